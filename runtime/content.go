@@ -1,0 +1,171 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Content types, as MCP names them.
+const (
+	ContentText         = "text"
+	ContentImage        = "image"
+	ContentAudio        = "audio"
+	ContentResource     = "resource"
+	ContentResourceLink = "resource_link"
+)
+
+// Content is one MCP content block. Type selects which fields apply; use the
+// constructors ([Text], [Image], [Audio], [EmbeddedResource], [ResourceLink])
+// rather than filling it by hand. It marshals to exactly MCP's shape for its
+// type.
+type Content struct {
+	Type string `json:"type"`
+
+	// Text is the text of a "text" block.
+	Text string `json:"text,omitempty"`
+
+	// Data and MIMEType are an image's or an audio clip's bytes (sent as
+	// base64) and media type.
+	Data     []byte `json:"data,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
+
+	// Resource is the embedded resource of a "resource" block.
+	Resource *ResourceContents `json:"resource,omitempty"`
+
+	// URI, Name, Title, Description and Size describe a "resource_link";
+	// MIMEType applies too.
+	URI         string `json:"uri,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Size        *int64 `json:"size,omitempty"`
+}
+
+// ResourceContents is the body of an embedded resource: Text or Blob.
+type ResourceContents struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     []byte `json:"blob,omitempty"`
+}
+
+// Text returns a text content block.
+func Text(s string) Content { return Content{Type: ContentText, Text: s} }
+
+// Image returns an image content block.
+func Image(data []byte, mimeType string) Content {
+	return Content{Type: ContentImage, Data: data, MIMEType: mimeType}
+}
+
+// Audio returns an audio content block.
+func Audio(data []byte, mimeType string) Content {
+	return Content{Type: ContentAudio, Data: data, MIMEType: mimeType}
+}
+
+// EmbeddedResource returns a content block that carries a resource inline.
+func EmbeddedResource(r ResourceContents) Content {
+	return Content{Type: ContentResource, Resource: &r}
+}
+
+// ResourceLink returns a content block that points at a resource by URI.
+func ResourceLink(uri, name string) Content {
+	return Content{Type: ContentResourceLink, URI: uri, Name: name}
+}
+
+// MarshalJSON writes only the fields of c's type, and always writes the
+// fields MCP requires for it (an empty text is "text":"", not absent).
+func (c Content) MarshalJSON() ([]byte, error) {
+	switch c.Type {
+	case ContentText:
+		return json.Marshal(struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{c.Type, c.Text})
+	case ContentImage, ContentAudio:
+		data := c.Data
+		if data == nil {
+			data = []byte{}
+		}
+		return json.Marshal(struct {
+			Type     string `json:"type"`
+			Data     []byte `json:"data"`
+			MIMEType string `json:"mimeType"`
+		}{c.Type, data, c.MIMEType})
+	case ContentResource:
+		if c.Resource == nil {
+			return nil, fmt.Errorf("runtime: %q content without a resource", c.Type)
+		}
+		return json.Marshal(struct {
+			Type     string            `json:"type"`
+			Resource *ResourceContents `json:"resource"`
+		}{c.Type, c.Resource})
+	case ContentResourceLink:
+		return json.Marshal(struct {
+			Type        string `json:"type"`
+			URI         string `json:"uri"`
+			Name        string `json:"name"`
+			Title       string `json:"title,omitempty"`
+			Description string `json:"description,omitempty"`
+			MIMEType    string `json:"mimeType,omitempty"`
+			Size        *int64 `json:"size,omitempty"`
+		}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MIMEType, c.Size})
+	default:
+		return nil, fmt.Errorf("runtime: unknown content type %q", c.Type)
+	}
+}
+
+// Result is the outcome of a tool call, in the shape of MCP's CallToolResult.
+type Result struct {
+	Content []Content `json:"content"`
+	// StructuredContent is the typed result, sent as JSON beside Content.
+	StructuredContent any  `json:"structuredContent,omitempty"`
+	IsError           bool `json:"isError"`
+	// TraceID, when set, is returned to the caller as _meta._trace_id.
+	TraceID string `json:"-"`
+}
+
+// TextResult returns a result of one text block.
+func TextResult(s string) *Result { return &Result{Content: []Content{Text(s)}} }
+
+// ContentResult returns a result of the given blocks.
+func ContentResult(c ...Content) *Result {
+	if c == nil {
+		c = []Content{}
+	}
+	return &Result{Content: c}
+}
+
+// ErrorResult returns an isError result whose text is msg.
+func ErrorResult(msg string) *Result {
+	return &Result{Content: []Content{Text(msg)}, IsError: true}
+}
+
+// StructuredResult returns v as structured content, and its JSON as the text
+// content for clients that read only text.
+func StructuredResult(v any) (*Result, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return &Result{Content: []Content{Text(string(b))}, StructuredContent: json.RawMessage(b)}, nil
+}
+
+// DecodeArgs decodes a call's arguments into v. A failure is an
+// [*ArgumentError], which every surface reports as invalid arguments (HTTP
+// 400) rather than as a failure of the tool.
+func DecodeArgs(args json.RawMessage, v any) error {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(args, v); err != nil {
+		return &ArgumentError{Err: err}
+	}
+	return nil
+}
+
+// ArgumentError reports arguments that could not be decoded into the tool's
+// input type, such as a number too large for its Go type.
+type ArgumentError struct{ Err error }
+
+func (e *ArgumentError) Error() string { return "invalid arguments: " + e.Err.Error() }
+func (e *ArgumentError) Unwrap() error { return e.Err }

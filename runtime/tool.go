@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Handler runs one tool call. args holds the call's arguments as a JSON
+// object that has already been validated against the tool's input schema.
+//
+// A returned error becomes an isError result whose text is the error's
+// message; it is also logged. Return a [*Result] with IsError set to report a
+// failure the caller should see without logging it as a server error.
+type Handler func(ctx context.Context, args json.RawMessage) (*Result, error)
+
+// Tool describes one tool and carries the handler that runs it.
+type Tool struct {
+	// Name identifies the tool on every surface. Required.
+	Name string
+	// Title is a short human-readable name.
+	Title string
+	// Description tells a model or a person what the tool does.
+	Description string
+	// Version is the tool's version (semantic, "1.2.0"); OXP ids use it.
+	Version string
+	// Toolkit groups tools for OXP ids ("Toolkit.Tool@1.2.0").
+	Toolkit string
+	// Annotations carries MCP's behaviour hints. Nil means none.
+	Annotations *Annotations
+	// InputSchema is the JSON Schema (draft 2020-12) of the arguments, an
+	// object schema. Empty means any object.
+	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the structured result, if any.
+	OutputSchema json.RawMessage
+	// Examples are example argument objects.
+	Examples []json.RawMessage
+	// Signature is the call rendered compactly, for example
+	// `greet(name: string, times?: integer = 1) -> string`.
+	Signature string
+	// Handler runs the tool. Required.
+	Handler Handler
+}
+
+// Annotations are MCP's tool annotations. A nil hint is omitted, never sent
+// as null, so that clients apply the protocol's defaults.
+type Annotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
+}
+
+// IsZero reports whether no hint is set.
+func (a *Annotations) IsZero() bool {
+	return a == nil || (a.ReadOnlyHint == nil && a.DestructiveHint == nil && a.IdempotentHint == nil && a.OpenWorldHint == nil)
+}
+
+// Bool returns a pointer to b, for the hints of [Annotations].
+func Bool(b bool) *bool { return &b }
+
+// ToolsProvider supplies the tools a server offers. The server asks on every
+// request and caches nothing but compiled schemas, so a provider may change
+// its tools at any time.
+type ToolsProvider interface {
+	Tools(ctx context.Context) ([]Tool, error)
+}
+
+// ToolList is a fixed set of tools. It is what generated code returns.
+type ToolList []Tool
+
+// Tools returns the list itself.
+func (l ToolList) Tools(context.Context) ([]Tool, error) { return l, nil }
+
+// ToolsFunc adapts a function to [ToolsProvider]. It is called on every
+// request; callers who want caching do it inside the function. An error is
+// answered with a 500 JSON error and logged.
+type ToolsFunc func(ctx context.Context) ([]Tool, error)
+
+// Tools calls f.
+func (f ToolsFunc) Tools(ctx context.Context) ([]Tool, error) { return f(ctx) }
