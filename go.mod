@@ -1,6 +1,6 @@
 module github.com/toolgen-go/toolgen
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
@@ -15,6 +15,6 @@ require (
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	golang.org/x/tools v0.49.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
