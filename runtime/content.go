@@ -77,7 +77,7 @@ func ResourceLink(uri, name string) Content {
 func (c Content) MarshalJSON() ([]byte, error) {
 	switch c.Type {
 	case ContentText:
-		return json.Marshal(struct {
+		return marshal(struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}{c.Type, c.Text})
@@ -86,7 +86,7 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		if data == nil {
 			data = []byte{}
 		}
-		return json.Marshal(struct {
+		return marshal(struct {
 			Type     string `json:"type"`
 			Data     []byte `json:"data"`
 			MIMEType string `json:"mimeType"`
@@ -95,12 +95,12 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		if c.Resource == nil {
 			return nil, fmt.Errorf("runtime: %q content without a resource", c.Type)
 		}
-		return json.Marshal(struct {
+		return marshal(struct {
 			Type     string            `json:"type"`
 			Resource *ResourceContents `json:"resource"`
 		}{c.Type, c.Resource})
 	case ContentResourceLink:
-		return json.Marshal(struct {
+		return marshal(struct {
 			Type        string `json:"type"`
 			URI         string `json:"uri"`
 			Name        string `json:"name"`

@@ -1,0 +1,204 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+	"unicode/utf8"
+)
+
+// maxNesting bounds how deeply arguments may nest. It keeps a hostile body
+// from driving the decoder and the validator into deep recursion; no tool
+// schema written by hand comes close.
+const maxNesting = 128
+
+// callStatus classifies how a call ended; each surface maps it to its own
+// status codes.
+type callStatus int
+
+const (
+	callOK      callStatus = iota // the handler returned a result that is not an error
+	callFailed                    // isError result, handler error or panic
+	callInvalid                   // the arguments failed the schema or could not be decoded
+	callTimeout                   // the per-call timeout passed first
+)
+
+// call is one invocation as it moves through the pipeline.
+type call struct {
+	tool     *Tool
+	args     json.RawMessage
+	status   callStatus
+	result   *Result // never nil once run returns
+	issues   []ValidationIssue
+	err      error // the handler's error or panic, for logs and history
+	duration time.Duration
+}
+
+// errBadArgs marks arguments that are not acceptable as JSON at all (invalid
+// UTF-8, nesting too deep), as opposed to JSON that fails the schema.
+var errBadArgs = errors.New("arguments are not acceptable JSON")
+
+// checkJSON reports whether body is well-formed JSON (ok=false: the caller
+// decides what a syntax error means on its surface) and whether it is
+// acceptable (invalid UTF-8 and excessive nesting are errBadArgs).
+func checkJSON(body []byte) (ok bool, err error) {
+	if !json.Valid(body) {
+		return false, nil
+	}
+	if !utf8.Valid(body) {
+		return true, fmt.Errorf("%w: not valid UTF-8", errBadArgs)
+	}
+	depth := 0
+	inString := false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > maxNesting {
+				return true, fmt.Errorf("%w: nested deeper than %d levels", errBadArgs, maxNesting)
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true, nil
+}
+
+// invoke runs the pipeline for a tool whose arguments are already known to
+// be well-formed JSON: validate against the compiled input schema, then run
+// the handler in ctx with the configured timeout and panic recovery.
+func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) *call {
+	c := &call{tool: t, args: args}
+	start := time.Now()
+	defer func() { c.duration = time.Since(start) }()
+
+	v, err := decodeValue(args)
+	if err != nil {
+		c.invalid([]ValidationIssue{{Path: "", Message: err.Error(), Keyword: "format"}})
+		return c
+	}
+	if issues := s.schemas.get(t).validate(v); issues != nil {
+		c.invalid(issues)
+		return c
+	}
+
+	res, err := s.run(ctx, t, args)
+	var argErr *ArgumentError
+	switch {
+	case errors.Is(err, errTimedOut):
+		c.status, c.err = callTimeout, err
+		c.result = ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", t.Name, s.opts.CallTimeout))
+		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.opts.CallTimeout)
+	case errors.As(err, &argErr):
+		c.invalid([]ValidationIssue{{Path: "", Message: argErr.Err.Error(), Keyword: "type"}})
+	case err != nil:
+		c.status, c.err = callFailed, err
+		c.result = ErrorResult(err.Error())
+		var pe *panicError
+		if errors.As(err, &pe) {
+			s.log.ErrorContext(ctx, "tool panicked", "tool", t.Name, "panic", pe.value, "stack", string(pe.stack))
+		} else {
+			s.log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
+		}
+	default:
+		if res == nil {
+			res = &Result{}
+		}
+		if res.Content == nil {
+			res.Content = []Content{}
+		}
+		c.result = res
+		if res.IsError {
+			c.status = callFailed
+		}
+	}
+	return c
+}
+
+func (c *call) invalid(issues []ValidationIssue) {
+	c.status, c.issues = callInvalid, issues
+	c.err = &ValidationError{Issues: issues}
+	c.result = ErrorResult(c.err.Error())
+}
+
+// errTimedOut is returned by run when the per-call timeout passes.
+var errTimedOut = errors.New("tool call timed out")
+
+// run calls the handler. Without a timeout it runs inline; with one it runs
+// in its own goroutine so that a handler that ignores ctx cannot hold the
+// caller past the deadline (the goroutine finishes on its own, and its
+// result is dropped).
+func (s *Server) run(ctx context.Context, t *Tool, args json.RawMessage) (*Result, error) {
+	if s.opts.CallTimeout <= 0 {
+		return safeCall(ctx, t.Handler, args)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	type ret struct {
+		res *Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := safeCall(ctx, t.Handler, args)
+		done <- ret{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil && errors.Is(r.err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, errTimedOut
+		}
+		return r.res, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && context.Cause(ctx) == context.DeadlineExceeded {
+			return nil, errTimedOut
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// panicError is a recovered handler panic.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("tool panicked: %v", e.value) }
+
+func safeCall(ctx context.Context, h Handler, args json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = nil, &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return h(ctx, args)
+}
+
+// decodeValue decodes JSON into the generic form the validator takes, with
+// numbers kept as json.Number so that no precision is lost before the
+// schema's bounds are checked.
+func decodeValue(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

@@ -1,0 +1,639 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The spec's own example tools (explorer-F2), so that bodies can be compared
+// byte for byte with the spec.
+func specTools() ToolList {
+	return ToolList{
+		{
+			Name:        "get_weather",
+			Description: "Fetch current weather for a city.",
+			Annotations: &Annotations{ReadOnlyHint: Bool(true), OpenWorldHint: Bool(true)},
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+				var in struct{ City string }
+				if err := DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				return TextResult("Sunny in " + in.City), nil
+			},
+		},
+		{
+			Name:        "delete_record",
+			Description: "Delete a record by ID.",
+			Annotations: &Annotations{}, // all hints unset: omitted like nil
+			Handler:     func(context.Context, json.RawMessage) (*Result, error) { return TextResult("deleted"), nil },
+		},
+	}
+}
+
+// logBuffer captures a server's logs.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, h http.Handler, method, path, body string, header ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return response{rec.Code, rec.Header(), rec.Body.String()}
+}
+
+func (r response) is(t *testing.T, status int, body string) {
+	t.Helper()
+	if r.status != status || r.body != body {
+		t.Fatalf("got %d %s\nwant %d %s", r.status, r.body, status, body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
+}
+
+func (r response) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(r.body), v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// F2: GET /tools returns all tools with the spec's fields, annotations only
+// when present.
+func TestListTools(t *testing.T) {
+	s := NewServer(specTools(), nil)
+	do(t, s, "GET", "/tools", "").is(t, 200,
+		`[{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true}},{"name":"delete_record","description":"Delete a record by ID."}]`)
+}
+
+func TestListToolsEmpty(t *testing.T) {
+	do(t, NewServer(ToolList{}, nil), "GET", "/tools", "").is(t, 200, `[]`)
+	do(t, NewServer(ToolsFunc(func(context.Context) ([]Tool, error) { return nil, nil }), nil), "GET", "/tools", "").is(t, 200, `[]`)
+}
+
+// F2: GET /tools/{name} adds the input schema; unknown names are 404.
+func TestGetTool(t *testing.T) {
+	s := NewServer(specTools(), nil)
+	do(t, s, "GET", "/tools/get_weather", "").is(t, 200,
+		`{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true},"inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}`)
+	do(t, s, "GET", "/tools/delete_record", "").is(t, 200,
+		`{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+	do(t, s, "GET", "/tools/nope", "").is(t, 404, `{"error":"Tool not found: nope"}`)
+}
+
+func TestGetToolOptionalFields(t *testing.T) {
+	tools := ToolList{{
+		Name: "greet", Title: "Greet <you>", Description: "Says hi & more.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`),
+		OutputSchema: json.RawMessage(`{"type":"string"}`),
+		Signature:    "greet(name?: string) -> string",
+		Examples:     []json.RawMessage{json.RawMessage(`{"name":"Ada"}`)},
+		Handler:      func(context.Context, json.RawMessage) (*Result, error) { return TextResult("hi"), nil },
+	}}
+	do(t, NewServer(tools, nil), "GET", "/tools/greet", "").is(t, 200,
+		`{"name":"greet","title":"Greet <you>","description":"Says hi & more.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}},"outputSchema":{"type":"string"},"signature":"greet(name?: string) -> string","examples":[{"name":"Ada"}]}`)
+}
+
+// F2: a function provider is called on every request, no caching.
+func TestToolsFuncCalledPerRequest(t *testing.T) {
+	var calls atomic.Int32
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		n := calls.Add(1)
+		return []Tool{{Name: fmt.Sprintf("tool_%d", n), Handler: specTools()[1].Handler}}, nil
+	})
+	s := NewServer(p, &Options{AllowExecute: true})
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_1","description":""}]`)
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_2","description":""}]`)
+	do(t, s, "GET", "/tools/tool_3", "").is(t, 200, `{"name":"tool_3","description":"","inputSchema":{"type":"object"}}`)
+	do(t, s, "POST", "/tools/tool_4/call", "{}").is(t, 200, `{"content":[{"type":"text","text":"deleted"}],"isError":false}`)
+	if got := calls.Load(); got != 4 {
+		t.Errorf("provider called %d times, want 4", got)
+	}
+}
+
+// F2 "async callable": Go has no promises; the equivalent is a provider that
+// waits on other goroutines, bounded by the request's context.
+func TestToolsFuncAsync(t *testing.T) {
+	p := ToolsFunc(func(ctx context.Context) ([]Tool, error) {
+		ch := make(chan []Tool, 1)
+		go func() {
+			time.Sleep(5 * time.Millisecond)
+			ch <- specTools()[:1]
+		}()
+		select {
+		case tools := <-ch:
+			return tools, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	do(t, NewServer(p, nil), "GET", "/tools", "").is(t, 200,
+		`[{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true}}]`)
+}
+
+func TestProviderError(t *testing.T) {
+	var logs logBuffer
+	p := ToolsFunc(func(context.Context) ([]Tool, error) { return nil, errors.New("database is down") })
+	s := NewServer(p, &Options{AllowExecute: true, Logger: logs.logger()})
+	for _, req := range [][2]string{{"GET", "/tools"}, {"GET", "/tools/x"}, {"POST", "/tools/x/call"}, {"POST", "/tools/x/validate"}} {
+		r := do(t, s, req[0], req[1], "{}")
+		r.is(t, 500, `{"error":"Failed to list tools."}`)
+	}
+	if !strings.Contains(logs.String(), "database is down") {
+		t.Errorf("provider error not logged: %s", logs.String())
+	}
+}
+
+// callTools covers every outcome of the call pipeline.
+func callTools() ToolList {
+	return ToolList{
+		{
+			Name: "traced",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) {
+				return &Result{Content: []Content{Text("result here")}, TraceID: "abc-123"}, nil
+			},
+		},
+		{
+			Name:    "plain",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) { return TextResult("result here"), nil },
+		},
+		{
+			Name:    "soft_fail",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) { return ErrorResult("no such city"), nil },
+		},
+		{
+			Name:    "hard_fail",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) { return nil, errors.New("backend exploded") },
+		},
+		{
+			Name:    "panics",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) { panic("boom") },
+		},
+		{
+			Name: "slow",
+			Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+				time.Sleep(200 * time.Millisecond) // ignores ctx on purpose
+				return TextResult("late"), nil
+			},
+		},
+		{
+			Name:    "nil_result",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) { return nil, nil },
+		},
+		{
+			Name: "count",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{
+				"city":{"type":"string","minLength":1},
+				"days":{"type":"integer","minimum":1,"maximum":14},
+				"big":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},
+				"ratio":{"type":"number"},
+				"tags":{"type":"array","items":{"type":"string"}}
+			},"required":["city"],"additionalProperties":false}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+				var in struct {
+					City  string   `json:"city"`
+					Days  int      `json:"days"`
+					Big   int64    `json:"big"`
+					Ratio float64  `json:"ratio"`
+					Tags  []string `json:"tags"`
+				}
+				if err := DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				return StructuredResult(in)
+			},
+		},
+	}
+}
+
+// F3's test criteria, one by one.
+func TestCall(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true, CallTimeout: 50 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+
+	t.Run("1 success with trace id", func(t *testing.T) {
+		do(t, s, "POST", "/tools/traced/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false,"_meta":{"_trace_id":"abc-123"}}`)
+	})
+	t.Run("2 isError result is 500", func(t *testing.T) {
+		do(t, s, "POST", "/tools/soft_fail/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"no such city"}],"isError":true}`)
+	})
+	t.Run("3 unknown tool", func(t *testing.T) {
+		do(t, s, "POST", "/tools/nope/call", `{}`).is(t, 404, `{"error":"Tool not found: nope"}`)
+	})
+	t.Run("4 execution disabled", func(t *testing.T) {
+		off := NewServer(callTools(), nil)
+		do(t, off, "POST", "/tools/plain/call", `{}`).is(t, 403, `{"error":"Tool execution is disabled."}`)
+		// The gate comes before the lookup.
+		do(t, off, "POST", "/tools/nope/call", `{}`).is(t, 403, `{"error":"Tool execution is disabled."}`)
+	})
+	t.Run("5 invalid JSON is {}", func(t *testing.T) {
+		for _, body := range []string{`{not json`, ``, `{"a":`, "\x00"} {
+			do(t, s, "POST", "/tools/plain/call", body).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+		}
+		// ... and {} is then validated like any arguments.
+		do(t, s, "POST", "/tools/count/call", `nope`).is(t, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: missing required property (required)"}],"isError":true}`)
+	})
+	t.Run("6 handler error and panic", func(t *testing.T) {
+		do(t, s, "POST", "/tools/hard_fail/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"backend exploded"}],"isError":true}`)
+		do(t, s, "POST", "/tools/panics/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"tool panicked: boom"}],"isError":true}`)
+	})
+	t.Run("7 no trace id, no _meta", func(t *testing.T) {
+		do(t, s, "POST", "/tools/plain/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+	})
+	t.Run("traceparent header", func(t *testing.T) {
+		tp := "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+		do(t, s, "POST", "/tools/plain/call", `{}`, "traceparent", tp).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false,"_meta":{"_trace_id":"4bf92f3577b34da6a3ce929d0e0e4736"}}`)
+		// The handler's own trace id wins.
+		do(t, s, "POST", "/tools/traced/call", `{}`, "traceparent", tp).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false,"_meta":{"_trace_id":"abc-123"}}`)
+		// Malformed or all-zero ids are ignored.
+		for _, bad := range []string{"garbage", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"} {
+			do(t, s, "POST", "/tools/plain/call", `{}`, "traceparent", bad).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+		}
+	})
+	t.Run("nil result", func(t *testing.T) {
+		do(t, s, "POST", "/tools/nil_result/call", `{}`).is(t, 200, `{"content":[],"isError":false}`)
+	})
+	t.Run("structured result", func(t *testing.T) {
+		do(t, s, "POST", "/tools/count/call", `{"city":"Paris","days":3,"tags":["a"]}`).is(t, 200,
+			`{"content":[{"type":"text","text":"{\"city\":\"Paris\",\"days\":3,\"big\":0,\"ratio\":0,\"tags\":[\"a\"]}"}],"structuredContent":{"city":"Paris","days":3,"big":0,"ratio":0,"tags":["a"]},"isError":false}`)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		start := time.Now()
+		do(t, s, "POST", "/tools/slow/call", `{}`).is(t, 504, `{"content":[{"type":"text","text":"Tool slow timed out after 50ms."}],"isError":true}`)
+		if d := time.Since(start); d > 150*time.Millisecond {
+			t.Errorf("timeout answered after %v; the handler's own 200ms should not be waited for", d)
+		}
+	})
+}
+
+// Every bad input of DESIGN.md gets a JSON error with the right status, and
+// the server goes on serving after each.
+func TestBadInput(t *testing.T) {
+	var logs logBuffer
+	s := NewServer(callTools(), &Options{AllowExecute: true, MaxBodyBytes: 4096, CallTimeout: 50 * time.Millisecond, Logger: logs.logger()})
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		want                     string
+	}{
+		{"oversized body", "POST", "/tools/plain/call", `{"x":"` + strings.Repeat("a", 5000) + `"}`, 413, `{"error":"Request body too large (limit 4096 bytes)."}`},
+		{"oversized validate", "POST", "/tools/plain/validate", strings.Repeat(" ", 5000), 413, `{"error":"Request body too large (limit 4096 bytes)."}`},
+		{"wrong method on list", "POST", "/tools", "", 405, `{"error":"Method not allowed: POST"}`},
+		{"wrong method on call", "GET", "/tools/plain/call", "", 405, `{"error":"Method not allowed: GET"}`},
+		{"wrong method on detail", "DELETE", "/tools/plain", "", 405, `{"error":"Method not allowed: DELETE"}`},
+		{"unknown path", "GET", "/nope", "", 404, `{"error":"Not found: /nope"}`},
+		{"deep nesting", "POST", "/tools/count/call", `{"city":` + deep + `}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): nested deeper than 128 levels (format)"}],"isError":true}`},
+		{"invalid UTF-8", "POST", "/tools/count/call", "{\"city\":\"\xff\xfe\"}", 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): not valid UTF-8 (format)"}],"isError":true}`},
+		{"integer out of range", "POST", "/tools/count/call", `{"city":"x","big":1e400}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /big: must be <= 9.223372036854776e+18 but found 1e400 (maximum)"}],"isError":true}`},
+		{"float out of range", "POST", "/tools/count/call", `{"city":"x","ratio":1e400}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): json: cannot unmarshal number 1e400 into Go struct field .ratio of type float64 (type)"}],"isError":true}`},
+		{"wrong types", "POST", "/tools/count/call", `{"city":5,"days":"3"}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: expected string, but got number (type)\n- /days: expected integer, but got string (type)"}],"isError":true}`},
+		{"out of bounds", "POST", "/tools/count/call", `{"city":"","days":20}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: length must be >= 1, but got 0 (minLength)\n- /days: must be <= 14 but found 20 (maximum)"}],"isError":true}`},
+		{"unknown fields", "POST", "/tools/count/call", `{"city":"x","extra":1,"a/b":2}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /a~1b: unknown property (additionalProperties)\n- /extra: unknown property (additionalProperties)"}],"isError":true}`},
+		{"not an object", "POST", "/tools/count/call", `[1,2]`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): expected object, but got array (type)"}],"isError":true}`},
+		{"array item", "POST", "/tools/count/call", `{"city":"x","tags":["a",3]}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /tags/1: expected string, but got number (type)"}],"isError":true}`},
+		{"panicking handler", "POST", "/tools/panics/call", `{}`, 500, `{"content":[{"type":"text","text":"tool panicked: boom"}],"isError":true}`},
+		{"slow handler", "POST", "/tools/slow/call", `{}`, 504, `{"content":[{"type":"text","text":"Tool slow timed out after 50ms."}],"isError":true}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			do(t, s, c.method, c.path, c.body).is(t, c.status, c.want)
+			do(t, s, "POST", "/tools/plain/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+		})
+	}
+	if r := do(t, s, "PUT", "/tools/plain/call", ""); r.header.Get("Allow") != "POST" {
+		t.Errorf("405 Allow header = %q, want POST", r.header.Get("Allow"))
+	}
+	if !strings.Contains(logs.String(), "panic=boom") || !strings.Contains(logs.String(), "stack=") {
+		t.Errorf("panic not logged with its stack: %s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "tool call timed out") {
+		t.Errorf("timeout not logged: %s", logs.String())
+	}
+}
+
+// A chunked body (no Content-Length) past the limit is cut off by the reader.
+func TestOversizedChunkedBody(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true, MaxBodyBytes: 100})
+	req := httptest.NewRequest("POST", "/tools/plain/call", io.MultiReader(strings.NewReader(`{"a":"`), strings.NewReader(strings.Repeat("b", 500)), strings.NewReader(`"}`)))
+	req.ContentLength = -1
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != 413 || rec.Body.String() != `{"error":"Request body too large (limit 100 bytes)."}` {
+		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The default limit is 1 MiB.
+func TestDefaultBodyLimit(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true})
+	body := `{"x":"` + strings.Repeat("a", DefaultMaxBodyBytes) + `"}`
+	do(t, s, "POST", "/tools/plain/call", body).is(t, 413, `{"error":"Request body too large (limit 1048576 bytes)."}`)
+	do(t, s, "POST", "/tools/plain/call", `{"x":"`+strings.Repeat("a", DefaultMaxBodyBytes-100)+`"}`).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+}
+
+type identityKey struct{}
+
+// F4: the auth hook guards only /call, runs after the gate and the lookup,
+// answers a generic 401 and logs the reason; its context reaches the handler.
+func TestAuthHook(t *testing.T) {
+	var logs logBuffer
+	hook := func(r *http.Request) (context.Context, error) {
+		if r.Header.Get("Authorization") != "Bearer good" {
+			return nil, errors.New("bad token for alice")
+		}
+		return context.WithValue(r.Context(), identityKey{}, "alice"), nil
+	}
+	var handlerRuns atomic.Int32
+	tools := ToolList{{
+		Name:        "whoami",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
+		Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+			handlerRuns.Add(1)
+			who, _ := ctx.Value(identityKey{}).(string)
+			r, ok := RequestFromContext(ctx)
+			if !ok {
+				return nil, errors.New("no request in context")
+			}
+			return TextResult(who + " via " + r.URL.Path), nil
+		},
+	}}
+	s := NewServer(tools, &Options{AllowExecute: true, AuthHook: hook, Logger: logs.logger()})
+
+	do(t, s, "POST", "/tools/whoami/call", `{}`).is(t, 401, `{"error":"Unauthorized"}`)
+	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer bad").is(t, 401, `{"error":"Unauthorized"}`)
+	if handlerRuns.Load() != 0 {
+		t.Fatal("handler ran for a rejected call")
+	}
+	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "bad token for alice") {
+		t.Errorf("rejection not logged at WARN with its reason: %s", l)
+	}
+	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer good").is(t, 200, `{"content":[{"type":"text","text":"alice via /tools/whoami/call"}],"isError":false}`)
+
+	// Order: 404 before 401, 403 before both.
+	do(t, s, "POST", "/tools/nope/call", `{}`).is(t, 404, `{"error":"Tool not found: nope"}`)
+	off := NewServer(tools, &Options{AuthHook: hook})
+	do(t, off, "POST", "/tools/whoami/call", `{}`).is(t, 403, `{"error":"Tool execution is disabled."}`)
+	// Auth before the body: an unauthenticated client cannot make the
+	// server read a large body.
+	small := NewServer(tools, &Options{AllowExecute: true, AuthHook: hook, MaxBodyBytes: 10, Logger: slog.New(slog.DiscardHandler)})
+	do(t, small, "POST", "/tools/whoami/call", strings.Repeat("x", 100)).is(t, 401, `{"error":"Unauthorized"}`)
+
+	// Discovery and validation stay public.
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"whoami","description":""}]`)
+	do(t, s, "GET", "/tools/whoami", "").is(t, 200, `{"name":"whoami","description":"","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
+	do(t, s, "POST", "/tools/whoami/validate", `{"n":1}`).is(t, 200, `{"valid":true}`)
+	if r := do(t, s, "GET", "/", ""); r.status != 200 {
+		t.Errorf("GET / with an auth hook: %d", r.status)
+	}
+	if handlerRuns.Load() != 1 {
+		t.Errorf("handler ran %d times, want 1", handlerRuns.Load())
+	}
+}
+
+// F7: the validation endpoint.
+func TestValidate(t *testing.T) {
+	var runs atomic.Int32
+	tools := callTools()
+	for i := range tools {
+		h := tools[i].Handler
+		tools[i].Handler = func(ctx context.Context, args json.RawMessage) (*Result, error) {
+			runs.Add(1)
+			return h(ctx, args)
+		}
+	}
+	tools = append(tools, Tool{
+		Name:        "broken_schema",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"no-such-type"}}}`),
+		Handler:     func(context.Context, json.RawMessage) (*Result, error) { runs.Add(1); return TextResult(""), nil },
+	})
+	// Not gated by AllowExecute (off here) nor by the auth hook.
+	s := NewServer(tools, &Options{AuthHook: func(*http.Request) (context.Context, error) { return nil, errors.New("nobody") }})
+
+	do(t, s, "POST", "/tools/count/validate", `{"city":"Paris","days":3}`).is(t, 200, `{"valid":true}`)
+	do(t, s, "POST", "/tools/count/validate", `{"days":0,"tags":[1]}`).is(t, 200,
+		`{"valid":false,"errors":[{"path":"/city","message":"missing required property","keyword":"required"},{"path":"/days","message":"must be >= 1 but found 0","keyword":"minimum"},{"path":"/tags/0","message":"expected string, but got number","keyword":"type"}]}`)
+	do(t, s, "POST", "/tools/count/validate", `{"city":`).is(t, 400,
+		`{"valid":false,"errors":[{"path":"","message":"Invalid JSON: unexpected end of JSON input","keyword":"format"}]}`)
+	do(t, s, "POST", "/tools/count/validate", "{\"city\":\"\xff\"}").is(t, 400,
+		`{"valid":false,"errors":[{"path":"","message":"Invalid JSON: not valid UTF-8","keyword":"format"}]}`)
+	do(t, s, "POST", "/tools/nope/validate", `{}`).is(t, 404, `{"error":"Tool not found: nope"}`)
+	r := do(t, s, "POST", "/tools/broken_schema/validate", `{}`)
+	var v validateResponse
+	r.decode(t, &v)
+	if r.status != 200 || v.Valid || len(v.Errors) != 1 || v.Errors[0].Keyword != "schema" {
+		t.Errorf("uncompilable schema: %d %s", r.status, r.body)
+	}
+	if runs.Load() != 0 {
+		t.Errorf("validate ran a handler %d times", runs.Load())
+	}
+}
+
+// Schemas are compiled once per tool, not per request, and a function
+// provider that changes a tool's schema gets it recompiled.
+func TestSchemaCompiledOnce(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true})
+	before := s.schemas.compiles.Load()
+	if before != int64(len(callTools())) {
+		t.Errorf("NewServer compiled %d schemas, want %d", before, len(callTools()))
+	}
+	for range 5 {
+		do(t, s, "POST", "/tools/count/call", `{"city":"x"}`)
+		do(t, s, "POST", "/tools/count/validate", `{"city":"x"}`)
+	}
+	if got := s.schemas.compiles.Load(); got != before {
+		t.Errorf("%d compilations during requests, want 0", got-before)
+	}
+
+	schema := `{"type":"object","properties":{"n":{"type":"integer","maximum":5}}}`
+	var mu sync.Mutex
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return []Tool{{Name: "n", InputSchema: json.RawMessage(schema), Handler: callTools()[1].Handler}}, nil
+	})
+	fs := NewServer(p, &Options{AllowExecute: true})
+	do(t, fs, "POST", "/tools/n/validate", `{"n":7}`).is(t, 200, `{"valid":false,"errors":[{"path":"/n","message":"must be <= 5 but found 7","keyword":"maximum"}]}`)
+	do(t, fs, "POST", "/tools/n/validate", `{"n":7}`)
+	if got := fs.schemas.compiles.Load(); got != 1 {
+		t.Errorf("function provider: %d compilations for an unchanged schema, want 1", got)
+	}
+	mu.Lock()
+	schema = `{"type":"object","properties":{"n":{"type":"integer","maximum":10}}}`
+	mu.Unlock()
+	do(t, fs, "POST", "/tools/n/validate", `{"n":7}`).is(t, 200, `{"valid":true}`)
+	do(t, fs, "POST", "/tools/n/call", `{"n":70}`).is(t, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /n: must be <= 10 but found 70 (maximum)"}],"isError":true}`)
+	if got := fs.schemas.compiles.Load(); got != 2 {
+		t.Errorf("changed schema: %d compilations, want 2", got)
+	}
+}
+
+// A schema never reaches outside itself for a $ref.
+func TestSchemaNoExternalRefs(t *testing.T) {
+	tools := ToolList{{
+		Name:        "ext",
+		InputSchema: json.RawMessage(`{"$ref":"file:///etc/passwd"}`),
+		Handler:     callTools()[1].Handler,
+	}}
+	r := do(t, NewServer(tools, nil), "POST", "/tools/ext/validate", `{}`)
+	if r.status != 200 || !strings.Contains(r.body, `"keyword":"schema"`) || !strings.Contains(r.body, "not allowed") {
+		t.Errorf("external $ref: %d %s", r.status, r.body)
+	}
+}
+
+func TestNewServerRejectsBadStaticList(t *testing.T) {
+	h := callTools()[1].Handler
+	for name, list := range map[string]ToolList{
+		"empty name": {{Handler: h}},
+		"no handler": {{Name: "x"}},
+		"duplicate":  {{Name: "x", Handler: h}, {Name: "x", Handler: h}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("NewServer did not panic")
+				}
+			}()
+			NewServer(list, nil)
+		})
+	}
+}
+
+// A function provider's unusable tools are dropped, not fatal.
+func TestFuncProviderSkipsBadTools(t *testing.T) {
+	h := callTools()[1].Handler
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		return []Tool{{Name: "a", Handler: h}, {Name: "", Handler: h}, {Name: "b"}, {Name: "a", Description: "second", Handler: h}}, nil
+	})
+	do(t, NewServer(p, &Options{Logger: slog.New(slog.DiscardHandler)}), "GET", "/tools", "").is(t, 200, `[{"name":"a","description":""}]`)
+}
+
+// The server works mounted under a prefix.
+func TestMountedUnderPrefix(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/explorer/", http.StripPrefix("/explorer", NewServer(specTools(), &Options{AllowExecute: true})))
+	do(t, mux, "GET", "/explorer/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+	do(t, mux, "POST", "/explorer/tools/get_weather/call", `{"city":"Oslo"}`).is(t, 200, `{"content":[{"type":"text","text":"Sunny in Oslo"}],"isError":false}`)
+	if r := do(t, mux, "GET", "/explorer/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {
+		t.Errorf("page under prefix: %d", r.status)
+	}
+}
+
+// Concurrent calls share compiled schemas safely (run with -race).
+func TestConcurrentCalls(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 20 {
+				r := do(t, s, "POST", "/tools/count/call", fmt.Sprintf(`{"city":"c%d","days":%d}`, i, j%14+1))
+				if r.status != 200 {
+					t.Errorf("status %d: %s", r.status, r.body)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// GET / renders the explorer page with the title escaped and the execution
+// flag as a JS literal.
+func TestPageSubstitution(t *testing.T) {
+	r := do(t, NewServer(specTools(), &Options{Title: `<b>Tools</b> & "more"`, AllowExecute: true}), "GET", "/", "")
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /: %d %s", r.status, r.header.Get("Content-Type"))
+	}
+	if strings.Contains(r.body, "<b>Tools</b>") || !strings.Contains(r.body, "&lt;b&gt;Tools&lt;/b&gt; &amp; &#34;more&#34;") {
+		t.Errorf("title not escaped")
+	}
+	if strings.Contains(r.body, "{{") {
+		t.Errorf("unsubstituted variable left in the page")
+	}
+	if r.header.Get("Content-Security-Policy") == "" {
+		t.Errorf("no Content-Security-Policy")
+	}
+	def := do(t, NewServer(specTools(), nil), "GET", "/", "")
+	if !strings.Contains(def.body, DefaultTitle) {
+		t.Errorf("default title missing")
+	}
+}
+
+func TestContentJSON(t *testing.T) {
+	size := int64(42)
+	cases := []struct {
+		c    Content
+		want string
+	}{
+		{Text(""), `{"type":"text","text":""}`},
+		{Image([]byte{1, 2, 3}, "image/png"), `{"type":"image","data":"AQID","mimeType":"image/png"}`},
+		{Audio(nil, "audio/wav"), `{"type":"audio","data":"","mimeType":"audio/wav"}`},
+		{EmbeddedResource(ResourceContents{URI: "file:///a.txt", MIMEType: "text/plain", Text: "hi"}), `{"type":"resource","resource":{"uri":"file:///a.txt","mimeType":"text/plain","text":"hi"}}`},
+		{EmbeddedResource(ResourceContents{URI: "file:///a.bin", Blob: []byte{0xff}}), `{"type":"resource","resource":{"uri":"file:///a.bin","blob":"/w=="}}`},
+		{ResourceLink("file:///x", "x"), `{"type":"resource_link","uri":"file:///x","name":"x"}`},
+		{Content{Type: ContentResourceLink, URI: "u", Name: "n", Title: "t", Description: "d", MIMEType: "m", Size: &size}, `{"type":"resource_link","uri":"u","name":"n","title":"t","description":"d","mimeType":"m","size":42}`},
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(c.c)
+		if err != nil || string(b) != c.want {
+			t.Errorf("%+v: got %s, %v; want %s", c.c, b, err, c.want)
+		}
+		var back Content
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Errorf("round trip %s: %v", b, err)
+		}
+		if again, _ := json.Marshal(back); string(again) != c.want {
+			t.Errorf("round trip of %s gave %s", c.want, again)
+		}
+	}
+	for _, bad := range []Content{{Type: "video"}, {Type: ContentResource}} {
+		if _, err := json.Marshal(bad); err == nil {
+			t.Errorf("%+v marshalled without error", bad)
+		}
+	}
+}

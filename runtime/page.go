@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/web"
+)
+
+// page is the explorer page rendered for one server's options, with the
+// Content-Security-Policy that allows exactly its inline scripts and styles.
+type page struct {
+	body []byte
+	csp  string
+}
+
+// renderPage substitutes the template variables once: they depend only on
+// the options, so there is nothing to do per request.
+func renderPage(o *Options) page {
+	allow := "false"
+	if o.AllowExecute {
+		allow = "true"
+	}
+	body := strings.NewReplacer(
+		"{{TITLE}}", html.EscapeString(o.Title),
+		"{{ALLOW_EXECUTE}}", allow,
+		"{{PROJECT_LINK}}", projectLink(o.ProjectName, o.ProjectURL),
+	).Replace(web.Index)
+	return page{body: []byte(body), csp: contentSecurityPolicy(body)}
+}
+
+// projectLink builds the header link to the project. The URL must be
+// http(s), mailto or a path (after dropping TAB, LF and CR, which browsers
+// ignore inside a scheme), so that a configured "javascript:" URL can never
+// reach the page.
+func projectLink(name, url string) string {
+	url = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(url))
+	if url == "" || !safeLinkURL(url) {
+		return ""
+	}
+	if name == "" {
+		name = url
+	}
+	return `<a href="` + html.EscapeString(url) + `" target="_blank" rel="noopener noreferrer">` + html.EscapeString(name) + `</a>`
+}
+
+func safeLinkURL(u string) bool {
+	l := strings.ToLower(u)
+	for _, p := range []string{"http://", "https://", "mailto:"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	// A path, but not "//host", which is another origin.
+	return strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//")
+}
+
+var (
+	inlineScript = regexp.MustCompile(`(?is)<script>(.*?)</script>`)
+	inlineStyle  = regexp.MustCompile(`(?is)<style>(.*?)</style>`)
+)
+
+// contentSecurityPolicy allows the page's own inline scripts and styles by
+// hash and nothing from elsewhere: no other origin, no eval, no inline event
+// handlers. Requests go only to the page's own origin.
+func contentSecurityPolicy(body string) string {
+	hashes := func(re *regexp.Regexp) string {
+		var b strings.Builder
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			sum := sha256.Sum256([]byte(m[1]))
+			b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+		}
+		return b.String()
+	}
+	return "default-src 'none'; script-src 'self'" + hashes(inlineScript) +
+		"; style-src 'self'" + hashes(inlineStyle) +
+		"; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}
+
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", s.page.csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(s.page.body)
+	}
+}

@@ -1,0 +1,199 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// ValidationIssue is one way in which arguments fail their schema.
+type ValidationIssue struct {
+	// Path is a JSON Pointer to the failing value ("" is the whole object).
+	// For a missing or unexpected property it points at that property.
+	Path string `json:"path"`
+	// Message says what is wrong.
+	Message string `json:"message"`
+	// Keyword is the schema keyword that failed ("required", "maximum",
+	// "type", ...). "format" marks a body that is not JSON and "schema" a
+	// schema that does not compile.
+	Keyword string `json:"keyword"`
+}
+
+// ValidationError reports arguments that fail the tool's input schema.
+type ValidationError struct {
+	Issues []ValidationIssue
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid arguments:")
+	for _, is := range e.Issues {
+		b.WriteString("\n- ")
+		if is.Path == "" {
+			b.WriteString("(root)")
+		} else {
+			b.WriteString(is.Path)
+		}
+		b.WriteString(": ")
+		b.WriteString(is.Message)
+		b.WriteString(" (")
+		b.WriteString(is.Keyword)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// schemaURL names every compiled schema; a schema's own $id may override it.
+const schemaURL = "toolgen:///input.json"
+
+// anyObject is the schema of a tool that declares none.
+var anyObject = json.RawMessage(`{"type":"object"}`)
+
+// compiledSchema is one tool's input schema compiled from src.
+type compiledSchema struct {
+	src    string
+	schema *jsonschema.Schema
+	err    error // the schema does not compile
+}
+
+// schemaCache compiles each tool's input schema once. A provider that returns
+// a different schema for a tool gets it recompiled: the source bytes are the
+// cache key, compared on every call (a memory compare, no allocation).
+type schemaCache struct {
+	mu       sync.RWMutex
+	m        map[string]*compiledSchema
+	compiles atomic.Int64 // how many schemas were compiled, for tests
+}
+
+func (c *schemaCache) get(t *Tool) *compiledSchema {
+	src := t.InputSchema
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = anyObject
+	}
+	c.mu.RLock()
+	cs := c.m[t.Name]
+	c.mu.RUnlock()
+	if cs != nil && cs.src == string(src) {
+		return cs
+	}
+	cs = compileSchema(src)
+	c.compiles.Add(1)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[string]*compiledSchema)
+	}
+	c.m[t.Name] = cs
+	c.mu.Unlock()
+	return cs
+}
+
+func compileSchema(src []byte) *compiledSchema {
+	cs := &compiledSchema{src: string(src)}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	// A tool schema is self-contained: never fetch a $ref from disk or network.
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("external reference %q is not allowed", s)
+	}
+	if err := c.AddResource(schemaURL, bytes.NewReader(src)); err != nil {
+		cs.err = err
+		return cs
+	}
+	cs.schema, cs.err = c.Compile(schemaURL)
+	return cs
+}
+
+// validate checks a decoded JSON value (numbers as json.Number) against the
+// schema and returns the failing leaves, sorted by path.
+func (cs *compiledSchema) validate(v any) []ValidationIssue {
+	if cs.err != nil {
+		return []ValidationIssue{{Path: "", Message: "the tool's input schema does not compile: " + cs.err.Error(), Keyword: "schema"}}
+	}
+	err := cs.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []ValidationIssue{{Path: "", Message: err.Error(), Keyword: "schema"}}
+	}
+	var issues []ValidationIssue
+	collectIssues(ve, &issues)
+	sort.SliceStable(issues, func(i, j int) bool { return issues[i].Path < issues[j].Path })
+	return issues
+}
+
+func collectIssues(ve *jsonschema.ValidationError, out *[]ValidationIssue) {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			collectIssues(c, out)
+		}
+		return
+	}
+	kw := ve.KeywordLocation[strings.LastIndexByte(ve.KeywordLocation, '/')+1:]
+	switch kw {
+	case "required":
+		for _, name := range quotedNames(ve.Message) {
+			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + escapePointer(name), Message: "missing required property", Keyword: kw})
+		}
+		return
+	case "additionalProperties", "unevaluatedProperties":
+		for _, name := range quotedNames(ve.Message) {
+			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + escapePointer(name), Message: "unknown property", Keyword: kw})
+		}
+		return
+	}
+	*out = append(*out, ValidationIssue{Path: ve.InstanceLocation, Message: ve.Message, Keyword: kw})
+}
+
+// quotedNames extracts the property names that jsonschema/v5 lists in its
+// "required" and "additionalProperties" messages: each is written as Go's %q
+// with the double quotes left bare and single quotes escaped, between single
+// quotes.
+func quotedNames(msg string) []string {
+	var names []string
+	for i := 0; i < len(msg); i++ {
+		if msg[i] != '\'' {
+			continue
+		}
+		var raw strings.Builder
+		j := i + 1
+		for ; j < len(msg) && msg[j] != '\''; j++ {
+			switch {
+			case msg[j] == '\\' && j+1 < len(msg) && msg[j+1] == '\'':
+				raw.WriteByte('\'')
+				j++
+			case msg[j] == '"':
+				raw.WriteString(`\"`)
+			case msg[j] == '\\' && j+1 < len(msg):
+				raw.WriteByte('\\')
+				raw.WriteByte(msg[j+1])
+				j++
+			default:
+				raw.WriteByte(msg[j])
+			}
+		}
+		if name, err := strconv.Unquote(`"` + raw.String() + `"`); err == nil {
+			names = append(names, name)
+		}
+		i = j
+	}
+	return names
+}
+
+func escapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,0 +1,278 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
+const DefaultMaxBodyBytes = 1 << 20
+
+// DefaultTitle is the explorer page's title when Options leaves it empty.
+const DefaultTitle = "MCP Tool Explorer"
+
+// Options configures a [Server]. The zero value (and a nil *Options) is a
+// safe default: execution from the explorer disabled, no auth, 1 MiB bodies,
+// no per-call timeout, slog's default logger.
+type Options struct {
+	// Title is the explorer page's title. Default [DefaultTitle].
+	Title string
+	// AllowExecute enables POST /tools/{name}/call. Off by default, so that
+	// serving the explorer never lets a visitor run a tool by accident.
+	AllowExecute bool
+	// AuthHook, when set, authenticates every call; see [AuthHook].
+	AuthHook AuthHook
+	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
+	// [DefaultMaxBodyBytes].
+	MaxBodyBytes int64
+	// CallTimeout bounds each tool call; when it passes the caller gets an
+	// isError result saying so (HTTP 504). Zero means no limit.
+	CallTimeout time.Duration
+	// ProjectName and ProjectURL make the link the explorer page shows in
+	// its header. A URL that is not http(s), mailto or a path is dropped.
+	ProjectName string
+	ProjectURL  string
+	// Logger receives handler errors, panics and auth rejections. Default
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Server serves a [ToolsProvider]'s tools over HTTP. It is an
+// [http.Handler]; mount it at the root or under a prefix with
+// [http.StripPrefix].
+type Server struct {
+	provider ToolsProvider
+	opts     Options
+	log      *slog.Logger
+	schemas  schemaCache
+	// static indexes a ToolList by name, built once in NewServer; nil for
+	// other providers, which are asked on every request.
+	static map[string]*Tool
+	mux    *http.ServeMux
+	page   page
+}
+
+// NewServer returns a server for p's tools. A nil opts means defaults.
+//
+// When p is a [ToolList], NewServer checks it once and compiles every input
+// schema up front; it panics on a tool without a name or handler, or on a
+// duplicate name, as http.ServeMux does for conflicting patterns: these are
+// programming errors.
+func NewServer(p ToolsProvider, opts *Options) *Server {
+	s := &Server{provider: p}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.Title == "" {
+		s.opts.Title = DefaultTitle
+	}
+	if s.opts.MaxBodyBytes == 0 {
+		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if list, ok := p.(ToolList); ok {
+		s.static = make(map[string]*Tool, len(list))
+		for i := range list {
+			t := &list[i]
+			if err := checkTool(t); err != nil {
+				panic("runtime.NewServer: " + err.Error())
+			}
+			if _, dup := s.static[t.Name]; dup {
+				panic(fmt.Sprintf("runtime.NewServer: duplicate tool name %q", t.Name))
+			}
+			s.static[t.Name] = t
+			s.schemas.get(t)
+		}
+	}
+	s.page = renderPage(&s.opts)
+	s.routes()
+	return s
+}
+
+func checkTool(t *Tool) error {
+	if t.Name == "" {
+		return errors.New("tool with an empty name")
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("tool %q has no handler", t.Name)
+	}
+	return nil
+}
+
+func (s *Server) routes() {
+	s.mux = http.NewServeMux()
+	s.mux.Handle("/{$}", allow(s.servePage, http.MethodGet, http.MethodHead))
+	s.mux.Handle("/tools", allow(s.listTools, http.MethodGet, http.MethodHead))
+	s.mux.Handle("/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
+	s.mux.Handle("/tools/{name}/call", allow(s.callTool, http.MethodPost))
+	s.mux.Handle("/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
+	})
+}
+
+// ServeHTTP implements [http.Handler].
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// allow answers methods other than the given ones with a JSON 405. The
+// patterns carry no method so that the answer is JSON, not ServeMux's text.
+func allow(h http.HandlerFunc, methods ...string) http.Handler {
+	allowed := strings.Join(methods, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, m := range methods {
+			if r.Method == m {
+				h(w, r)
+				return
+			}
+		}
+		w.Header().Set("Allow", allowed)
+		writeError(w, http.StatusMethodNotAllowed, "Method not allowed: "+r.Method)
+	})
+}
+
+// lookup finds a tool by name. ok is false with a nil error when there is no
+// such tool; err is the provider's failure.
+func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
+	if s.static != nil {
+		return s.static[name], nil
+	}
+	tools, err := s.tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// tools asks the provider for its tools, dropping (and logging) any that
+// could not be served.
+func (s *Server) tools(ctx context.Context) ([]Tool, error) {
+	tools, err := s.provider.Tools(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list tools: %w", err)
+	}
+	if s.static != nil {
+		return tools, nil
+	}
+	seen := make(map[string]bool, len(tools))
+	out := tools[:0:0]
+	for i := range tools {
+		t := &tools[i]
+		if err := checkTool(t); err != nil {
+			s.log.ErrorContext(ctx, "provider returned an unusable tool", "err", err)
+			continue
+		}
+		if seen[t.Name] {
+			s.log.ErrorContext(ctx, "provider returned a duplicate tool; the first one is served", "tool", t.Name)
+			continue
+		}
+		seen[t.Name] = true
+		out = append(out, *t)
+	}
+	return out, nil
+}
+
+// providerFailed answers a provider error: logged in full, answered without
+// detail.
+func (s *Server) providerFailed(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.ErrorContext(r.Context(), "tools provider failed", "err", err)
+	writeError(w, http.StatusInternalServerError, "Failed to list tools.")
+}
+
+// readBody reads the request body within the configured limit. It answers
+// 413 itself and returns ok=false when the body is too large.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large (limit %d bytes).", s.opts.MaxBodyBytes))
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large (limit %d bytes).", s.opts.MaxBodyBytes))
+		} else {
+			writeError(w, http.StatusBadRequest, "Could not read the request body.")
+		}
+		return nil, false
+	}
+	return body, true
+}
+
+// authenticate runs the auth hook, if any. On rejection it logs the reason at
+// WARN, answers a generic 401 and returns ok=false. The returned context
+// always carries the request (see [RequestFromContext]).
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (context.Context, bool) {
+	ctx := r.Context()
+	if s.opts.AuthHook != nil {
+		hctx, err := s.opts.AuthHook(r)
+		if err != nil {
+			s.log.WarnContext(ctx, "request rejected by auth hook", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
+			writeError(w, http.StatusUnauthorized, "Unauthorized")
+			return nil, false
+		}
+		if hctx != nil {
+			ctx = hctx
+		}
+	}
+	return context.WithValue(ctx, requestKey{}, r), true
+}
+
+type requestKey struct{}
+
+// RequestFromContext returns the HTTP request a tool call came in on, when
+// it came over HTTP.
+func RequestFromContext(ctx context.Context) (*http.Request, bool) {
+	r, ok := ctx.Value(requestKey{}).(*http.Request)
+	return r, ok
+}
+
+// writeJSON writes v as the whole response. It does not escape <, > and &,
+// so that strings (and schemas) come back exactly as the tool gave them.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":"Failed to encode the response."}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// marshal is json.Marshal without HTML escaping: the bodies are JSON for
+// programs, and <, > and & in a tool's text must come back as written.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
