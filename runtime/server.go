@@ -43,6 +43,8 @@ type Options struct {
 	// Logger receives handler errors, panics and auth rejections. Default
 	// slog.Default().
 	Logger *slog.Logger
+	// MCP configures the MCP surface at /mcp.
+	MCP MCPOptions
 }
 
 // Server serves a [ToolsProvider]'s tools over HTTP. It is an
@@ -117,6 +119,9 @@ func (s *Server) routes() {
 	s.mux.Handle("/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
 	s.mux.Handle("/tools/{name}/call", allow(s.callTool, http.MethodPost))
 	s.mux.Handle("/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
+	if !s.opts.MCP.Disable {
+		s.mux.Handle("/mcp", s.mcpHandler())
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
 	})
