@@ -1,0 +1,428 @@
+package toolsyaml
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+	"gopkg.in/yaml.v3"
+)
+
+// Pos is a 1-based line and column in the file.
+type Pos struct{ Line, Col int }
+
+func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
+
+// File is a parsed, checked tools.yaml.
+type File struct {
+	Path    string
+	Package string // default: the directory's name
+	Toolkit string // default: Package, capitalised
+	Version string
+	Tools   []*Tool
+	Prompts []*Prompt
+}
+
+// Tool is one entry of tools:.
+type Tool struct {
+	Pos         Pos
+	Name        string
+	GoName      string // Name in Go case: get_weather → GetWeather
+	Title       string
+	Description string
+	Version     string // the tool's own, else the file's
+	Annotations *Annotations
+	Input       *Schema
+	Output      *Schema // nil when the tool declares no output
+	Examples    []json.RawMessage
+}
+
+// Annotations are MCP's behaviour hints; nil pointers were not written.
+type Annotations struct {
+	ReadOnlyHint, DestructiveHint, IdempotentHint, OpenWorldHint *bool
+}
+
+// Schema is a JSON Schema kept as written.
+type Schema struct {
+	// JSON is the schema with the keys in the file's order.
+	JSON json.RawMessage
+	// Node is the schema's YAML node, for positions.
+	Node *yaml.Node
+
+	compiled *jsonschema.Schema
+}
+
+// Prompt is one entry of prompts:.
+type Prompt struct {
+	Pos         Pos
+	Name        string
+	GoName      string
+	Title       string
+	Description string
+	Arguments   []PromptArgument
+	// Template is a text/template body over the arguments ({{.value}}).
+	Template string
+}
+
+// PromptArgument is one argument of a prompt. Values are strings.
+type PromptArgument struct {
+	Name        string
+	Description string
+	Required    bool
+}
+
+// Error is one problem, at its position in the file.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg) }
+
+// ErrorList is every problem found in a file, in file order.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// validName is what a tool or prompt name may be: MCP's allowed characters,
+// starting with a letter so that it has a Go name.
+var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,127}$`)
+
+// Parse reads and checks a tools.yaml. name is the path used in errors; the
+// default package name is its directory's name. On failure the error is an
+// ErrorList with every problem found.
+func Parse(name string, data []byte) (*File, error) {
+	p := &parser{file: name}
+	f := p.parse(data)
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool {
+			a, b := p.errs[i].Pos, p.errs[j].Pos
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return nil, p.errs
+	}
+	return f, nil
+}
+
+type parser struct {
+	file string
+	errs ErrorList
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Pos: posOf(n), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) addPosError(err error, fallback *yaml.Node) {
+	var pe *posError
+	if errors.As(err, &pe) {
+		p.errs = append(p.errs, &Error{File: p.file, Pos: Pos{pe.Line, pe.Col}, Msg: pe.Msg})
+		return
+	}
+	p.errorf(fallback, "%v", err)
+}
+
+func (p *parser) parse(data []byte) *File {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			p.errs = append(p.errs, &Error{File: p.file, Pos: Pos{1, 1}, Msg: "empty file: expected a mapping with tools:"})
+			return nil
+		}
+		p.errs = append(p.errs, &Error{File: p.file, Pos: yamlErrorPos(err), Msg: yamlErrorMsg(err)})
+		return nil
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		p.errorf(&extra, "only one YAML document is allowed")
+	}
+	root := doc.Content[0]
+	f := &File{Path: p.file}
+	if !p.mapping(root, "the file", map[string]func(k, v *yaml.Node){
+		"package": func(_, v *yaml.Node) { f.Package = p.identifier(v) },
+		"toolkit": func(_, v *yaml.Node) { f.Toolkit = p.str(v) },
+		"version": func(_, v *yaml.Node) { f.Version = p.str(v) },
+		"tools": func(_, v *yaml.Node) {
+			for _, n := range p.seq(v) {
+				if t := p.tool(n); t != nil {
+					f.Tools = append(f.Tools, t)
+				}
+			}
+		},
+		"prompts": func(_, v *yaml.Node) {
+			for _, n := range p.seq(v) {
+				if pr := p.prompt(n); pr != nil {
+					f.Prompts = append(f.Prompts, pr)
+				}
+			}
+		},
+	}, "tools") {
+		return nil
+	}
+	if f.Package == "" {
+		abs, err := filepath.Abs(p.file)
+		if err == nil {
+			f.Package = sanitizePackage(filepath.Base(filepath.Dir(abs)))
+		}
+	}
+	if f.Toolkit == "" {
+		f.Toolkit = GoName(f.Package)
+	}
+	for _, t := range f.Tools {
+		if t.Version == "" {
+			t.Version = f.Version
+		}
+	}
+	checkUnique(p, "tool", f.Tools, func(t *Tool) (string, string, Pos) { return t.Name, t.GoName, t.Pos })
+	checkUnique(p, "prompt", f.Prompts, func(t *Prompt) (string, string, Pos) { return t.Name, t.GoName, t.Pos })
+	return f
+}
+
+// checkUnique reports duplicate names, and distinct names that would share
+// a Go name (get_weather and get-weather both make GetWeather).
+func checkUnique[T any](p *parser, kind string, items []T, key func(T) (name, goName string, pos Pos)) {
+	type first struct {
+		name string
+		pos  Pos
+	}
+	byName := map[string]first{}
+	byGo := map[string]first{}
+	for _, it := range items {
+		name, goName, pos := key(it)
+		if f, dup := byName[name]; dup {
+			p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf("duplicate %s name %q (first defined at %d:%d)", kind, name, f.pos.Line, f.pos.Col)})
+			continue
+		}
+		byName[name] = first{name, pos}
+		if f, dup := byGo[goName]; dup {
+			p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf("%s name %q has the same Go name %s as %q (at %d:%d)", kind, name, goName, f.name, f.pos.Line, f.pos.Col)})
+			continue
+		}
+		byGo[goName] = first{name, pos}
+	}
+}
+
+// mapping walks a mapping node strictly: every key must be one of fields,
+// none twice, and the required ones present. It reports false when n is not
+// a mapping at all.
+func (p *parser) mapping(n *yaml.Node, what string, fields map[string]func(k, v *yaml.Node), required ...string) bool {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s must be a mapping, not %s", what, describe(n))
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, "keys of %s must be strings", what)
+			continue
+		}
+		if seen[k.Value] {
+			p.errorf(k, "duplicate key %q in %s", k.Value, what)
+			continue
+		}
+		seen[k.Value] = true
+		f, ok := fields[k.Value]
+		if !ok {
+			p.errorf(k, "unknown key %q in %s (known: %s)", k.Value, what, knownKeys(fields))
+			continue
+		}
+		f(k, v)
+	}
+	for _, r := range required {
+		if !seen[r] {
+			p.errorf(n, "%s is missing the required key %q", what, r)
+		}
+	}
+	return true
+}
+
+func knownKeys(fields map[string]func(k, v *yaml.Node)) string {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "this"
+}
+
+func (p *parser) seq(n *yaml.Node) []*yaml.Node {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "expected a list, not %s", describe(n))
+		return nil
+	}
+	return n.Content
+}
+
+func (p *parser) str(n *yaml.Node) string {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" && n.ShortTag() != "!!int" && n.ShortTag() != "!!float" {
+		p.errorf(n, "expected a string, not %s", describe(n))
+		return ""
+	}
+	return n.Value
+}
+
+func (p *parser) boolean(n *yaml.Node) *bool {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		p.errorf(n, "expected true or false, not %s", describe(n))
+		return nil
+	}
+	b := n.Value == "true"
+	return &b
+}
+
+var goIdent = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+func (p *parser) identifier(n *yaml.Node) string {
+	s := p.str(n)
+	if s != "" && !goIdent.MatchString(s) {
+		p.errorf(n, "package %q is not a valid Go package name (lower case letters, digits and _)", s)
+	}
+	return s
+}
+
+func (p *parser) name(n *yaml.Node, kind string) string {
+	s := p.str(n)
+	if s != "" && !validName.MatchString(s) {
+		p.errorf(n, "invalid %s name %q: it must start with a letter and have at most 128 letters, digits, '_', '-' or '.'", kind, s)
+		return ""
+	}
+	return s
+}
+
+func (p *parser) tool(n *yaml.Node) *Tool {
+	t := &Tool{Pos: posOf(n)}
+	var exampleNodes []*yaml.Node
+	ok := p.mapping(n, "a tool", map[string]func(k, v *yaml.Node){
+		"name":        func(_, v *yaml.Node) { t.Name = p.name(v, "tool"); t.Pos = posOf(v) },
+		"title":       func(_, v *yaml.Node) { t.Title = p.str(v) },
+		"description": func(_, v *yaml.Node) { t.Description = p.str(v) },
+		"version":     func(_, v *yaml.Node) { t.Version = p.str(v) },
+		"annotations": func(_, v *yaml.Node) { t.Annotations = p.annotations(v) },
+		"input":       func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
+		"output":      func(_, v *yaml.Node) { t.Output = p.schema(v, false) },
+		"examples": func(_, v *yaml.Node) {
+			for _, e := range p.seq(v) {
+				if resolve(e).Kind != yaml.MappingNode {
+					p.errorf(e, "an example must be a mapping of arguments, not %s", describe(resolve(e)))
+					continue
+				}
+				js, err := nodeJSON(e)
+				if err != nil {
+					p.addPosError(err, e)
+					continue
+				}
+				t.Examples = append(t.Examples, js)
+				exampleNodes = append(exampleNodes, e)
+			}
+		},
+	}, "name", "input")
+	if !ok || t.Name == "" {
+		return nil
+	}
+	t.GoName = GoName(t.Name)
+	if t.Input != nil && t.Input.compiled != nil {
+		for i, ex := range t.Examples {
+			p.checkExample(t.Input, exampleNodes[i], ex)
+		}
+	}
+	return t
+}
+
+func (p *parser) annotations(n *yaml.Node) *Annotations {
+	a := &Annotations{}
+	p.mapping(n, "annotations", map[string]func(k, v *yaml.Node){
+		"readOnlyHint":    func(_, v *yaml.Node) { a.ReadOnlyHint = p.boolean(v) },
+		"destructiveHint": func(_, v *yaml.Node) { a.DestructiveHint = p.boolean(v) },
+		"idempotentHint":  func(_, v *yaml.Node) { a.IdempotentHint = p.boolean(v) },
+		"openWorldHint":   func(_, v *yaml.Node) { a.OpenWorldHint = p.boolean(v) },
+	})
+	return a
+}
+
+func (p *parser) prompt(n *yaml.Node) *Prompt {
+	pr := &Prompt{Pos: posOf(n)}
+	var tmplNode *yaml.Node
+	ok := p.mapping(n, "a prompt", map[string]func(k, v *yaml.Node){
+		"name":        func(_, v *yaml.Node) { pr.Name = p.name(v, "prompt"); pr.Pos = posOf(v) },
+		"title":       func(_, v *yaml.Node) { pr.Title = p.str(v) },
+		"description": func(_, v *yaml.Node) { pr.Description = p.str(v) },
+		"template":    func(_, v *yaml.Node) { pr.Template = p.str(v); tmplNode = v },
+		"arguments": func(_, v *yaml.Node) {
+			for _, an := range p.seq(v) {
+				var a PromptArgument
+				p.mapping(an, "a prompt argument", map[string]func(k, v *yaml.Node){
+					"name":        func(_, v *yaml.Node) { a.Name = p.name(v, "argument") },
+					"description": func(_, v *yaml.Node) { a.Description = p.str(v) },
+					"required": func(_, v *yaml.Node) {
+						if b := p.boolean(v); b != nil {
+							a.Required = *b
+						}
+					},
+				}, "name")
+				if a.Name != "" {
+					pr.Arguments = append(pr.Arguments, a)
+				}
+			}
+		},
+	}, "name", "template")
+	if !ok || pr.Name == "" {
+		return nil
+	}
+	pr.GoName = GoName(pr.Name)
+	if tmplNode != nil {
+		if _, err := template.New(pr.Name).Option("missingkey=error").Parse(pr.Template); err != nil {
+			p.errorf(tmplNode, "invalid template: %v", err)
+		}
+	}
+	return pr
+}

@@ -1,0 +1,203 @@
+package toolsyaml
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+	"gopkg.in/yaml.v3"
+)
+
+const schemaURL = "toolgen:///tools.yaml.json"
+
+// schema converts a schema node to JSON as written and compiles it, so that
+// a schema the runtime could not compile never reaches generated code.
+func (p *parser) schema(n *yaml.Node, input bool) *Schema {
+	js, err := nodeJSON(n)
+	if err != nil {
+		p.addPosError(err, n)
+		return nil
+	}
+	s := &Schema{JSON: js, Node: resolve(n)}
+	if s.Node.Kind != yaml.MappingNode {
+		if s.Node.ShortTag() == "!!bool" {
+			p.errorf(n, "a boolean schema has no Go type; write an object schema")
+		} else {
+			p.errorf(n, "a schema must be a mapping, not %s", describe(s.Node))
+		}
+		return nil
+	}
+	if input {
+		if typ := child(s.Node, "type"); typ == nil || resolve(typ).Value != "object" {
+			at := n
+			if typ != nil {
+				at = typ
+			}
+			p.errorf(at, "input must be an object schema (type: object): its properties are the tool's arguments")
+			return nil
+		}
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("external reference %q is not allowed: a tool's schema must be self-contained", u)
+	}
+	if err := c.AddResource(schemaURL, bytes.NewReader(js)); err != nil {
+		p.errorf(n, "schema: %v", err)
+		return nil
+	}
+	compiled, err := c.Compile(schemaURL)
+	if err != nil {
+		at, msg := schemaErrorAt(s.Node, err)
+		p.errorf(at, "invalid schema: %s", msg)
+		return nil
+	}
+	s.compiled = compiled
+	return s
+}
+
+// schemaErrorAt finds the node a compile error is about and a message
+// without the library's URLs. A schema that breaks the meta-schema carries
+// the JSON Pointer of the offending value; other errors name a location in
+// their text ("#/properties/a/$ref").
+func schemaErrorAt(root *yaml.Node, err error) (*yaml.Node, string) {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		leaf := ve
+		for len(leaf.Causes) > 0 {
+			leaf = leaf.Causes[0]
+		}
+		return nodeAt(root, leaf.InstanceLocation), leaf.Message
+	}
+	msg := strings.ReplaceAll(err.Error(), schemaURL, "")
+	msg = strings.TrimPrefix(msg, "jsonschema  compilation failed: ")
+	if m := pointerInText.FindStringSubmatch(msg); m != nil {
+		// A dangling reference: point at the $ref that names it.
+		if ref := findRef(root, "#"+m[1]); ref != nil {
+			return ref, msg
+		}
+		return nodeAt(root, m[1]), msg
+	}
+	return root, msg
+}
+
+// findRef returns the first "$ref" key whose value is target.
+func findRef(n *yaml.Node, target string) *yaml.Node {
+	n = resolve(n)
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "$ref" && resolve(n.Content[i+1]).Value == target {
+				return n.Content[i]
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if r := findRef(c, target); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+var pointerInText = regexp.MustCompile(`#(/[^\s"']*)`)
+
+// nodeAt follows a JSON Pointer through the YAML tree as far as it goes. For
+// a mapping entry it returns the key's node, which is where a reader looks.
+func nodeAt(n *yaml.Node, ptr string) *yaml.Node {
+	if ptr == "" || ptr == "/" {
+		return n
+	}
+	at := n
+	cur := n
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		cur = resolve(cur)
+		switch cur.Kind {
+		case yaml.MappingNode:
+			found := false
+			for i := 0; i+1 < len(cur.Content); i += 2 {
+				if cur.Content[i].Value == tok {
+					at, cur, found = cur.Content[i], cur.Content[i+1], true
+					break
+				}
+			}
+			if !found {
+				return at
+			}
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur.Content) {
+				return at
+			}
+			at, cur = cur.Content[i], cur.Content[i]
+		default:
+			return at
+		}
+	}
+	return at
+}
+
+// child returns the value of key in a mapping node, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// checkExample validates an example against the input schema, so that a
+// wrong example fails at generation rather than in a client's hands.
+func (p *parser) checkExample(s *Schema, n *yaml.Node, js json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		p.errorf(n, "example: %v", err)
+		return
+	}
+	err := s.compiled.Validate(v)
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return
+	}
+	leaf := ve
+	for len(leaf.Causes) > 0 {
+		leaf = leaf.Causes[0]
+	}
+	where := leaf.InstanceLocation
+	if where == "" {
+		where = "(root)"
+	}
+	p.errorf(nodeAt(n, leaf.InstanceLocation), "example does not match the input schema: %s: %s", where, leaf.Message)
+}
+
+// yamlErrorPos pulls "line N" out of yaml.v3's syntax errors, which carry
+// no structured position.
+func yamlErrorPos(err error) Pos {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return Pos{line, 1}
+	}
+	return Pos{1, 1}
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func yamlErrorMsg(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	return yamlLinePrefix.ReplaceAllString(msg, "")
+}
+
+var yamlLinePrefix = regexp.MustCompile(`^line \d+: `)
