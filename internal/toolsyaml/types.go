@@ -1,0 +1,434 @@
+package toolsyaml
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The Go side of schema-first tools: the types generated from the schemas.
+// The mapping is deliberately conservative. A schema gets a Go type only
+// where the type says the same as the schema; everything else is
+// json.RawMessage. The runtime validates arguments with the original schema,
+// so a Go type never has to carry a constraint (bounds, patterns) itself.
+
+// TypeKind says what a Type is.
+type TypeKind int
+
+const (
+	KindString  TypeKind = iota // string
+	KindInt                     // int64
+	KindFloat                   // float64
+	KindBool                    // bool
+	KindTime                    // time.Time (format: date-time)
+	KindRaw                     // json.RawMessage
+	KindNamed                   // a declared type, by Name
+	KindSlice                   // []Elem
+	KindMap                     // map[string]Elem
+	KindPointer                 // *Elem, for a nullable value
+)
+
+// Type is a Go type expression.
+type Type struct {
+	Kind TypeKind
+	Name string // KindNamed
+	Elem *Type  // KindSlice, KindMap, KindPointer
+}
+
+// String renders the type as Go source, for messages and tests.
+func (t *Type) String() string {
+	switch t.Kind {
+	case KindString:
+		return "string"
+	case KindInt:
+		return "int64"
+	case KindFloat:
+		return "float64"
+	case KindBool:
+		return "bool"
+	case KindTime:
+		return "time.Time"
+	case KindRaw:
+		return "json.RawMessage"
+	case KindNamed:
+		return t.Name
+	case KindSlice:
+		return "[]" + t.Elem.String()
+	case KindMap:
+		return "map[string]" + t.Elem.String()
+	case KindPointer:
+		return "*" + t.Elem.String()
+	}
+	return "?"
+}
+
+// ZeroOmit reports whether encoding/json's omitempty cannot omit the type's
+// zero value, so that an optional field of it needs omitzero.
+func (t *Type) ZeroOmit() bool { return t.Kind == KindTime }
+
+// DeclKind says what a Decl declares.
+type DeclKind int
+
+const (
+	DeclStruct  DeclKind = iota // type N struct{...}
+	DeclEnum                    // type N string|int64 with constants
+	DeclDefined                 // type N <Underlying>
+)
+
+// Decl is a named type to declare.
+type Decl struct {
+	Name       string
+	Doc        string
+	Kind       DeclKind
+	Fields     []Field     // DeclStruct
+	Underlying *Type       // DeclEnum, DeclDefined
+	Values     []EnumValue // DeclEnum
+}
+
+// Field is a struct field.
+type Field struct {
+	Name     string // Go name
+	JSONName string
+	Doc      string
+	Type     *Type
+	Optional bool // not in required: omitempty (omitzero for structs and times)
+}
+
+// EnumValue is one constant of an enum type.
+type EnumValue struct {
+	Name  string          // Go name of the constant: type name + value
+	Value json.RawMessage // the JSON value, a string or an integer
+}
+
+// Types is the Go model of a file's schemas.
+type Types struct {
+	Decls []*Decl // in a stable order: tools in file order, inputs before outputs, $defs after their tool
+	// Input and Output map a tool's name to the type of its arguments and
+	// result; a tool without output has no Output entry.
+	Input  map[string]*Type
+	Output map[string]*Type
+}
+
+// GoTypes maps every schema of the file to Go types. Errors (two types with
+// the same name, two properties with the same Go name) are positioned.
+func GoTypes(f *File) (*Types, error) {
+	m := &mapper{file: f.Path, names: map[string]Pos{}}
+	ts := &Types{Input: map[string]*Type{}, Output: map[string]*Type{}}
+	for _, t := range f.Tools {
+		m.defs = map[string]string{}
+		m.declareDefs(t.GoName, t.Input)
+		ts.Input[t.Name] = m.named(t.GoName+"Input", t.Input.Node, true)
+		if t.Output != nil {
+			m.declareDefs(t.GoName, t.Output)
+			ts.Output[t.Name] = m.named(t.GoName+"Output", t.Output.Node, true)
+		}
+		m.mapDefs(t.Input)
+		if t.Output != nil {
+			m.mapDefs(t.Output)
+		}
+	}
+	if len(m.errs) > 0 {
+		return nil, m.errs
+	}
+	pointerStructFields(m.decls)
+	ts.Decls = m.decls
+	return ts, nil
+}
+
+// pointerStructFields makes a struct-typed field a pointer when it is
+// optional (absent is nil, not a zero struct) or when the struct contains
+// the field's owner again (a recursive $ref, which Go cannot hold by value).
+func pointerStructFields(decls []*Decl) {
+	structs := map[string]*Decl{}
+	for _, d := range decls {
+		if d.Kind == DeclStruct {
+			structs[d.Name] = d
+		}
+	}
+	var reaches func(from, to string, seen map[string]bool) bool
+	reaches = func(from, to string, seen map[string]bool) bool {
+		if from == to {
+			return true
+		}
+		if seen[from] || structs[from] == nil {
+			return false
+		}
+		seen[from] = true
+		for _, f := range structs[from].Fields {
+			if f.Type.Kind == KindNamed && reaches(f.Type.Name, to, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range decls {
+		for i := range d.Fields {
+			f := &d.Fields[i]
+			if f.Type.Kind != KindNamed || structs[f.Type.Name] == nil {
+				continue
+			}
+			if f.Optional || reaches(f.Type.Name, d.Name, map[string]bool{}) {
+				f.Type = &Type{Kind: KindPointer, Elem: f.Type}
+			}
+		}
+	}
+}
+
+type mapper struct {
+	file  string
+	decls []*Decl
+	names map[string]Pos      // declared type names
+	defs  map[string]string   // "#/$defs/x" → Go type name, per tool
+	done  map[*yaml.Node]bool // $defs already mapped
+	errs  ErrorList
+}
+
+func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {
+	m.errs = append(m.errs, &Error{File: m.file, Pos: posOf(n), Msg: fmt.Sprintf(format, args...)})
+}
+
+// declare reserves a type name; a clash is an error at the second use.
+func (m *mapper) declare(d *Decl, at *yaml.Node) {
+	if p, dup := m.names[d.Name]; dup {
+		m.errorf(at, "the Go type %s would be declared twice (first for %d:%d); rename one of them", d.Name, p.Line, p.Col)
+		return
+	}
+	m.names[d.Name] = posOf(at)
+	m.decls = append(m.decls, d)
+}
+
+// declareDefs names a schema's $defs before any $ref to them is mapped.
+// Shared $defs are declared once per tool: prefix with the tool's Go name
+// so that two tools may each have a "#/$defs/id".
+func (m *mapper) declareDefs(tool string, s *Schema) {
+	defs := child(s.Node, "$defs")
+	if defs == nil {
+		return
+	}
+	defs = resolve(defs)
+	for i := 0; i+1 < len(defs.Content); i += 2 {
+		key := defs.Content[i].Value
+		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+		if _, ok := m.defs[ptr]; !ok {
+			m.defs[ptr] = tool + GoName(key)
+		}
+	}
+}
+
+func (m *mapper) mapDefs(s *Schema) {
+	defs := child(s.Node, "$defs")
+	if defs == nil {
+		return
+	}
+	defs = resolve(defs)
+	if m.done == nil {
+		m.done = map[*yaml.Node]bool{}
+	}
+	for i := 0; i+1 < len(defs.Content); i += 2 {
+		k, v := defs.Content[i], defs.Content[i+1]
+		if m.done[v] {
+			continue
+		}
+		m.done[v] = true
+		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)
+		m.named(m.defs[ptr], v, true)
+	}
+}
+
+// named declares a type called name for the schema n and returns a
+// reference to it. force declares a defined type even for a scalar schema
+// (the tool's Input and Output, and $defs, always have names).
+func (m *mapper) named(name string, n *yaml.Node, force bool) *Type {
+	n = resolve(n)
+	doc := scalarValue(child(n, "description"))
+	if vals := child(n, "enum"); vals != nil {
+		if d := m.enum(name, doc, n, resolve(vals)); d != nil {
+			m.declare(d, n)
+			return &Type{Kind: KindNamed, Name: name}
+		}
+		return &Type{Kind: KindRaw}
+	}
+	if isObjectWithProperties(n) {
+		d := &Decl{Name: name, Doc: doc, Kind: DeclStruct}
+		m.declare(d, n) // before the fields, so that a recursive $ref resolves
+		d.Fields = m.fields(name, n)
+		return &Type{Kind: KindNamed, Name: name}
+	}
+	t := m.typeOf(name, n)
+	if !force || t.Kind == KindRaw && name == "" {
+		return t
+	}
+	m.declare(&Decl{Name: name, Doc: doc, Kind: DeclDefined, Underlying: t}, n)
+	return &Type{Kind: KindNamed, Name: name}
+}
+
+func isObjectWithProperties(n *yaml.Node) bool {
+	if combinator(n) || child(n, "$ref") != nil {
+		return false
+	}
+	typ := child(n, "type")
+	return child(n, "properties") != nil && (typ == nil || resolve(typ).Value == "object")
+}
+
+func combinator(n *yaml.Node) bool {
+	return child(n, "oneOf") != nil || child(n, "anyOf") != nil || child(n, "allOf") != nil || child(n, "not") != nil || child(n, "if") != nil
+}
+
+// typeOf maps a schema that is used in place (a property, an item). ctx
+// names nested types: an object property "address" of AddInput becomes
+// AddInputAddress.
+func (m *mapper) typeOf(ctx string, n *yaml.Node) *Type {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return &Type{Kind: KindRaw} // true, false
+	}
+	if ref := child(n, "$ref"); ref != nil {
+		if name, ok := m.defs[resolve(ref).Value]; ok {
+			return &Type{Kind: KindNamed, Name: name}
+		}
+		return &Type{Kind: KindRaw}
+	}
+	if combinator(n) || child(n, "const") != nil {
+		return &Type{Kind: KindRaw}
+	}
+	if child(n, "enum") != nil || isObjectWithProperties(n) {
+		return m.named(ctx, n, false)
+	}
+	typ := child(n, "type")
+	if typ == nil {
+		return &Type{Kind: KindRaw}
+	}
+	typ = resolve(typ)
+	if typ.Kind == yaml.SequenceNode {
+		// ["T", "null"]: a nullable T.
+		var nonNull []string
+		for _, c := range typ.Content {
+			if c.Value != "null" {
+				nonNull = append(nonNull, c.Value)
+			}
+		}
+		if len(nonNull) == 1 && len(typ.Content) == 2 {
+			inner := m.scalarOrContainer(ctx, n, nonNull[0])
+			if inner.Kind == KindRaw {
+				return inner
+			}
+			return &Type{Kind: KindPointer, Elem: inner}
+		}
+		return &Type{Kind: KindRaw}
+	}
+	return m.scalarOrContainer(ctx, n, typ.Value)
+}
+
+func (m *mapper) scalarOrContainer(ctx string, n *yaml.Node, typ string) *Type {
+	switch typ {
+	case "string":
+		if scalarValue(child(n, "format")) == "date-time" {
+			return &Type{Kind: KindTime}
+		}
+		return &Type{Kind: KindString}
+	case "integer":
+		return &Type{Kind: KindInt}
+	case "number":
+		return &Type{Kind: KindFloat}
+	case "boolean":
+		return &Type{Kind: KindBool}
+	case "array":
+		items := child(n, "items")
+		if items == nil || child(n, "prefixItems") != nil {
+			return &Type{Kind: KindSlice, Elem: &Type{Kind: KindRaw}}
+		}
+		return &Type{Kind: KindSlice, Elem: m.typeOf(ctx+"Item", items)}
+	case "object":
+		ap := child(n, "additionalProperties")
+		if ap != nil && resolve(ap).Kind == yaml.MappingNode && child(n, "patternProperties") == nil {
+			return &Type{Kind: KindMap, Elem: m.typeOf(ctx+"Value", ap)}
+		}
+		return &Type{Kind: KindMap, Elem: &Type{Kind: KindRaw}}
+	}
+	return &Type{Kind: KindRaw}
+}
+
+func (m *mapper) fields(owner string, n *yaml.Node) []Field {
+	required := map[string]bool{}
+	if req := child(n, "required"); req != nil {
+		for _, r := range resolve(req).Content {
+			required[r.Value] = true
+		}
+	}
+	props := resolve(child(n, "properties"))
+	var out []Field
+	seen := map[string]string{}
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		k, v := props.Content[i], props.Content[i+1]
+		goName := GoName(k.Value)
+		if other, dup := seen[goName]; dup {
+			m.errorf(k, "properties %q and %q of %s have the same Go name %s", other, k.Value, owner, goName)
+			continue
+		}
+		seen[goName] = k.Value
+		out = append(out, Field{
+			Name:     goName,
+			JSONName: k.Value,
+			Doc:      scalarValue(child(v, "description")),
+			Type:     m.typeOf(owner+goName, v),
+			Optional: !required[k.Value],
+		})
+	}
+	return out
+}
+
+// enum declares a named type for an enum of strings or of integers. Other
+// enums (mixed, floats, objects) have no faithful Go type.
+func (m *mapper) enum(name, doc string, n, vals *yaml.Node) *Decl {
+	var kind TypeKind = -1
+	var values []EnumValue
+	used := map[string]bool{}
+	for _, v := range vals.Content {
+		v = resolve(v)
+		var k TypeKind
+		switch v.ShortTag() {
+		case "!!str":
+			k = KindString
+		case "!!int":
+			k = KindInt
+		default:
+			return nil
+		}
+		if kind != -1 && k != kind {
+			return nil
+		}
+		kind = k
+		js, err := nodeJSON(v)
+		if err != nil {
+			return nil
+		}
+		cname := name + GoName(v.Value)
+		if k == KindInt {
+			cname = name + strings.ReplaceAll(v.Value, "-", "Minus")
+		}
+		if used[cname] {
+			m.errorf(v, "enum values of %s collide as the Go constant %s", name, cname)
+			return nil
+		}
+		used[cname] = true
+		values = append(values, EnumValue{Name: cname, Value: js})
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	return &Decl{Name: name, Doc: doc, Kind: DeclEnum, Underlying: &Type{Kind: kind}, Values: values}
+}
+
+func scalarValue(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
