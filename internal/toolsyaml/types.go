@@ -431,4 +431,3 @@ func scalarValue(n *yaml.Node) string {
 	}
 	return n.Value
 }
-
