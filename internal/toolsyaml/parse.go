@@ -39,6 +39,7 @@ type Tool struct {
 	Title       string
 	Description string
 	Version     string // the tool's own, else the file's
+	Toolkit     string // the tool's own, else the file's
 	Annotations *Annotations
 	Input       *Schema
 	Output      *Schema // nil when the tool declares no output
@@ -189,6 +190,9 @@ func (p *parser) parse(data []byte) *File {
 	for _, t := range f.Tools {
 		if t.Version == "" {
 			t.Version = f.Version
+		}
+		if t.Toolkit == "" {
+			t.Toolkit = f.Toolkit
 		}
 	}
 	checkUnique(p, "tool", f.Tools, func(t *Tool) (string, string, Pos) { return t.Name, t.GoName, t.Pos })
@@ -349,6 +353,7 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		"title":       func(_, v *yaml.Node) { t.Title = p.str(v) },
 		"description": func(_, v *yaml.Node) { t.Description = p.str(v) },
 		"version":     func(_, v *yaml.Node) { t.Version = p.str(v) },
+		"toolkit":     func(_, v *yaml.Node) { t.Toolkit = p.str(v) },
 		"annotations": func(_, v *yaml.Node) { t.Annotations = p.annotations(v) },
 		"input":       func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
 		"output":      func(_, v *yaml.Node) { t.Output = p.schema(v, false) },

@@ -25,6 +25,7 @@ tools:
     output: {type: number, description: The sum of the two numbers.}
     examples: [{a: 1, b: 2.50}]
   - name: ring-doorbell
+    toolkit: Doorbell
     version: 0.1.0
     input:
       $schema: https://json-schema.org/draft/2020-12/schema
@@ -68,7 +69,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("examples: %s", add.Examples)
 	}
 	ring := f.Tools[1]
-	if ring.GoName != "RingDoorbell" || ring.Version != "0.1.0" || ring.Output != nil {
+	if ring.GoName != "RingDoorbell" || ring.Version != "0.1.0" || ring.Toolkit != "Doorbell" || add.Toolkit != "Calculator" || ring.Output != nil {
 		t.Errorf("ring: %+v", ring)
 	}
 	if got, want := string(ring.Input.JSON), `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"id":{"type":"string","pattern":"^d-[0-9]+$"}},"properties":{"doorbell_id":{"$ref":"#/$defs/id","description":"The ID of the doorbell to ring."}},"required":["doorbell_id"],"additionalProperties":false}`; got != want {
@@ -106,7 +107,7 @@ func TestErrors(t *testing.T) {
 		{"empty", "", []string{`t.yaml:1:1: empty file: expected a mapping with tools:`}},
 		{"syntax", "tools: [\n", []string{`t.yaml:1:1: did not find expected node content`}},
 		{"tools not a list", "tools: {a: 1}\n", []string{`t.yaml:1:8: expected a list, not a mapping`}},
-		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, description, examples, input, name, output, title, version)`}},
+		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, description, examples, input, name, output, title, toolkit, version)`}},
 		{"wrong type", "tools:\n  - name: a\n    description: [x]\n    input: {type: object}\n", []string{`t.yaml:3:18: expected a string, not a list`}},
 		{"wrong hint type", "tools:\n  - name: a\n    annotations: {readOnlyHint: yes}\n    input: {type: object}\n", []string{`t.yaml:3:33: expected true or false, not the string "yes"`}},
 		{"unknown hint", "tools:\n  - name: a\n    annotations: {safe: true}\n    input: {type: object}\n", []string{`t.yaml:3:19: unknown key "safe" in annotations (known: destructiveHint, idempotentHint, openWorldHint, readOnlyHint)`}},
