@@ -83,7 +83,7 @@ func contentSecurityPolicy(body string) string {
 	}
 	return "default-src 'none'; script-src 'self'" + hashes(inlineScript) +
 		"; style-src 'self'" + hashes(inlineStyle) +
-		"; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+		"; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
 
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,881 @@
+'use strict';
+// The toolgen Tool Explorer. Every string that comes from the server reaches
+// the page through textContent or a DOM property, never through HTML parsing.
+(function () {
+  // The API lives where the page is: the page's path without trailing "/",
+  // so the explorer works under any prefix (http.StripPrefix).
+  var API = location.pathname.replace(/\/+$/, '');
+  var THEME_KEY = 'toolgen-explorer-theme';
+
+  var state = {
+    token: '',        // "Bearer ..." or ""; kept in memory only, never stored
+    tools: [],
+    cards: [],        // {tool, li, open, loaded}
+    details: {}       // name -> Promise of the detail
+  };
+
+  // ---------- DOM helpers ----------
+
+  // el builds an element. props: class, text, and DOM properties/attributes
+  // from a fixed, known set. Children are nodes or strings (as text).
+  function el(tag, props) {
+    var node = document.createElement(tag);
+    if (props) {
+      for (var k in props) {
+        if (!Object.prototype.hasOwnProperty.call(props, k)) continue;
+        var v = props[k];
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') node.className = v;
+        else if (k === 'text') node.textContent = v;
+        else if (k === 'dataset') { for (var d in v) node.dataset[d] = v[d]; }
+        else if (k.indexOf('aria-') === 0 || k === 'role' || k === 'for' || k === 'title' || k === 'type' ||
+                 k === 'placeholder' || k === 'spellcheck' || k === 'autocomplete' || k === 'id' || k === 'step' ||
+                 k === 'hidden' || k === 'alt') {
+          node.setAttribute(k, v === true ? '' : String(v));
+        } else node[k] = v;
+      }
+    }
+    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    return node;
+  }
+  function append(node, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+    node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function $(id) { return document.getElementById(id); }
+
+  function pretty(v) { return JSON.stringify(v, null, 2); }
+  function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+
+  // ---------- HTTP ----------
+
+  function toolURL(name, suffix) {
+    return API + '/tools/' + encodeURIComponent(name) + (suffix || '');
+  }
+
+  // request answers {status, body, text}; body is the parsed JSON or null.
+  function request(url, opts) {
+    return fetch(url, opts).then(function (resp) {
+      return resp.text().then(function (text) {
+        var body = null;
+        try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
+        return { status: resp.status, statusText: resp.statusText, body: body, text: text };
+      });
+    });
+  }
+
+  function errorMessage(r) {
+    if (r.body && typeof r.body.error === 'string') return r.body.error;
+    return 'HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : '');
+  }
+
+  // ---------- Theme ----------
+
+  function currentTheme() { return document.documentElement.getAttribute('data-theme') === 'dark' ? 'dark' : 'light'; }
+  function paintThemeButton() {
+    var dark = currentTheme() === 'dark';
+    var b = $('theme-toggle');
+    clear(b);
+    b.appendChild(el('span', { class: 'theme-icon ' + (dark ? 'sun' : 'moon'), 'aria-hidden': 'true' }));
+    b.setAttribute('aria-pressed', dark ? 'true' : 'false');
+    b.title = dark ? 'Switch to light mode' : 'Switch to dark mode';
+  }
+  function toggleTheme() {
+    var next = currentTheme() === 'dark' ? 'light' : 'dark';
+    document.documentElement.setAttribute('data-theme', next);
+    try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* storage may be unavailable */ }
+    paintThemeButton();
+  }
+
+  // ---------- Auth bar ----------
+
+  function normalizeToken(raw) {
+    var v = (raw || '').trim();
+    if (!v) return '';
+    var m = /^bearer\s+(.*)$/i.exec(v);
+    if (m) v = m[1].trim();
+    return v ? 'Bearer ' + v : '';
+  }
+  function setToken(raw) {
+    state.token = normalizeToken(raw);
+    var s = $('token-status');
+    s.textContent = state.token ? 'Token set' : 'No token';
+    s.classList.toggle('set', !!state.token);
+    document.dispatchEvent(new Event('explorer:token'));
+  }
+
+  // ---------- Schemas ----------
+
+  // resolve follows a local $ref ("#/$defs/X", "#/definitions/X").
+  function resolve(schema, root, seen) {
+    seen = seen || 0;
+    if (!isObject(schema)) return {};
+    if (typeof schema.$ref === 'string' && seen < 16) {
+      var m = /^#\/(\$defs|definitions)\/(.+)$/.exec(schema.$ref);
+      if (m && root && isObject(root[m[1]])) {
+        var key = decodeURIComponent(m[2]).replace(/~1/g, '/').replace(/~0/g, '~');
+        var target = root[m[1]][key];
+        if (isObject(target)) {
+          var merged = Object.assign({}, resolve(target, root, seen + 1));
+          for (var k in schema) if (k !== '$ref') merged[k] = schema[k];
+          merged.__ref = key;
+          return merged;
+        }
+      }
+    }
+    return schema;
+  }
+
+  function typeOfValue(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'array';
+    if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+  }
+
+  function typeLabel(schema, root, depth) {
+    depth = depth || 0;
+    var s = resolve(schema, root);
+    if (depth > 4) return 'any';
+    var t = s.type;
+    var label;
+    if (Array.isArray(t)) {
+      label = t.map(function (x) {
+        return x === 'array' ? typeLabel(Object.assign({}, s, { type: 'array' }), root, depth + 1) : x;
+      }).join(' | ');
+    } else if (t === 'array') {
+      var items = s.items || s.prefixItems && s.prefixItems[0];
+      label = items ? typeLabel(items, root, depth + 1) + '[]' : 'array';
+    } else if (typeof t === 'string') {
+      label = t;
+    } else if (s.const !== undefined) {
+      label = typeOfValue(s.const);
+    } else if (Array.isArray(s.enum) && s.enum.length) {
+      label = Array.from(new Set(s.enum.map(typeOfValue))).join(' | ');
+    } else if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
+      label = (s.anyOf || s.oneOf).map(function (x) { return typeLabel(x, root, depth + 1); }).join(' | ');
+    } else if (isObject(s.properties)) {
+      label = 'object';
+    } else {
+      label = 'any';
+    }
+    if (s.format && typeof s.format === 'string') label += ' (' + s.format + ')';
+    if (s.nullable === true && label.indexOf('null') < 0) label += ' | null';
+    return label;
+  }
+
+  function constraints(s) {
+    var out = [];
+    function add(k, f) { if (s[k] !== undefined && s[k] !== null) out.push(f(s[k])); }
+    add('minimum', function (v) { return '\u2265 ' + v; });
+    add('exclusiveMinimum', function (v) { return '> ' + v; });
+    add('maximum', function (v) { return '\u2264 ' + v; });
+    add('exclusiveMaximum', function (v) { return '< ' + v; });
+    add('multipleOf', function (v) { return 'multiple of ' + v; });
+    add('minLength', function (v) { return 'min length ' + v; });
+    add('maxLength', function (v) { return 'max length ' + v; });
+    add('pattern', function (v) { return 'pattern ' + v; });
+    add('minItems', function (v) { return 'min items ' + v; });
+    add('maxItems', function (v) { return 'max items ' + v; });
+    if (s.uniqueItems === true) out.push('unique items');
+    add('minProperties', function (v) { return 'min properties ' + v; });
+    add('maxProperties', function (v) { return 'max properties ' + v; });
+    if (s.deprecated === true) out.push('deprecated');
+    if (s.readOnly === true) out.push('read-only');
+    return out;
+  }
+
+  function literal(v) { return typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v); }
+
+  // rows flattens an object schema into table rows, nested properties as
+  // dotted paths ("address.city", "items[].id").
+  function rows(schema, root, prefix, depth, out) {
+    var s = resolve(schema, root);
+    if (depth > 4 || !isObject(s.properties)) return out;
+    var required = Array.isArray(s.required) ? s.required : [];
+    Object.keys(s.properties).forEach(function (name) {
+      var p = resolve(s.properties[name], root);
+      out.push({ prefix: prefix, name: name, schema: p, required: required.indexOf(name) >= 0 });
+      if (isObject(p.properties)) rows(p, root, prefix + name + '.', depth + 1, out);
+      else if (p.type === 'array' && p.items && isObject(resolve(p.items, root).properties)) {
+        rows(p.items, root, prefix + name + '[].', depth + 1, out);
+      }
+    });
+    return out;
+  }
+
+  function describeCell(s, root) {
+    var cell = el('td', { class: 'arg-desc' });
+    var desc = s.description || s.title || '';
+    if (desc) append(cell, el('div', { text: desc }));
+    var values = Array.isArray(s.enum) ? s.enum : (s.const !== undefined ? [s.const] : null);
+    if (!values && Array.isArray(s.items && resolve(s.items, root).enum)) values = resolve(s.items, root).enum;
+    if (values) {
+      append(cell, el('div', { class: 'chips' },
+        el('span', { class: 'chip-label', text: s.const !== undefined ? 'Constant:' : 'One of:' }),
+        values.map(function (v) { return el('code', { class: 'chip', text: literal(v) }); })));
+    }
+    var c = constraints(s);
+    var examples = Array.isArray(s.examples) ? s.examples : (s.example !== undefined ? [s.example] : []);
+    if (c.length || examples.length) {
+      append(cell, el('div', { class: 'chips' },
+        c.map(function (x) { return el('span', { class: 'chip chip-constraint', text: x }); }),
+        examples.length ? el('span', { class: 'chip-label', text: 'e.g.' }) : null,
+        examples.map(function (x) { return el('code', { class: 'chip', text: literal(x) }); })));
+    }
+    if (!cell.firstChild) append(cell, el('span', { class: 'muted', text: '\u2014' }));
+    return cell;
+  }
+
+  function schemaTable(schema, withRequired) {
+    var root = schema;
+    var list = rows(schema, root, '', 0, []);
+    var thead = el('thead', null, el('tr', null,
+      el('th', { text: 'Name' }), el('th', { text: 'Type' }),
+      el('th', { text: 'Default' }), el('th', { text: 'Description' })));
+    var tbody = el('tbody');
+    list.forEach(function (r) {
+      var nameCell = el('td', { class: 'arg-name' },
+        el('code', null, r.prefix ? el('span', { class: 'arg-path', text: r.prefix }) : null, r.name));
+      if (withRequired) {
+        append(nameCell, r.required ? el('span', { class: 'req', text: 'required' }) : el('span', { class: 'opt', text: 'optional' }));
+      }
+      tbody.appendChild(el('tr', { dataset: { arg: r.prefix + r.name } },
+        nameCell,
+        el('td', null, el('code', { class: 'type', text: typeLabel(r.schema, root) })),
+        el('td', null, r.schema.default !== undefined
+          ? el('code', { class: 'default-val', text: literal(r.schema.default) })
+          : el('span', { class: 'muted', text: '\u2014' })),
+        describeCell(r.schema, root)));
+    });
+    return el('div', { class: 'table-wrap' }, el('table', { class: 'args' }, thead, tbody));
+  }
+
+  // schemaSection shows a schema as a table (or a sentence when it has no
+  // properties) with the raw JSON one click away.
+  function schemaSection(heading, schema, kind) {
+    var raw = el('pre', { class: 'code raw-schema', hidden: true, text: pretty(schema) });
+    var toggle = el('button', { type: 'button', class: 'btn-link raw-toggle', text: 'Show raw schema', 'aria-expanded': 'false' });
+    toggle.addEventListener('click', function () {
+      var show = raw.hidden;
+      raw.hidden = !show;
+      toggle.textContent = show ? 'Hide raw schema' : 'Show raw schema';
+      toggle.setAttribute('aria-expanded', show ? 'true' : 'false');
+    });
+    var s = resolve(schema, schema);
+    var body;
+    if (isObject(s.properties) && Object.keys(s.properties).length) {
+      body = schemaTable(schema, kind === 'input');
+    } else if (kind === 'input') {
+      body = el('p', { class: 'plain-note', text: isObject(s.properties) || s.additionalProperties === false
+        ? 'This tool takes no arguments.' : 'This tool accepts any JSON object as arguments.' });
+    } else {
+      body = el('p', { class: 'plain-note' }, 'Returns ', el('code', { class: 'type', text: typeLabel(s, schema) }),
+        s.description ? ': ' + s.description : '.');
+    }
+    return el('section', { class: 'section ' + kind + '-schema' },
+      el('div', { class: 'section-head' }, el('h3', { text: heading }), toggle), body, raw);
+  }
+
+  // ---------- Try-it console ----------
+
+  // prefill holds only the schema's required keys, each its default or null.
+  function prefill(schema) {
+    var s = resolve(schema, schema);
+    var out = {};
+    var props = isObject(s.properties) ? s.properties : {};
+    (Array.isArray(s.required) ? s.required : []).forEach(function (k) {
+      var p = resolve(props[k], schema);
+      out[k] = p.default !== undefined ? p.default : null;
+    });
+    return out;
+  }
+
+  function scalarType(p) {
+    var t = p.type;
+    if (Array.isArray(t)) {
+      var rest = t.filter(function (x) { return x !== 'null'; });
+      t = rest.length === 1 ? rest[0] : null;
+    }
+    return t;
+  }
+
+  // formFields returns the fields of a flat object schema (strings, numbers,
+  // booleans, enums), or null when the schema needs the JSON editor.
+  function formFields(schema) {
+    var s = resolve(schema, schema);
+    if (!isObject(s.properties)) return null;
+    var names = Object.keys(s.properties);
+    if (!names.length) return null;
+    var required = Array.isArray(s.required) ? s.required : [];
+    var fields = [];
+    for (var i = 0; i < names.length; i++) {
+      var p = resolve(s.properties[names[i]], schema);
+      var f = { name: names[i], schema: p, required: required.indexOf(names[i]) >= 0 };
+      if (Array.isArray(p.enum) && p.enum.length && p.enum.every(function (v) { return v === null || typeof v !== 'object'; })) {
+        f.kind = 'enum';
+      } else {
+        var t = scalarType(p);
+        if (t === 'string' || t === 'number' || t === 'integer' || t === 'boolean') f.kind = t;
+        else return null;
+      }
+      fields.push(f);
+    }
+    return fields;
+  }
+
+  function shellQuote(s) { return "'" + String(s).replace(/'/g, "'\\''") + "'"; }
+
+  function curlCommand(name, body, token, mask) {
+    var url = location.origin + toolURL(name, '/call');
+    var lines = ['curl -X POST ' + shellQuote(url), "  -H 'Content-Type: application/json'"];
+    if (token) lines.push('  -H ' + shellQuote('Authorization: ' + (mask ? 'Bearer \u2022\u2022\u2022\u2022\u2022\u2022' : token)));
+    lines.push('  -d ' + shellQuote(body));
+    return lines.join(' \\\n');
+  }
+
+  function copyText(text) {
+    function fallback() {
+      var ta = el('textarea', { class: 'offscreen' });
+      ta.value = text;
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      document.body.removeChild(ta);
+      return ok;
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(function () { return true; }, fallback);
+    }
+    return Promise.resolve(fallback());
+  }
+
+  var DISABLED_MESSAGE = 'Tool execution is disabled. Launch with --allow-execute to enable.';
+  var UNAUTHORIZED_MESSAGE = 'Unauthorized: this server requires a Bearer token. Enter your token in the field at the top of the page and run the tool again.';
+
+  function disabledBox() {
+    return el('div', { class: 'disabled-msg', text: DISABLED_MESSAGE });
+  }
+
+  function buildConsole(tool, container) {
+    var schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
+    var fields = formFields(schema);
+    var initial = pretty(prefill(schema));
+
+    var editor = el('textarea', { class: 'editor', spellcheck: 'false', 'aria-label': 'Arguments (JSON)', rows: 6 });
+    editor.value = initial;
+    editor.rows = Math.min(14, Math.max(4, initial.split('\n').length + 1));
+    var jsonError = el('div', { class: 'json-error', role: 'alert', hidden: true });
+    var validation = el('div', { class: 'validation', 'aria-live': 'polite', hidden: true });
+    var runBtn = el('button', { type: 'button', class: 'btn btn-primary run-btn', text: 'Run tool' });
+    var hint = el('span', { class: 'muted run-hint' });
+    var curlPre = el('pre', { class: 'code curl-command', title: 'The copied command includes your token.' });
+    var copyBtn = el('button', { type: 'button', class: 'btn btn-ghost btn-sm copy-btn', text: 'Copy' });
+    var result = el('div', { class: 'result-area' });
+    var jsonWrap = el('div', { class: 'json-mode' }, editor, jsonError);
+    var formWrap = null;
+    var inputs = {};
+
+    // --- form ---
+    function fieldValue(f) {
+      var inp = inputs[f.name];
+      var v = inp.value;
+      if (v === '') return undefined;
+      if (f.kind === 'enum') return f.schema.enum[Number(v)];
+      if (f.kind === 'boolean') return v === 'true';
+      if (f.kind === 'number' || f.kind === 'integer') { var n = Number(v); return isNaN(n) ? v : n; }
+      return v;
+    }
+    function fillForm(obj) {
+      if (!fields) return;
+      fields.forEach(function (f) {
+        var v = isObject(obj) ? obj[f.name] : undefined;
+        var inp = inputs[f.name];
+        if (v === undefined || v === null) { inp.value = ''; return; }
+        if (f.kind === 'enum') {
+          var idx = -1;
+          f.schema.enum.forEach(function (e, i) { if (idx < 0 && e === v) idx = i; });
+          inp.value = idx >= 0 ? String(idx) : '';
+        } else inp.value = String(v);
+      });
+    }
+    function formChanged() {
+      var base;
+      try { base = JSON.parse(editor.value); } catch (e) { base = {}; }
+      if (!isObject(base)) base = {};
+      var out = {};
+      fields.forEach(function (f) {
+        var v = fieldValue(f);
+        if (v !== undefined) out[f.name] = v;
+      });
+      // keep keys typed in the JSON editor that the form does not show
+      Object.keys(base).forEach(function (k) {
+        if (!Object.prototype.hasOwnProperty.call(inputs, k)) out[k] = base[k];
+      });
+      editor.value = pretty(out);
+      changed();
+    }
+    if (fields) {
+      var grid = el('div', { class: 'form-grid' });
+      fields.forEach(function (f) {
+        var id = 'f-' + tool.name.replace(/[^A-Za-z0-9_-]/g, '_') + '-' + f.name.replace(/[^A-Za-z0-9_-]/g, '_');
+        var p = f.schema;
+        var inp;
+        if (f.kind === 'enum' || f.kind === 'boolean') {
+          inp = el('select', { id: id, name: f.name });
+          var values = f.kind === 'enum' ? p.enum : [true, false];
+          append(inp, el('option', { value: '', text: f.required ? 'Choose\u2026' : '(not set)' }));
+          values.forEach(function (v, i) {
+            append(inp, el('option', { value: f.kind === 'enum' ? String(i) : String(v), text: typeof v === 'string' ? v : JSON.stringify(v) }));
+          });
+        } else {
+          inp = el('input', { id: id, name: f.name, type: f.kind === 'string' ? 'text' : 'number', autocomplete: 'off', spellcheck: 'false' });
+          if (f.kind === 'integer') inp.step = '1';
+          if (f.kind === 'number') inp.step = 'any';
+          if (p.default !== undefined) inp.placeholder = 'default: ' + (typeof p.default === 'string' ? p.default : JSON.stringify(p.default));
+          else if (p.format) inp.placeholder = p.format;
+        }
+        inp.dataset.field = f.name;
+        inp.addEventListener('input', formChanged);
+        inp.addEventListener('change', formChanged);
+        inputs[f.name] = inp;
+        var hintText = [typeLabel(p, schema)];
+        if (p.description) hintText.push(p.description);
+        grid.appendChild(el('label', { for: id }, f.name, f.required ? el('span', { class: 'req', text: '*', title: 'required' }) : null));
+        grid.appendChild(el('div', { class: 'field' }, inp, el('div', { class: 'hint', text: hintText.join(' \u00b7 ') })));
+      });
+      formWrap = el('div', { class: 'form-mode' }, grid);
+      fillForm(prefill(schema));
+    }
+
+    // --- mode switch ---
+    var modeBar = null;
+    function setMode(mode) {
+      if (!formWrap) return;
+      if (mode === 'form') {
+        var parsed;
+        try { parsed = JSON.parse(editor.value); } catch (e) {
+          showJSONError(e);
+          return; // stay in JSON until it parses
+        }
+        fillForm(parsed);
+      }
+      formWrap.hidden = mode !== 'form';
+      jsonWrap.hidden = mode === 'form';
+      Array.prototype.forEach.call(modeBar.children, function (b) {
+        b.setAttribute('aria-selected', b.dataset.mode === mode ? 'true' : 'false');
+      });
+    }
+    if (formWrap) {
+      modeBar = el('div', { class: 'segmented', role: 'tablist', 'aria-label': 'Input mode' },
+        el('button', { type: 'button', role: 'tab', dataset: { mode: 'form' }, text: 'Form' }),
+        el('button', { type: 'button', role: 'tab', dataset: { mode: 'json' }, text: 'JSON' }));
+      modeBar.addEventListener('click', function (ev) {
+        var b = ev.target.closest('button');
+        if (b) setMode(b.dataset.mode);
+      });
+    }
+
+    // --- JSON parsing, validation and cURL ---
+    function showJSONError(e) {
+      jsonError.textContent = 'Invalid JSON: ' + (e && e.message ? e.message : String(e));
+      jsonError.hidden = false;
+      editor.classList.add('invalid');
+    }
+    function parseEditor() {
+      var text = editor.value.trim() === '' ? '{}' : editor.value;
+      try {
+        var v = JSON.parse(text);
+        jsonError.hidden = true;
+        editor.classList.remove('invalid');
+        return { ok: true, value: v };
+      } catch (e) {
+        showJSONError(e);
+        if (formWrap && !formWrap.hidden) setMode('json');
+        return { ok: false };
+      }
+    }
+    function bodyText() {
+      var p;
+      try { p = JSON.parse(editor.value.trim() === '' ? '{}' : editor.value); } catch (e) { return editor.value; }
+      return JSON.stringify(p);
+    }
+    function updateCurl() {
+      curlPre.textContent = curlCommand(tool.name, bodyText(), state.token, true);
+    }
+
+    var seq = 0;
+    var lastValid = null;
+    function showValidation(v) {
+      clear(validation);
+      validation.hidden = false;
+      if (v.valid) {
+        validation.className = 'validation ok';
+        validation.textContent = '\u2713 Arguments are valid';
+        return;
+      }
+      var errs = Array.isArray(v.errors) ? v.errors : [];
+      validation.className = 'validation bad';
+      append(validation, el('div', { text: errs.length === 1 ? '1 problem with the arguments:' : errs.length + ' problems with the arguments:' }));
+      append(validation, el('ul', null, errs.map(function (e) {
+        return el('li', null, el('code', { text: e.path || '(arguments)' }), ' ', String(e.message || ''));
+      })));
+    }
+    function validate() {
+      var p = parseEditor();
+      if (!p.ok) { validation.hidden = true; return Promise.resolve(null); }
+      var my = ++seq;
+      return request(toolURL(tool.name, '/validate'), {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(p.value)
+      }).then(function (r) {
+        if (my !== seq) return lastValid;
+        if (r.body && typeof r.body.valid === 'boolean') { lastValid = r.body; showValidation(r.body); return r.body; }
+        validation.hidden = true;
+        return null;
+      }, function () { if (my === seq) validation.hidden = true; return null; });
+    }
+    var timer = 0;
+    function changed() {
+      updateCurl();
+      clearTimeout(timer);
+      timer = setTimeout(validate, 250);
+    }
+    editor.addEventListener('input', changed);
+    editor.addEventListener('keydown', function (ev) {
+      if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }
+    });
+    document.addEventListener('explorer:token', updateCurl);
+
+    copyBtn.addEventListener('click', function () {
+      copyText(curlCommand(tool.name, bodyText(), state.token, false)).then(function (ok) {
+        copyBtn.textContent = ok ? 'Copied!' : 'Copy failed';
+        clearTimeout(copyBtn._t);
+        copyBtn._t = setTimeout(function () { copyBtn.textContent = 'Copy'; }, 1500);
+      });
+    });
+
+    // --- run ---
+    var running = false;
+    function run() {
+      if (running) return;
+      clearTimeout(timer);
+      var p = parseEditor();
+      if (!p.ok) { editor.focus(); return; } // invalid JSON: nothing is sent
+      running = true;
+      runBtn.disabled = true;
+      runBtn.textContent = 'Executing...';
+      hint.textContent = '';
+      validate().then(function (v) {
+        if (v && v.valid === false) {
+          hint.textContent = 'Fix the arguments above, then run again.';
+          return null;
+        }
+        var headers = { 'Content-Type': 'application/json' };
+        if (state.token) headers.Authorization = state.token;
+        var started = performance.now();
+        return request(toolURL(tool.name, '/call'), { method: 'POST', headers: headers, body: JSON.stringify(p.value) })
+          .then(function (r) { showResult(r, performance.now() - started); },
+            function (e) { showFailure(e, performance.now() - started); });
+      }).then(function () {
+        running = false;
+        runBtn.disabled = false;
+        runBtn.textContent = 'Run tool';
+      });
+    }
+    runBtn.addEventListener('click', run);
+
+    function showFailure(e, ms) {
+      clear(result);
+      append(result, el('div', { class: 'result is-error' },
+        el('div', { class: 'result-head' }, el('span', { class: 'content-label', text: 'No response' }),
+          el('div', { class: 'result-meta' }, el('span', { class: 'elapsed', text: formatMs(ms) }))),
+        el('div', { class: 'result-panel' }, el('div', { class: 'error-box', text: 'Request failed: ' + (e && e.message ? e.message : String(e)) }))));
+    }
+
+    function showResult(r, ms) {
+      if (r.status === 403) { // execution disabled on the server
+        clear(container);
+        container.appendChild(el('div', { class: 'section-head' }, el('h3', { text: 'Try it' })));
+        container.appendChild(disabledBox());
+        return;
+      }
+      clear(result);
+      var body = r.body;
+      var isResult = isObject(body) && Array.isArray(body.content);
+      var isError = r.status >= 400 || (isResult && body.isError === true);
+      var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
+      if (r.status === 401) {
+        panel.appendChild(el('div', { class: 'error-box unauthorized', text: UNAUTHORIZED_MESSAGE }));
+      } else if (isResult) {
+        renderContent(panel, body);
+      } else if (isObject(body) && typeof body.error === 'string') {
+        panel.appendChild(el('div', { class: 'error-box', text: body.error }));
+      } else {
+        panel.appendChild(el('pre', { class: 'code', text: r.text || errorMessage(r) }));
+      }
+      var raw = el('div', { class: 'result-panel raw-view', role: 'tabpanel', hidden: true },
+        el('pre', { class: 'code', text: body !== null ? pretty(body) : r.text }));
+      var tabs = el('div', { class: 'tabs', role: 'tablist' },
+        el('button', { type: 'button', role: 'tab', 'aria-selected': 'true', dataset: { tab: 'result' }, text: 'Result' }),
+        el('button', { type: 'button', role: 'tab', 'aria-selected': 'false', dataset: { tab: 'raw' }, text: 'Raw MCP' }));
+      tabs.addEventListener('click', function (ev) {
+        var b = ev.target.closest('button');
+        if (!b) return;
+        Array.prototype.forEach.call(tabs.children, function (x) { x.setAttribute('aria-selected', x === b ? 'true' : 'false'); });
+        panel.hidden = b.dataset.tab !== 'result';
+        raw.hidden = b.dataset.tab !== 'raw';
+      });
+      var meta = el('div', { class: 'result-meta' },
+        el('span', { class: 'status' + (isError ? ' bad' : ''), text: statusLabel(r, isResult && body.isError === true) }),
+        isObject(body) && isObject(body._meta) && body._meta._trace_id
+          ? el('span', { class: 'trace mono', title: 'Trace id', text: 'trace ' + String(body._meta._trace_id) }) : null,
+        el('span', { class: 'elapsed', text: formatMs(ms) }));
+      append(result, el('div', { class: 'result' + (isError ? ' is-error' : ''), dataset: { status: String(r.status) } },
+        el('div', { class: 'result-head' }, tabs, meta), panel, raw));
+    }
+
+    // --- assemble ---
+    var head = el('div', { class: 'section-head' }, el('h3', { text: 'Try it' }), modeBar);
+    container.appendChild(el('div', { class: 'console' },
+      formWrap, jsonWrap, validation,
+      el('div', { class: 'run-row' }, runBtn, hint),
+      el('div', { class: 'curl' },
+        el('div', { class: 'curl-head' }, el('span', { text: 'cURL' }), copyBtn), curlPre),
+      result));
+    container.insertBefore(head, container.firstChild);
+    if (formWrap) setMode('form');
+    updateCurl();
+    validate();
+
+    return {
+      load: function (args) {
+        editor.value = pretty(args);
+        if (formWrap && !formWrap.hidden) fillForm(args);
+        changed();
+      }
+    };
+  }
+
+  function statusLabel(r, isErr) {
+    var names = { 200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Too Large', 500: 'Error', 504: 'Timeout' };
+    var s = r.status + ' ' + (names[r.status] || r.statusText || '');
+    if (isErr) s += ' \u00b7 isError';
+    return s.trim();
+  }
+
+  function formatMs(ms) {
+    if (ms < 1000) return Math.max(0, Math.round(ms)) + ' ms';
+    return (ms / 1000).toFixed(2) + ' s';
+  }
+
+  function safeHref(u) {
+    return typeof u === 'string' && /^https?:\/\//i.test(u.replace(/[\t\n\r]/g, '').trim());
+  }
+
+  function renderText(text) {
+    var t = String(text);
+    var trimmed = t.trim();
+    if (trimmed[0] === '{' || trimmed[0] === '[') {
+      try { t = pretty(JSON.parse(trimmed)); } catch (e) { /* not JSON: show as is */ }
+    }
+    return el('pre', { class: 'code result-text', text: t });
+  }
+
+  function renderContent(panel, body) {
+    if (!body.content.length) {
+      panel.appendChild(el('p', { class: 'muted', text: body.structuredContent !== undefined ? '' : '(no content)' }));
+    }
+    body.content.forEach(function (c) {
+      if (!isObject(c)) return;
+      var type = c.type;
+      if (type === 'text') {
+        panel.appendChild(renderText(c.text || ''));
+      } else if ((type === 'image' || type === 'audio') && typeof c.data === 'string') {
+        var mime = typeof c.mimeType === 'string' && /^[a-z]+\/[a-z0-9.+-]+$/i.test(c.mimeType) ? c.mimeType : (type === 'image' ? 'image/png' : 'audio/wav');
+        var src = 'data:' + mime + ';base64,' + c.data.replace(/[^A-Za-z0-9+/=]/g, '');
+        if (type === 'image') {
+          panel.appendChild(el('img', { class: 'result-image', alt: 'Image result (' + mime + ')', src: src }));
+        } else {
+          panel.appendChild(el('audio', { controls: true, src: src }));
+        }
+      } else if (type === 'resource' && isObject(c.resource)) {
+        var res = c.resource;
+        panel.appendChild(el('div', { class: 'content-label' }, 'Resource ', el('code', { text: String(res.uri || '') }),
+          res.mimeType ? ' (' + res.mimeType + ')' : ''));
+        if (typeof res.text === 'string') panel.appendChild(renderText(res.text));
+        else if (typeof res.blob === 'string') panel.appendChild(el('p', { class: 'muted', text: 'Binary content, ' + Math.floor(res.blob.length * 3 / 4) + ' bytes' }));
+      } else if (type === 'resource_link') {
+        var label = String(c.title || c.name || c.uri || '');
+        panel.appendChild(el('div', { class: 'content-label' }, 'Link: ',
+          safeHref(c.uri) ? el('a', { href: c.uri, target: '_blank', rel: 'noopener noreferrer', text: label })
+            : el('code', { text: label + (c.uri && c.uri !== label ? ' \u2014 ' + c.uri : '') }),
+          c.description ? ' \u2014 ' + c.description : ''));
+      } else {
+        panel.appendChild(el('pre', { class: 'code', text: pretty(c) }));
+      }
+    });
+    if (!body.content.length && body.structuredContent !== undefined) {
+      panel.appendChild(el('pre', { class: 'code result-text', text: pretty(body.structuredContent) }));
+    }
+  }
+
+  // ---------- Tool list ----------
+
+  function badges(a) {
+    var out = [];
+    if (!isObject(a)) return out;
+    if (a.readOnlyHint === true) out.push(el('span', { class: 'badge badge-readonly', text: 'read-only' }));
+    if (a.destructiveHint === true) out.push(el('span', { class: 'badge badge-destructive', text: 'destructive' }));
+    if (a.idempotentHint === true) out.push(el('span', { class: 'badge badge-idempotent', text: 'idempotent' }));
+    if (a.openWorldHint === false) out.push(el('span', { class: 'badge badge-closedworld', text: 'closed world' }));
+    return out;
+  }
+
+  function firstLine(s) {
+    var t = String(s || '').trim();
+    var i = t.indexOf('\n');
+    return i >= 0 ? t.slice(0, i) : t;
+  }
+
+  function loadDetail(name) {
+    if (!state.details[name]) {
+      state.details[name] = request(toolURL(name)).then(function (r) {
+        if (r.status !== 200 || !isObject(r.body)) throw new Error(errorMessage(r));
+        return r.body;
+      });
+      state.details[name].catch(function () { delete state.details[name]; });
+    }
+    return state.details[name];
+  }
+
+  function renderDetail(card, tool) {
+    var body = card.body;
+    clear(body);
+    var t = Object.assign({}, card.tool, tool);
+    if (t.description) body.appendChild(el('p', { class: 'description', text: t.description }));
+    if (t.signature) body.appendChild(el('code', { class: 'signature', text: t.signature }));
+    body.appendChild(schemaSection('Arguments', isObject(t.inputSchema) ? t.inputSchema : {}, 'input'));
+    if (t.outputSchema !== undefined && t.outputSchema !== null) body.appendChild(schemaSection('Output', t.outputSchema, 'output'));
+    var consoleBox = el('section', { class: 'section try-it' });
+    var api = null;
+    if (Array.isArray(t.examples) && t.examples.length) {
+      body.appendChild(el('section', { class: 'section examples-section' },
+        el('div', { class: 'section-head' }, el('h3', { text: t.examples.length === 1 ? 'Example' : 'Examples' })),
+        el('div', { class: 'examples' }, t.examples.map(function (ex) {
+          var use = null;
+          if (ALLOW_EXECUTE) {
+            use = el('button', { type: 'button', class: 'btn btn-sm use-example', text: 'Use' });
+            use.addEventListener('click', function () { if (api) api.load(ex); });
+          }
+          return el('div', { class: 'example' }, el('code', { text: JSON.stringify(ex) }), use);
+        }))));
+    }
+    body.appendChild(consoleBox);
+    if (ALLOW_EXECUTE) {
+      api = buildConsole(t, consoleBox);
+    } else {
+      consoleBox.appendChild(el('div', { class: 'section-head' }, el('h3', { text: 'Try it' })));
+      consoleBox.appendChild(disabledBox());
+    }
+  }
+
+  function toggle(card, open) {
+    card.open = open === undefined ? !card.open : open;
+    card.li.classList.toggle('open', card.open);
+    card.header.setAttribute('aria-expanded', card.open ? 'true' : 'false');
+    card.body.hidden = !card.open;
+    if (card.open) {
+      try { history.replaceState(null, '', '#' + encodeURIComponent(card.tool.name)); } catch (e) { /* ignore */ }
+    }
+    if (!card.open || card.loaded) return;
+    card.loaded = true;
+    clear(card.body);
+    card.body.appendChild(el('p', { class: 'loading', text: 'Loading\u2026' }));
+    loadDetail(card.tool.name).then(function (d) {
+      renderDetail(card, d);
+    }, function (e) {
+      card.loaded = false;
+      clear(card.body);
+      var retry = el('button', { type: 'button', class: 'btn-link', text: 'Retry' });
+      retry.addEventListener('click', function () { toggle(card, true); });
+      card.body.appendChild(el('p', { class: 'loading error-text' }, 'Could not load the tool: ' + e.message + ' ', retry));
+    });
+  }
+
+  function renderList() {
+    var list = $('tool-list');
+    clear(list);
+    state.cards = state.tools.map(function (t) {
+      var header = el('button', { type: 'button', class: 'tool-header', 'aria-expanded': 'false' },
+        el('span', { class: 'chevron', 'aria-hidden': 'true' }),
+        el('span', { class: 'tool-line' },
+          el('span', { class: 'tool-name', text: String(t.name) }),
+          t.title ? el('span', { class: 'tool-title', text: String(t.title) }) : null,
+          el('span', { class: 'badges' }, badges(t.annotations))),
+        el('span', { class: 'tool-summary', text: firstLine(t.description) }));
+      var body = el('div', { class: 'tool-body', hidden: true });
+      var li = el('li', { class: 'tool', dataset: { tool: String(t.name) } }, header, body);
+      var card = { tool: t, li: li, header: header, body: body, open: false, loaded: false,
+        haystack: [t.name, t.title, t.description].join('\n').toLowerCase() };
+      header.addEventListener('click', function () { toggle(card); });
+      list.appendChild(li);
+      return card;
+    });
+    filter();
+  }
+
+  function filter() {
+    var q = $('search').value.trim().toLowerCase();
+    var words = q ? q.split(/\s+/) : [];
+    var shown = 0;
+    state.cards.forEach(function (c) {
+      var match = words.every(function (w) { return c.haystack.indexOf(w) >= 0; });
+      c.li.hidden = !match;
+      if (match) shown++;
+    });
+    var total = state.cards.length;
+    $('tool-count').textContent = q ? shown + ' of ' + total + ' tools' : total + (total === 1 ? ' tool' : ' tools');
+    var empty = $('empty');
+    empty.hidden = shown > 0;
+    empty.textContent = total === 0 ? 'This server has no tools.' : 'No tools match \u201c' + $('search').value.trim() + '\u201d.';
+  }
+
+  function loadTools() {
+    return request(API + '/tools').then(function (r) {
+      if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(errorMessage(r));
+      state.tools = r.body.filter(isObject);
+      renderList();
+      var want = decodeURIComponent(location.hash.replace(/^#/, ''));
+      if (want) {
+        var card = state.cards.filter(function (c) { return c.tool.name === want; })[0];
+        if (card) { toggle(card, true); card.li.scrollIntoView({ block: 'start' }); }
+      }
+    }).catch(function (e) {
+      var n = $('notice');
+      n.textContent = 'Could not load the tools: ' + e.message;
+      n.hidden = false;
+      $('tool-count').textContent = '';
+    });
+  }
+
+  // ---------- Start ----------
+
+  paintThemeButton();
+  $('theme-toggle').addEventListener('click', toggleTheme);
+  $('token-input').addEventListener('input', function (ev) { setToken(ev.target.value); });
+  $('token-clear').addEventListener('click', function () { $('token-input').value = ''; setToken(''); });
+  setToken($('token-input').value);
+  $('search').addEventListener('input', filter);
+  document.addEventListener('keydown', function (ev) {
+    var t = ev.target;
+    var typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
+    if (!typing && (ev.key === '/' || (ev.key === 'k' && (ev.ctrlKey || ev.metaKey)))) {
+      ev.preventDefault();
+      $('search').focus();
+    }
+  });
+  loadTools();
+})();
