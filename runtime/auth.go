@@ -1,0 +1,175 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// AuthHook authenticates a call. It returns the context the call runs in,
+// usually r.Context() carrying the caller's identity, or an error. The
+// server logs the error at WARN and answers a generic 401
+// {"error":"Unauthorized"}: the reason never reaches the client.
+//
+// On the explorer protocol the hook guards only POST /tools/{name}/call;
+// discovery, validation and the page stay public. The protocol surfaces
+// (MCP, OXP, /v1) run it on every request.
+type AuthHook func(r *http.Request) (context.Context, error)
+
+// Principal is the caller an auth hook accepted. The ready-made hooks put
+// one in the call's context; a handler reads it with [PrincipalFrom].
+type Principal struct {
+	// Subject names the caller: the JWT's "sub" claim, or "token-N" for the
+	// N-th (1-based) of [BearerTokens]' tokens, so that logs can tell callers
+	// apart without showing a secret.
+	Subject string
+	// Claims are the verified claims of a JWT; nil for static tokens.
+	Claims map[string]any
+}
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying p. Custom auth hooks may use it so that
+// handlers find the caller the same way whatever hook accepted it.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the caller that the auth hook accepted, if any.
+func PrincipalFrom(ctx context.Context) (*Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(*Principal)
+	return p, ok
+}
+
+// Errors the ready-made hooks return; the server logs them, never sends them.
+var (
+	ErrNoCredentials  = errors.New("no bearer token in the Authorization header")
+	ErrBadCredentials = errors.New("bearer token not accepted")
+)
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header (the scheme is case-insensitive, RFC 7235).
+func bearerToken(r *http.Request) (string, error) {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", ErrNoCredentials
+	}
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return "", ErrNoCredentials
+	}
+	return token, nil
+}
+
+// BearerTokens returns a hook that accepts "Authorization: Bearer <token>"
+// for any of tokens. Tokens are compared in constant time: each candidate is
+// hashed with SHA-256 and every configured token is compared, so neither the
+// position of a match nor a token's length shows in the response time.
+// Empty tokens are ignored; with no usable token every request is rejected.
+func BearerTokens(tokens ...string) AuthHook {
+	sums := make([][sha256.Size]byte, 0, len(tokens))
+	subjects := make([]string, 0, len(tokens))
+	for i, t := range tokens {
+		if t == "" {
+			continue
+		}
+		sums = append(sums, sha256.Sum256([]byte(t)))
+		subjects = append(subjects, "token-"+strconv.Itoa(i+1))
+	}
+	return func(r *http.Request) (context.Context, error) {
+		token, err := bearerToken(r)
+		if err != nil {
+			return nil, err
+		}
+		got := sha256.Sum256([]byte(token))
+		match := -1
+		for i := range sums {
+			if subtle.ConstantTimeCompare(got[:], sums[i][:]) == 1 {
+				match = i
+			}
+		}
+		if match < 0 {
+			return nil, ErrBadCredentials
+		}
+		return WithPrincipal(r.Context(), &Principal{Subject: subjects[match]}), nil
+	}
+}
+
+// JWTOptions configures [JWT].
+type JWTOptions struct {
+	// Secret is the HS256 key. Required.
+	Secret []byte
+	// Audiences, when not empty, is the allow-list for the "aud" claim: the
+	// token must name at least one of them.
+	Audiences []string
+	// Issuer, when set, must equal the "iss" claim.
+	Issuer string
+	// MaxLifetime, when set, rejects tokens whose "exp" is further than this
+	// ahead of now (OXP asks for at most 15 minutes), so that a leaked
+	// long-lived token is not accepted.
+	MaxLifetime time.Duration
+	// Leeway allows for clock skew when checking exp, nbf and iat.
+	Leeway time.Duration
+	// Now is the clock; nil means time.Now. For tests.
+	Now func() time.Time
+}
+
+// JWT returns a hook that accepts "Authorization: Bearer <jwt>" signed with
+// HS256 and opts.Secret. The "exp" claim is required; "nbf" and "iat" are
+// checked when present; other algorithms (including "none") are refused.
+// The accepted claims reach the handler as a [Principal].
+//
+// JWT panics when opts.Secret is empty: an empty HMAC key would accept
+// tokens anyone can sign.
+func JWT(opts JWTOptions) AuthHook {
+	if len(opts.Secret) == 0 {
+		panic("runtime.JWT: empty secret")
+	}
+	secret := append([]byte(nil), opts.Secret...)
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	popts := []jwt.ParserOption{
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(opts.Leeway),
+		jwt.WithTimeFunc(now),
+	}
+	if len(opts.Audiences) > 0 {
+		popts = append(popts, jwt.WithAudience(opts.Audiences...))
+	}
+	if opts.Issuer != "" {
+		popts = append(popts, jwt.WithIssuer(opts.Issuer))
+	}
+	parser := jwt.NewParser(popts...)
+	keyFunc := func(*jwt.Token) (any, error) { return secret, nil }
+	return func(r *http.Request) (context.Context, error) {
+		raw, err := bearerToken(r)
+		if err != nil {
+			return nil, err
+		}
+		claims := jwt.MapClaims{}
+		if _, err := parser.ParseWithClaims(raw, claims, keyFunc); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadCredentials, err)
+		}
+		if opts.MaxLifetime > 0 {
+			exp, _ := claims.GetExpirationTime() // present: the parser requires it
+			if exp.Sub(now()) > opts.MaxLifetime+opts.Leeway {
+				return nil, fmt.Errorf("%w: expires %s from now, more than the allowed %s", ErrBadCredentials, exp.Sub(now()).Round(time.Second), opts.MaxLifetime)
+			}
+		}
+		sub, _ := claims.GetSubject()
+		return WithPrincipal(r.Context(), &Principal{Subject: sub, Claims: claims}), nil
+	}
+}
