@@ -1,0 +1,61 @@
+// Package serve is the command line the example servers share: the flags
+// -addr and -allow-execute, a logger, and an HTTP server that prints the URL
+// it serves.
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Main parses the flags and serves tools until interrupted. opts may be nil;
+// AllowExecute and Logger are set from the command line.
+func Main(tools runtime.ToolsProvider, opts *runtime.Options) {
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	allowExecute := flag.Bool("allow-execute", false, "let the Tool Explorer page run tools")
+	flag.Parse()
+
+	var o runtime.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.AllowExecute = *allowExecute
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *addr, runtime.NewServer(tools, &o)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Serving on http://%s/\n", ln.Addr())
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shutdown)
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

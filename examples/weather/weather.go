@@ -1,0 +1,206 @@
+// Package main is a weather tool server built code-first with toolgen. Its
+// data is made up but deterministic: the same city always gets the same
+// weather, so the example runs without a network or an API key.
+//
+//toolgen:toolkit Weather version=1.0.0
+package main
+
+//go:generate go tool toolgen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Units selects a temperature scale.
+//
+//toolgen:enum
+type Units string
+
+const (
+	Celsius    Units = "celsius"
+	Fahrenheit Units = "fahrenheit"
+)
+
+// WeatherInput asks for the weather in one city.
+type WeatherInput struct {
+	// City name, for example "Paris".
+	City string `json:"city" jsonschema:"minLength=1,maxLength=100"`
+	// Temperature scale of the report.
+	Units Units `json:"units,omitempty" jsonschema:"default=celsius"`
+	// How many days of forecast to include.
+	Days int `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=1"`
+}
+
+// Report is the weather in a city today and the days after.
+type Report struct {
+	City  string `json:"city"`
+	Units Units  `json:"units"`
+	// Forecast has one entry a day, today first.
+	Forecast []Day `json:"forecast"`
+}
+
+// Day is the weather of one day.
+type Day struct {
+	// Date in YYYY-MM-DD form.
+	Date string `json:"date"`
+	// Highest temperature, in the report's units.
+	High float64 `json:"high"`
+	// Lowest temperature, in the report's units.
+	Low float64 `json:"low"`
+	// Conditions, such as "sunny" or "rain".
+	Conditions string `json:"conditions"`
+}
+
+// GetWeather looks up the current weather and a forecast for a city.
+//
+//toolgen:tool name=get_weather title="Get weather" readonly openworld
+//toolgen:example {"city":"Paris"}
+//toolgen:example {"city":"Oslo","units":"fahrenheit","days":3}
+func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
+	if strings.TrimSpace(in.City) == "" {
+		return nil, errors.New("city must not be blank")
+	}
+	units := in.Units
+	if units == "" {
+		units = Celsius
+	}
+	days := in.Days
+	if days == 0 {
+		days = 1
+	}
+	seed := citySeed(in.City)
+	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(seed%365))
+	conditions := []string{"sunny", "partly cloudy", "cloudy", "rain", "snow", "windy"}
+	r := &Report{City: in.City, Units: units}
+	for i := range days {
+		base := float64(int(seed>>8+uint32(i*7))%30) - 5
+		high, low := base+6, base-3
+		if units == Fahrenheit {
+			high, low = toFahrenheit(high), toFahrenheit(low)
+		}
+		r.Forecast = append(r.Forecast, Day{
+			Date:       start.AddDate(0, 0, i).Format(time.DateOnly),
+			High:       round1(high),
+			Low:        round1(low),
+			Conditions: conditions[(int(seed)+i)%len(conditions)],
+		})
+	}
+	return r, nil
+}
+
+// ConvertTemperature converts a temperature between Celsius and Fahrenheit.
+//
+//toolgen:tool readonly idempotent closedworld
+//toolgen:example {"value":21.5,"from":"celsius","to":"fahrenheit"}
+func ConvertTemperature(value float64, from Units, to Units) (string, error) {
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		return "", errors.New("value must be a finite number")
+	}
+	out := value
+	switch {
+	case from == to:
+	case from == Celsius && to == Fahrenheit:
+		out = toFahrenheit(value)
+	case from == Fahrenheit && to == Celsius:
+		out = (value - 32) * 5 / 9
+	default:
+		return "", fmt.Errorf("cannot convert from %q to %q", from, to)
+	}
+	return fmt.Sprintf("%g %s = %g %s", value, from, round1(out), to), nil
+}
+
+// AlertInput names a saved weather alert.
+type AlertInput struct {
+	// ID of the alert, as returned when it was created.
+	ID string `json:"id" jsonschema:"pattern=^al-[0-9]+$"`
+}
+
+// DeleteAlertResult says what was deleted.
+type DeleteAlertResult struct {
+	Deleted bool `json:"deleted"`
+	// Remaining is how many alerts are left.
+	Remaining int `json:"remaining"`
+}
+
+// alerts is the example's in-memory store of saved alerts.
+var alerts = struct {
+	sync.Mutex
+	ids map[string]bool
+}{ids: map[string]bool{"al-1": true, "al-2": true, "al-3": true}}
+
+// DeleteAlert deletes a saved weather alert. It cannot be undone.
+//
+//toolgen:tool destructive idempotent closedworld
+//toolgen:example {"id":"al-1"}
+func DeleteAlert(ctx context.Context, in AlertInput) (DeleteAlertResult, error) {
+	alerts.Lock()
+	defer alerts.Unlock()
+	if !alerts.ids[in.ID] {
+		ids := make([]string, 0, len(alerts.ids))
+		for id := range alerts.ids {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		return DeleteAlertResult{}, fmt.Errorf("no alert %q (saved alerts: %s)", in.ID, strings.Join(ids, ", "))
+	}
+	delete(alerts.ids, in.ID)
+	return DeleteAlertResult{Deleted: true, Remaining: len(alerts.ids)}, nil
+}
+
+// MapInput selects the map to draw.
+type MapInput struct {
+	// City at the centre of the map.
+	City string `json:"city" jsonschema:"minLength=1"`
+	// Width and height of the square image, in pixels.
+	Size int `json:"size,omitempty" jsonschema:"minimum=16,maximum=512,default=128"`
+}
+
+// WeatherMap draws a temperature map around a city as a PNG image.
+//
+//toolgen:tool name=weather_map readonly
+//toolgen:example {"city":"Lisbon","size":64}
+func WeatherMap(ctx context.Context, in MapInput) (runtime.Content, error) {
+	size := in.Size
+	if size == 0 {
+		size = 128
+	}
+	seed := citySeed(in.City)
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	cx, cy := float64(int(seed%uint32(size))), float64(int((seed>>8)%uint32(size)))
+	for y := range size {
+		for x := range size {
+			d := math.Hypot(float64(x)-cx, float64(y)-cy) / float64(size)
+			t := math.Max(0, 1-d*1.4)
+			img.Set(x, y, color.RGBA{R: uint8(60 + 195*t), G: uint8(90 + 80*(1-math.Abs(t-0.5)*2)), B: uint8(220 - 180*t), A: 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return runtime.Content{}, fmt.Errorf("encode map: %w", err)
+	}
+	return runtime.Image(buf.Bytes(), "image/png"), nil
+}
+
+func citySeed(city string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(strings.TrimSpace(city))))
+	return h.Sum32()
+}
+
+func toFahrenheit(c float64) float64 { return c*9/5 + 32 }
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }

@@ -1,0 +1,86 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Error is one problem in the input, at a position.
+type Error struct {
+	Pos token.Position
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if !e.Pos.IsValid() && e.Pos.Filename == "" {
+		return e.Msg
+	}
+	return e.Pos.String() + ": " + e.Msg
+}
+
+// ErrorList is every problem found, in file order. Its Error is one
+// problem a line, as the CLI prints them.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	lines := make([]string, len(l))
+	for i, e := range l {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (l ErrorList) sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// errs collects errors, positions shown relative to a base directory.
+type errs struct {
+	base string
+	list ErrorList
+}
+
+func (e *errs) add(pos token.Position, format string, args ...any) {
+	e.list = append(e.list, &Error{Pos: e.rel(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// rel shortens a position's file name to a path relative to the base
+// directory when the file is inside it, as the go command does.
+func (e *errs) rel(pos token.Position) token.Position {
+	if e.base != "" && filepath.IsAbs(pos.Filename) {
+		if r, err := filepath.Rel(e.base, pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
+			pos.Filename = r
+		}
+	}
+	return pos
+}
+
+// err returns the errors in file order, each once: a type used by several
+// tools is reported once.
+func (e *errs) err() error {
+	if len(e.list) == 0 {
+		return nil
+	}
+	e.list.sort()
+	out := e.list[:0]
+	for i, x := range e.list {
+		if i > 0 && x.Pos == e.list[i-1].Pos && x.Msg == e.list[i-1].Msg {
+			continue
+		}
+		out = append(out, x)
+	}
+	e.list = out
+	return e.list
+}

@@ -1,0 +1,128 @@
+// Package gen is toolgen's generator. It reads tools from annotated Go
+// functions (loaded with golang.org/x/tools/go/packages) or from tools.yaml
+// files into one model, and writes each package's tools_gen.go with
+// github.com/dave/jennifer.
+//
+// The data flows one way: input → model → output. [Generate] does all of it
+// and writes nothing; the caller (cmd/toolgen) decides what to do with the
+// files, so that nothing is written when anything failed.
+package gen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultOutput is the generated file's name.
+const DefaultOutput = "tools_gen.go"
+
+// Config says what to generate.
+type Config struct {
+	// Dir is the directory patterns are resolved in and error positions are
+	// shown relative to. Empty means the current directory.
+	Dir string
+	// Tags are build tags, as for go build -tags.
+	Tags []string
+	// Output is the generated file's name in each package directory, or a
+	// path when there is one input. Empty means [DefaultOutput].
+	Output string
+}
+
+func (c *Config) output() string {
+	if c.Output == "" {
+		return DefaultOutput
+	}
+	return filepath.Base(c.Output)
+}
+
+// File is a generated file.
+type File struct {
+	Path    string // where it goes
+	Content []byte
+}
+
+// Stale reports whether the file on disk differs from f (or is missing).
+func (f *File) Stale() bool {
+	old, err := os.ReadFile(f.Path)
+	return err != nil || !bytes.Equal(old, f.Content)
+}
+
+type generator struct {
+	cfg  Config
+	errs errs
+	docs *docIndex
+	env  *typeEnv
+}
+
+// Generate reads the inputs, Go package patterns or tools.yaml files
+// (default "."), and returns the files to write. On any error it returns
+// an [ErrorList] and no files.
+func Generate(cfg Config, args []string) ([]*File, error) {
+	if cfg.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Dir = wd
+	}
+	if abs, err := filepath.Abs(cfg.Dir); err == nil {
+		cfg.Dir = abs
+	}
+	g := &generator{cfg: cfg, errs: errs{base: cfg.Dir}}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	var patterns, yamls []string
+	for _, a := range args {
+		if strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") {
+			yamls = append(yamls, a)
+		} else {
+			patterns = append(patterns, a)
+		}
+	}
+	var units []*unit
+	for _, y := range yamls {
+		if u := g.loadYAML(y); u != nil {
+			units = append(units, u)
+		}
+	}
+	if len(patterns) > 0 {
+		units = append(units, g.loadGo(patterns)...)
+	}
+	if err := g.errs.err(); err != nil {
+		return nil, err
+	}
+	if cfg.Output != "" && filepath.Base(cfg.Output) != cfg.Output {
+		if len(units) > 1 {
+			g.errs.add(tokenPosition(""), "-o %s is a path, but %d files are generated: give a file name", cfg.Output, len(units))
+			return nil, g.errs.err()
+		}
+		for _, u := range units {
+			u.path = cfg.Output
+			if !filepath.IsAbs(u.path) {
+				u.path = filepath.Join(cfg.Dir, u.path)
+			}
+		}
+	}
+	seen := map[string]string{}
+	var files []*File
+	for _, u := range units {
+		if other, dup := seen[u.path]; dup {
+			g.errs.add(tokenPosition(""), "%s and %s would both be generated into %s", other, u.source, u.path)
+			continue
+		}
+		seen[u.path] = u.source
+		content, err := emit(u)
+		if err != nil {
+			g.errs.add(tokenPosition(u.path), "generating %s: %v", u.path, err)
+			continue
+		}
+		files = append(files, &File{Path: u.path, Content: content})
+	}
+	if err := g.errs.err(); err != nil {
+		return nil, err
+	}
+	return files, nil
+}

@@ -1,0 +1,169 @@
+package gen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The golden cases, sqlc-style: testdata/golden/<case>/ holds an input
+// package (or a tools.yaml) and either the exact expected output
+// (tools_gen.go) or the exact expected errors (errors.txt). A case may
+// carry its own _test.go that runs the generated tools.
+//
+//	go test ./gen -update   rewrites the expected files.
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const goldenDir = "testdata/golden"
+
+// moduleRoot is where golden positions are relative to.
+func moduleRoot(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func goldenCases(t *testing.T) []string {
+	entries, err := os.ReadDir(filepath.Join(moduleRoot(t), goldenDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, e := range entries {
+		if e.IsDir() {
+			cases = append(cases, e.Name())
+		}
+	}
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	return cases
+}
+
+func TestGolden(t *testing.T) {
+	root := moduleRoot(t)
+	var compiled []string
+	for _, name := range goldenCases(t) {
+		dir := filepath.Join(root, goldenDir, name)
+		arg := "./" + goldenDir + "/" + name
+		if _, err := os.Stat(filepath.Join(dir, "tools.yaml")); err == nil {
+			arg += "/tools.yaml"
+		}
+		outPath := filepath.Join(dir, DefaultOutput)
+		errPath := filepath.Join(dir, "errors.txt")
+		ok := t.Run(name, func(t *testing.T) {
+			files, err := Generate(Config{Dir: root}, []string{arg})
+			if err != nil {
+				got := err.Error() + "\n"
+				if *update {
+					writeGolden(t, errPath, []byte(got))
+					os.Remove(outPath)
+					return
+				}
+				want, rerr := os.ReadFile(errPath)
+				if rerr != nil {
+					t.Fatalf("unexpected errors:\n%s", got)
+				}
+				if got != string(want) {
+					t.Errorf("errors differ\n got:\n%s\nwant:\n%s", got, want)
+				}
+				if _, serr := os.Stat(outPath); serr == nil {
+					t.Errorf("a failing case has %s", DefaultOutput)
+				}
+				return
+			}
+			if len(files) != 1 || files[0].Path != outPath {
+				t.Fatalf("generated %d files, want just %s", len(files), outPath)
+			}
+			got := files[0].Content
+			again, err := Generate(Config{Dir: root}, []string{arg})
+			if err != nil || !bytes.Equal(again[0].Content, got) {
+				t.Errorf("a second run gave different output (%v)", err)
+			}
+			if *update {
+				writeGolden(t, outPath, got)
+				os.Remove(errPath)
+				return
+			}
+			if _, err := os.Stat(errPath); err == nil {
+				t.Errorf("case expects errors (errors.txt) but generated without any")
+			}
+			want, err := os.ReadFile(outPath)
+			if err != nil {
+				t.Fatalf("no golden output: %v (run go test ./gen -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output differs from %s (run go test ./gen -update and review the diff):\n%s", outPath, lineDiff(string(want), string(got)))
+			}
+		})
+		if ok {
+			if _, err := os.Stat(outPath); err == nil {
+				compiled = append(compiled, "./"+goldenDir+"/"+name)
+			}
+		}
+	}
+	if testing.Short() || len(compiled) == 0 {
+		return
+	}
+	// Every expected output compiles, is vet-clean, and passes the tests
+	// its case carries.
+	t.Run("compile", func(t *testing.T) {
+		goCmd(t, root, append([]string{"vet"}, compiled...)...)
+		goCmd(t, root, append([]string{"test", "-count=1"}, compiled...)...)
+	})
+}
+
+func goCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+func writeGolden(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lineDiff shows the first lines where two texts differ.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("line ")
+			b.WriteString(strconv.Itoa(i + 1))
+			b.WriteString(":\n-")
+			b.WriteString(wl)
+			b.WriteString("\n+")
+			b.WriteString(gl)
+			b.WriteString("\n")
+			if shown++; shown == 10 {
+				break
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,97 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// compileSchema compiles a schema as the runtime will (draft 2020-12, no
+// external references), so that a schema that would fail at run time fails
+// at generation time instead.
+func compileSchema(raw []byte) (*jsonschema.Schema, error) {
+	if !json.Valid(raw) {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("external reference %q is not allowed", s)
+	}
+	const url = "toolgen:///schema.json"
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, schemaProblem(err)
+	}
+	return s, nil
+}
+
+// schemaProblem says why a schema does not compile without the compiler's
+// internals: for a schema that fails the draft's meta-schema, where and how.
+func schemaProblem(err error) error {
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return fmt.Errorf("not a valid JSON Schema: %s", flattenValidation(ve))
+	}
+	var se *jsonschema.SchemaError
+	if errors.As(err, &se) && se.Err != nil {
+		return errors.New(strings.TrimPrefix(se.Err.Error(), "jsonschema: "))
+	}
+	return err
+}
+
+func checkSchema(raw []byte) error {
+	_, err := compileSchema(raw)
+	return err
+}
+
+// validateExample checks an example against the compiled input schema.
+func validateExample(s *jsonschema.Schema, example []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(example))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	if err := s.Validate(v); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return errors.New(flattenValidation(ve))
+		}
+		return err
+	}
+	return nil
+}
+
+// flattenValidation lists the leaf failures of a validation error, "at
+// /path: message", one after another.
+func flattenValidation(ve *jsonschema.ValidationError) string {
+	var parts []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			loc := v.InstanceLocation
+			if loc == "" {
+				loc = "/"
+			}
+			parts = append(parts, "at "+loc+": "+v.Message)
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,399 @@
+package typeschema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Error is a type or tag the rules cannot turn into a schema.
+type Error struct {
+	Pos  string // "file:line:col", or "" when the type has no source
+	Path string // the Go path to the culprit: "WeatherInput.Days", "Tags[]"
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Pos != "" {
+		b.WriteString(e.Pos)
+		b.WriteString(": ")
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Param is one argument of a tool whose function takes flat parameters.
+type Param struct {
+	Name string
+	Type Type
+	Pos  string
+}
+
+// ForType returns the schema of values of type t, as a document root: with
+// "$schema", and with "$defs" when t involves recursive types. Named types
+// are inlined; a type that contains itself is defined once in "$defs" (or,
+// when it is t itself, referred to as "#").
+func ForType(t Type) (*Schema, error) {
+	b := newBuilder()
+	s, err := b.schema(t, typeLabel(t), "", true)
+	if err != nil {
+		return nil, err
+	}
+	return b.root(s), nil
+}
+
+// ForParams returns the object schema of flat parameters: one required
+// property per parameter, in order, and no others.
+func ForParams(params []Param) (*Schema, error) {
+	b := newBuilder()
+	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
+	for _, p := range params {
+		ps, err := b.schema(p.Type, p.Name, p.Pos, false)
+		if err != nil {
+			return nil, err
+		}
+		if ps.Description == "" && ps.Ref == "" {
+			ps.Description = p.Type.Doc()
+		}
+		s.Properties = append(s.Properties, Property{Name: p.Name, Schema: ps})
+		s.Required = append(s.Required, p.Name)
+	}
+	return b.root(s), nil
+}
+
+type builder struct {
+	stack    []*frame
+	defs     []Def
+	defByID  map[any]string
+	idByName map[string]any
+}
+
+// frame is a named type whose schema is being built.
+type frame struct {
+	id        any
+	name      string
+	root      bool // its schema is the document root
+	recursive bool // it was met again while being built
+}
+
+func newBuilder() *builder {
+	return &builder{defByID: map[any]string{}, idByName: map[string]any{}}
+}
+
+func (b *builder) root(s *Schema) *Schema {
+	if s.Raw != nil || s.Ref != "" {
+		// A root must be a schema object of its own to carry $schema.
+		s = &Schema{AllOf: []*Schema{s}}
+	}
+	s.SchemaURI = Draft
+	if len(b.defs) > 0 {
+		s.Defs = b.defs
+	}
+	return s
+}
+
+// typeLabel starts the paths of errors: a named type's name, or nothing
+// (the position says where an unnamed type is).
+func typeLabel(t Type) string {
+	if _, name, ok := t.Name(); ok {
+		return name
+	}
+	return ""
+}
+
+func joinPath(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+func (b *builder) errorf(pos, path, format string, args ...any) error {
+	return &Error{Pos: pos, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// wrap places an error from a Type's Enum or Override: one that is already
+// an *Error (positioned at a directive) stays as it is.
+func (b *builder) wrap(pos, path string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Path == "" && e.Pos == "" {
+			e.Path = path
+		}
+		return e
+	}
+	return b.errorf(pos, path, "%v", err)
+}
+
+// defName is the $defs key of a named type: its name, or its package's last
+// path element and name when two packages' types share the name.
+func (b *builder) defName(t Type) string {
+	if n, ok := b.defByID[t.ID()]; ok {
+		return n
+	}
+	pkg, name, _ := t.Name()
+	key := name
+	for n := 2; ; n++ {
+		other, taken := b.idByName[key]
+		if !taken || other == t.ID() {
+			break
+		}
+		key = pkg[strings.LastIndexByte(pkg, '/')+1:] + "." + name
+		if n > 2 {
+			key += strconv.Itoa(n - 1)
+		}
+	}
+	b.idByName[key] = t.ID()
+	b.defByID[t.ID()] = key
+	return key
+}
+
+// schema builds the schema of t; path and pos locate t for errors.
+func (b *builder) schema(t Type, path, pos string, root bool) (*Schema, error) {
+	pkg, name, named := t.Name()
+	if !named && t.Kind() == Pointer {
+		// A pointer is its element's JSON (or null, which is left out
+		// unless the field is nullable).
+		return b.schema(t.Elem(), path, pos, root)
+	}
+	if named {
+		switch pkg + "." + name {
+		case "time.Time":
+			return &Schema{Type: []string{"string"}, Format: "date-time"}, nil
+		case "time.Duration":
+			return &Schema{Type: []string{"integer"}}, nil
+		case "encoding/json.RawMessage":
+			return &Schema{}, nil
+		case "encoding/json.Number":
+			return &Schema{Type: []string{"number"}}, nil
+		}
+		raw, err := t.Override()
+		if err != nil {
+			return nil, b.wrap(pos, path, err)
+		}
+		if raw != nil {
+			if !json.Valid(raw) {
+				return nil, b.errorf(pos, path, "the schema given for %s is not valid JSON", t)
+			}
+			return &Schema{Raw: raw}, nil
+		}
+		if _, ok := b.defByID[t.ID()]; ok && !b.building(t.ID()) {
+			return &Schema{Ref: "#/$defs/" + b.defByID[t.ID()]}, nil
+		}
+		for _, f := range b.stack {
+			if f.id == t.ID() {
+				f.recursive = true
+				if f.root {
+					return &Schema{Ref: "#"}, nil
+				}
+				return &Schema{Ref: "#/$defs/" + b.defName(t)}, nil
+			}
+		}
+		vals, err := t.Enum()
+		if err != nil {
+			return nil, b.wrap(pos, path, err)
+		}
+		if vals != nil {
+			return b.enum(t, vals, path, pos)
+		}
+	}
+
+	jm, tm := t.Marshals()
+	if jm {
+		return nil, b.errorf(pos, path, "%s implements json.Marshaler, so its JSON form is its own: describe it with a //toolgen:schema directive on the type", t)
+	}
+	if tm {
+		return &Schema{Type: []string{"string"}}, nil
+	}
+
+	if !named {
+		return b.structural(t, path, pos)
+	}
+	f := &frame{id: t.ID(), name: name, root: root}
+	b.stack = append(b.stack, f)
+	s, err := b.structural(t, path, pos)
+	b.stack = b.stack[:len(b.stack)-1]
+	if err != nil || !f.recursive || f.root {
+		return s, err
+	}
+	def := b.defName(t)
+	b.defs = append(b.defs, Def{Name: def, Schema: s})
+	return &Schema{Ref: "#/$defs/" + def}, nil
+}
+
+func (b *builder) building(id any) bool {
+	for _, f := range b.stack {
+		if f.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) enum(t Type, vals []any, path, pos string) (*Schema, error) {
+	k := t.Kind()
+	var s *Schema
+	switch {
+	case k == String:
+		s = &Schema{Type: []string{"string"}}
+	case k.integer():
+		s = &Schema{Type: []string{"integer"}}
+	default:
+		return nil, b.errorf(pos, path, "enum type %s must have a string or integer underlying type", t)
+	}
+	if len(vals) == 0 {
+		return nil, b.errorf(pos, path, "enum type %s has no constants", t)
+	}
+	s.Enum = make([]json.RawMessage, 0, len(vals))
+	for _, v := range vals {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, b.errorf(pos, path, "enum value %v of %s: %v", v, t, err)
+		}
+		s.Enum = append(s.Enum, raw)
+	}
+	return s, nil
+}
+
+// Integer bounds of the sized types, as JSON numbers.
+var intBounds = map[Kind][2]string{
+	Int8:    {strconv.Itoa(math.MinInt8), strconv.Itoa(math.MaxInt8)},
+	Int16:   {strconv.Itoa(math.MinInt16), strconv.Itoa(math.MaxInt16)},
+	Int32:   {strconv.Itoa(math.MinInt32), strconv.Itoa(math.MaxInt32)},
+	Int64:   {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
+	Uint8:   {"0", strconv.Itoa(math.MaxUint8)},
+	Uint16:  {"0", strconv.Itoa(math.MaxUint16)},
+	Uint32:  {"0", strconv.FormatUint(math.MaxUint32, 10)},
+	Uint64:  {"0", strconv.FormatUint(math.MaxUint64, 10)},
+	Uint:    {"0", ""},
+	Uintptr: {"0", ""},
+}
+
+// structural builds the schema from t's kind.
+func (b *builder) structural(t Type, path, pos string) (*Schema, error) {
+	switch k := t.Kind(); {
+	case k == Bool:
+		return &Schema{Type: []string{"boolean"}}, nil
+	case k.integer():
+		s := &Schema{Type: []string{"integer"}}
+		if bounds, ok := intBounds[k]; ok {
+			s.Minimum, s.Maximum = bounds[0], bounds[1]
+		}
+		return s, nil
+	case k.float():
+		return &Schema{Type: []string{"number"}}, nil
+	case k == String:
+		return &Schema{Type: []string{"string"}}, nil
+	case k == Pointer:
+		return b.schema(t.Elem(), path, pos, false)
+	case k == Interface:
+		if !t.EmptyInterface() {
+			return nil, b.errorf(pos, path, "unsupported type %s: only the empty interface (any) can be decoded from JSON", t)
+		}
+		return &Schema{}, nil
+	case k == Slice:
+		if t.Elem().Kind() == Uint8 {
+			return &Schema{Type: []string{"string"}, Encoding: "base64"}, nil
+		}
+		items, err := b.schema(t.Elem(), path+"[]", pos, false)
+		if err != nil {
+			return nil, err
+		}
+		return &Schema{Type: []string{"array"}, Items: items}, nil
+	case k == Array:
+		items, err := b.schema(t.Elem(), path+"[]", pos, false)
+		if err != nil {
+			return nil, err
+		}
+		n := t.Len()
+		return &Schema{Type: []string{"array"}, Items: items, MinItems: &n, MaxItems: &n}, nil
+	case k == Map:
+		return b.mapSchema(t, path, pos)
+	case k == Struct:
+		return b.object(t, path)
+	default:
+		return nil, b.errorf(pos, path, "unsupported type %s: chan, func, complex and unsafe.Pointer values have no JSON form", t)
+	}
+}
+
+func (b *builder) mapSchema(t Type, path, pos string) (*Schema, error) {
+	s := &Schema{Type: []string{"object"}}
+	key := t.Key()
+	_, text := key.Marshals()
+	switch k := key.Kind(); {
+	case k == String, text:
+	case k.integer():
+		s.PropertyNames = &Schema{Pattern: "^-?[0-9]+$"}
+		if k.unsigned() {
+			s.PropertyNames.Pattern = "^[0-9]+$"
+		}
+	default:
+		return nil, b.errorf(pos, path, "unsupported map key type %s: JSON object keys are strings, integers or encoding.TextMarshaler", key)
+	}
+	val, err := b.schema(t.Elem(), path+"[]", pos, false)
+	if err != nil {
+		return nil, err
+	}
+	s.AdditionalProperties = val
+	return s, nil
+}
+
+func (b *builder) object(t Type, path string) (*Schema, error) {
+	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
+	for _, f := range jsonFields(t) {
+		fpath := joinPath(path, f.field.Name)
+		items, skip, err := parseSchemaTag(f.field.Tag)
+		if err != nil {
+			return nil, b.errorf(tagPos(f.field), fpath, "%v", err)
+		}
+		if skip {
+			continue
+		}
+		fs, err := b.schema(f.field.Type, fpath, f.field.Pos, false)
+		if err != nil {
+			return nil, err
+		}
+		if f.tag.asString {
+			fs = &Schema{Type: []string{"string"}}
+		}
+		if f.field.Doc != "" {
+			fs.Description = f.field.Doc
+		} else if fs.Ref == "" && fs.Description == "" {
+			ft := f.field.Type
+			if ft.Kind() == Pointer {
+				if _, _, named := ft.Name(); !named {
+					ft = ft.Elem()
+				}
+			}
+			fs.Description = ft.Doc()
+		}
+		required := !f.tag.omitEmpty && f.field.Type.Kind() != Pointer
+		req, err := applyTags(fs, items, fpath, tagPos(f.field))
+		if err != nil {
+			return nil, err
+		}
+		if req != nil {
+			required = *req
+		}
+		s.Properties = append(s.Properties, Property{Name: f.name, Schema: fs})
+		if required {
+			s.Required = append(s.Required, f.name)
+		}
+	}
+	return s, nil
+}
+
+func tagPos(f Field) string {
+	if f.TagPos != "" {
+		return f.TagPos
+	}
+	return f.Pos
+}

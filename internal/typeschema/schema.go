@@ -1,0 +1,346 @@
+package typeschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Draft is the dialect of every schema toolgen writes.
+const Draft = "https://json-schema.org/draft/2020-12/schema"
+
+// Schema is a JSON Schema as toolgen builds it. It marshals its keywords in
+// a fixed order, so the same schema always gives the same bytes.
+//
+// Numbers (bounds, multipleOf) are kept as their JSON text so that int64 and
+// uint64 limits survive exactly. Values (enum, const, default, examples) are
+// JSON text too.
+type Schema struct {
+	// Raw, when set, is a schema given verbatim (//toolgen:schema). Keywords
+	// set beside it (a field's description, say) are merged into its object.
+	Raw json.RawMessage
+
+	SchemaURI   string // "$schema", on a root
+	Ref         string
+	Type        []string // one type, or two when nullable ("string", "null")
+	Title       string
+	Description string
+	Format      string
+	Encoding    string // contentEncoding
+	Pattern     string
+	Enum        []json.RawMessage
+	Const       json.RawMessage
+
+	Minimum, Maximum                   string
+	ExclusiveMinimum, ExclusiveMaximum string
+	MultipleOf                         string
+	MinLength, MaxLength               *int64
+	MinItems, MaxItems                 *int64
+	UniqueItems                        bool
+
+	Items *Schema
+	// Properties is nil for a schema without the keyword and empty (not
+	// nil) for an object with no properties.
+	Properties           []Property
+	Required             []string
+	AdditionalProperties *Schema
+	NoAdditional         bool // "additionalProperties": false
+	PropertyNames        *Schema
+	AnyOf                []*Schema
+	AllOf                []*Schema
+
+	Default    json.RawMessage
+	Examples   []json.RawMessage
+	Deprecated bool
+
+	Defs []Def
+}
+
+// Property is one entry of "properties".
+type Property struct {
+	Name   string
+	Schema *Schema
+}
+
+// Def is one entry of "$defs".
+type Def struct {
+	Name   string
+	Schema *Schema
+}
+
+// MarshalJSON writes s compactly, keywords in a fixed order.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := s.write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Indent returns s as indented JSON (tab-indented, for generated code).
+func (s *Schema) Indent() ([]byte, error) {
+	raw, err := s.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "\t"); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+type objWriter struct {
+	b     *bytes.Buffer
+	first bool
+	err   error
+}
+
+func (w *objWriter) key(k string) {
+	if !w.first {
+		w.b.WriteByte(',')
+	}
+	w.first = false
+	writeString(w.b, k)
+	w.b.WriteByte(':')
+}
+
+func (w *objWriter) str(k, v string) {
+	if v != "" {
+		w.key(k)
+		writeString(w.b, v)
+	}
+}
+
+func (w *objWriter) num(k, v string) {
+	if v != "" {
+		w.key(k)
+		w.b.WriteString(v)
+	}
+}
+
+func (w *objWriter) int(k string, v *int64) {
+	if v != nil {
+		w.key(k)
+		w.b.WriteString(strconv.FormatInt(*v, 10))
+	}
+}
+
+func (w *objWriter) flag(k string, v bool) {
+	if v {
+		w.key(k)
+		w.b.WriteString("true")
+	}
+}
+
+func (w *objWriter) raw(k string, v json.RawMessage) {
+	if v != nil {
+		w.key(k)
+		w.b.Write(v)
+	}
+}
+
+func (w *objWriter) schema(k string, s *Schema) {
+	if s != nil && w.err == nil {
+		w.key(k)
+		w.err = s.write(w.b)
+	}
+}
+
+func (s *Schema) write(b *bytes.Buffer) error {
+	if s.Raw != nil {
+		return s.writeMerged(b)
+	}
+	b.WriteByte('{')
+	w := &objWriter{b: b, first: true}
+	s.writeKeywords(w)
+	b.WriteByte('}')
+	return w.err
+}
+
+// writeKeywords writes every keyword that is set, in the fixed order.
+func (s *Schema) writeKeywords(w *objWriter) {
+	w.str("$schema", s.SchemaURI)
+	w.str("$ref", s.Ref)
+	switch len(s.Type) {
+	case 0:
+	case 1:
+		w.str("type", s.Type[0])
+	default:
+		w.key("type")
+		w.b.WriteByte('[')
+		for i, t := range s.Type {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			writeString(w.b, t)
+		}
+		w.b.WriteByte(']')
+	}
+	w.str("title", s.Title)
+	w.str("description", s.Description)
+	if s.Enum != nil {
+		w.key("enum")
+		writeRawList(w.b, s.Enum)
+	}
+	w.raw("const", s.Const)
+	w.str("format", s.Format)
+	w.str("contentEncoding", s.Encoding)
+	w.str("pattern", s.Pattern)
+	w.int("minLength", s.MinLength)
+	w.int("maxLength", s.MaxLength)
+	w.num("minimum", s.Minimum)
+	w.num("maximum", s.Maximum)
+	w.num("exclusiveMinimum", s.ExclusiveMinimum)
+	w.num("exclusiveMaximum", s.ExclusiveMaximum)
+	w.num("multipleOf", s.MultipleOf)
+	w.schema("items", s.Items)
+	w.int("minItems", s.MinItems)
+	w.int("maxItems", s.MaxItems)
+	w.flag("uniqueItems", s.UniqueItems)
+	if s.Properties != nil {
+		w.key("properties")
+		w.b.WriteByte('{')
+		for i, p := range s.Properties {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			writeString(w.b, p.Name)
+			w.b.WriteByte(':')
+			if w.err == nil {
+				w.err = p.Schema.write(w.b)
+			}
+		}
+		w.b.WriteByte('}')
+	}
+	if s.Required != nil {
+		w.key("required")
+		w.b.WriteByte('[')
+		for i, r := range s.Required {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			writeString(w.b, r)
+		}
+		w.b.WriteByte(']')
+	}
+	if s.NoAdditional {
+		w.key("additionalProperties")
+		w.b.WriteString("false")
+	} else {
+		w.schema("additionalProperties", s.AdditionalProperties)
+	}
+	w.schema("propertyNames", s.PropertyNames)
+	if s.AnyOf != nil {
+		w.key("anyOf")
+		w.b.WriteByte('[')
+		for i, a := range s.AnyOf {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			if w.err == nil {
+				w.err = a.write(w.b)
+			}
+		}
+		w.b.WriteByte(']')
+	}
+	if s.AllOf != nil {
+		w.key("allOf")
+		w.b.WriteByte('[')
+		for i, a := range s.AllOf {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			if w.err == nil {
+				w.err = a.write(w.b)
+			}
+		}
+		w.b.WriteByte(']')
+	}
+	w.raw("default", s.Default)
+	if s.Examples != nil {
+		w.key("examples")
+		writeRawList(w.b, s.Examples)
+	}
+	w.flag("deprecated", s.Deprecated)
+	if s.Defs != nil {
+		w.key("$defs")
+		w.b.WriteByte('{')
+		for i, d := range s.Defs {
+			if i > 0 {
+				w.b.WriteByte(',')
+			}
+			writeString(w.b, d.Name)
+			w.b.WriteByte(':')
+			if w.err == nil {
+				w.err = d.Schema.write(w.b)
+			}
+		}
+		w.b.WriteByte('}')
+	}
+}
+
+// writeMerged writes a verbatim schema with the keywords set beside it: the
+// raw object's keys first, in its order, except those the keywords replace.
+func (s *Schema) writeMerged(b *bytes.Buffer) error {
+	extra := *s
+	extra.Raw = nil
+	var kw bytes.Buffer
+	kw.WriteByte('{')
+	w := &objWriter{b: &kw, first: true}
+	extra.writeKeywords(w)
+	kw.WriteByte('}')
+	if w.err != nil {
+		return w.err
+	}
+	if kw.Len() == 2 {
+		return json.Compact(b, s.Raw)
+	}
+	base, err := ParseObject(s.Raw)
+	if err != nil {
+		// Not an object (true, false): the keywords cannot be merged into
+		// it, so combine the two.
+		b.WriteString(`{"allOf":[`)
+		if err := json.Compact(b, s.Raw); err != nil {
+			return err
+		}
+		b.WriteByte(',')
+		b.Write(kw.Bytes())
+		b.WriteString(`]}`)
+		return nil
+	}
+	over, err := ParseObject(kw.Bytes())
+	if err != nil {
+		return err
+	}
+	for _, m := range over.Members {
+		base.Set(m.Key, m.Value)
+	}
+	out, err := base.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	b.Write(out)
+	return nil
+}
+
+func writeRawList(b *bytes.Buffer, vs []json.RawMessage) {
+	b.WriteByte('[')
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(v)
+	}
+	b.WriteByte(']')
+}
+
+// writeString writes s as a JSON string without HTML escaping: schemas are
+// read by programs and by people reviewing generated code, and "<" should
+// read as "<".
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Truncate(b.Len() - 1)
+}

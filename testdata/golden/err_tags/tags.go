@@ -1,0 +1,59 @@
+package tags
+
+import "context"
+
+type UnknownKey struct {
+	A string `json:"a" jsonschema:"minimun=1"`
+}
+
+type BadNumber struct {
+	A int `json:"a" jsonschema:"minimum=abc"`
+}
+
+type BadDefault struct {
+	A int `json:"a" jsonschema:"default=ten"`
+}
+
+type WrongTarget struct {
+	A string `json:"a" jsonschema:"minItems=1"`
+}
+
+type Malformed struct {
+	A string `json:"a" jsonschema:"description=a\, b"`
+}
+
+type BadPattern struct {
+	A string `json:"a" jsonschema:"pattern=([a-z]"`
+}
+
+type Contradiction struct {
+	A string `json:"a" jsonschema:"required,optional"`
+}
+
+type NoValue struct {
+	A string `json:"a" jsonschema:"maxLength"`
+}
+
+//toolgen:tool
+func T1(ctx context.Context, in UnknownKey) error { return nil }
+
+//toolgen:tool
+func T2(ctx context.Context, in BadNumber) error { return nil }
+
+//toolgen:tool
+func T3(ctx context.Context, in BadDefault) error { return nil }
+
+//toolgen:tool
+func T4(ctx context.Context, in WrongTarget) error { return nil }
+
+//toolgen:tool
+func T5(ctx context.Context, in Malformed) error { return nil }
+
+//toolgen:tool
+func T6(ctx context.Context, in BadPattern) error { return nil }
+
+//toolgen:tool
+func T7(ctx context.Context, in Contradiction) error { return nil }
+
+//toolgen:tool
+func T8(ctx context.Context, in NoValue) error { return nil }
