@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/imports"
 )
 
 // header is the first line of every generated file, as Go's convention
@@ -40,9 +39,42 @@ func emit(u *unit) ([]byte, error) {
 	if err := f.Render(&b); err != nil {
 		return nil, err
 	}
-	// jennifer gofmts; goimports' grouping (standard library first) keeps
-	// the file clean for linters that run goimports too.
-	return imports.Process(u.path, b.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	return groupImports(b.Bytes()), nil
+}
+
+// groupImports puts a blank line between the standard library's imports and
+// the others, as goimports does (jennifer writes one sorted block). The
+// file stays gofmt-clean: gofmt sorts within groups.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	lines := strings.Split(string(src[start:start+end]), "\n")
+	var std, other []string
+	for _, l := range lines {
+		path := strings.Trim(l[strings.LastIndexByte(l, ' ')+1:], "\t\"")
+		if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+			other = append(other, l)
+		} else {
+			std = append(std, l)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	var out bytes.Buffer
+	out.Write(src[:start])
+	out.WriteString(strings.Join(std, "\n"))
+	out.WriteString("\n\n")
+	out.WriteString(strings.Join(other, "\n"))
+	out.Write(src[start+end:])
+	return out.Bytes()
 }
 
 func emitCodeFirst(f *jen.File, u *unit) {

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // DefaultOutput is the generated file's name.
@@ -54,6 +56,24 @@ type generator struct {
 	errs errs
 	docs *docIndex
 	env  *typeEnv
+	// schemas caches compiled schemas by their text: tools often share
+	// an input type.
+	schemas map[string]*jsonschema.Schema
+}
+
+func (g *generator) compiled(raw []byte) (*jsonschema.Schema, error) {
+	if s, ok := g.schemas[string(raw)]; ok {
+		return s, nil
+	}
+	s, err := compileSchema(raw)
+	if err != nil {
+		return nil, err
+	}
+	if g.schemas == nil {
+		g.schemas = map[string]*jsonschema.Schema{}
+	}
+	g.schemas[string(raw)] = s
+	return s, nil
 }
 
 // Generate reads the inputs, Go package patterns or tools.yaml files

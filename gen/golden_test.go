@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -166,4 +167,39 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// The type rules only write schemas that compile (the generator relies on
+// it and compiles a schema only to check examples): every input and output
+// schema of every golden case compiles as the runtime compiles it.
+func TestGoldenSchemasCompile(t *testing.T) {
+	root := moduleRoot(t)
+	for _, name := range goldenCases(t) {
+		if _, err := os.Stat(filepath.Join(root, goldenDir, name, DefaultOutput)); err != nil {
+			continue
+		}
+		g := &generator{cfg: Config{Dir: root}, errs: errs{base: root}}
+		arg := "./" + goldenDir + "/" + name
+		var units []*unit
+		if _, err := os.Stat(filepath.Join(root, goldenDir, name, "tools.yaml")); err == nil {
+			units = []*unit{g.loadYAML(arg + "/tools.yaml")}
+		} else {
+			units = g.loadGo([]string{arg})
+		}
+		if err := g.errs.err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, u := range units {
+			for _, tl := range u.tools {
+				for _, s := range []json.RawMessage{tl.input, tl.output} {
+					if s == nil {
+						continue
+					}
+					if err := checkSchema(s); err != nil {
+						t.Errorf("%s: %s: %v\n%s", name, tl.name, err, s)
+					}
+				}
+			}
+		}
+	}
 }

@@ -28,6 +28,11 @@ type namedInfo struct {
 	doc      string
 	enum     *directive
 	override *directive
+
+	// Computed once, on first use.
+	enumDone bool
+	enumVals []any
+	enumErr  error
 }
 
 func newTypeEnv(fset *token.FileSet, docs *docIndex, e *errs) *typeEnv {
@@ -204,10 +209,19 @@ func (g goType) Enum() ([]any, error) {
 	if o == nil {
 		return nil, nil
 	}
-	d := g.env.named(o).enum
-	if d == nil {
+	info := g.env.named(o)
+	if info.enum == nil {
 		return nil, nil
 	}
+	if !info.enumDone {
+		info.enumVals, info.enumErr = g.enumValues(o, info.enum)
+		info.enumDone = true
+	}
+	return info.enumVals, info.enumErr
+}
+
+// enumValues lists the constants of an enum type in declaration order.
+func (g goType) enumValues(o *types.TypeName, d *directive) ([]any, error) {
 	fail := func(format string, args ...any) error {
 		return &typeschema.Error{Pos: g.env.errs.rel(d.pos).String(), Msg: fmt.Sprintf(format, args...)}
 	}

@@ -3,6 +3,7 @@ package typeschema
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -19,24 +20,24 @@ func Signature(name string, input, output json.RawMessage, result string) string
 	var b strings.Builder
 	b.WriteString(name)
 	b.WriteByte('(')
-	if in, err := ParseObject(input); err == nil {
-		req := requiredSet(in)
-		if props := in.Object("properties"); props != nil {
-			for i, m := range props.Members {
+	if in, ok := parseNode(input).(*node); ok {
+		req := in.required()
+		if props, ok := in.get("properties").(*node); ok {
+			for i, k := range props.keys {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString(m.Key)
-				if !req[m.Key] {
+				b.WriteString(k)
+				if !req[k] {
 					b.WriteByte('?')
 				}
 				b.WriteString(": ")
-				p, _ := ParseObject(m.Value)
+				p, _ := props.vals[k].(*node)
 				b.WriteString(render(p))
 				if p != nil {
-					if d := p.Get("default"); d != nil {
+					if d, ok := p.vals["default"]; ok {
 						b.WriteString(" = ")
-						b.WriteString(compact(d))
+						b.WriteString(literal(d))
 					}
 				}
 			}
@@ -44,7 +45,7 @@ func Signature(name string, input, output json.RawMessage, result string) string
 	}
 	b.WriteByte(')')
 	if len(bytes.TrimSpace(output)) > 0 {
-		out, _ := ParseObject(output)
+		out, _ := parseNode(output).(*node)
 		result = render(out)
 	}
 	if result != "" {
@@ -54,79 +55,177 @@ func Signature(name string, input, output json.RawMessage, result string) string
 	return b.String()
 }
 
-func requiredSet(o *Object) map[string]bool {
-	var names []string
-	if r := o.Get("required"); r != nil {
-		_ = json.Unmarshal(r, &names)
+// node is a JSON object decoded with its key order; values are *node,
+// []any, string, json.Number, bool or nil.
+type node struct {
+	keys []string
+	vals map[string]any
+}
+
+func (n *node) get(k string) any {
+	if n == nil {
+		return nil
 	}
-	set := make(map[string]bool, len(names))
-	for _, n := range names {
-		set[n] = true
+	return n.vals[k]
+}
+
+func (n *node) required() map[string]bool {
+	set := map[string]bool{}
+	list, _ := n.get("required").([]any)
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			set[s] = true
+		}
 	}
 	return set
 }
 
-func compact(v json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, v); err != nil {
-		return string(v)
+// parseNode decodes JSON in one pass, objects keeping their key order; nil
+// when it is not JSON.
+func parseNode(data []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeNode(dec)
+	if err != nil {
+		return nil
 	}
+	return v
+}
+
+func decodeNode(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	switch d {
+	case '{':
+		n := &node{vals: map[string]any{}}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k := kt.(string)
+			v, err := decodeNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := n.vals[k]; !dup {
+				n.keys = append(n.keys, k)
+			}
+			n.vals[k] = v
+		}
+		_, err := dec.Token()
+		return n, err
+	case '[':
+		list := []any{}
+		for dec.More() {
+			v, err := decodeNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		_, err := dec.Token()
+		return list, err
+	}
+	return nil, fmt.Errorf("unexpected %v", d)
+}
+
+// literal writes a decoded JSON value back as compact JSON.
+func literal(v any) string {
+	var b bytes.Buffer
+	writeLiteral(&b, v)
 	return b.String()
 }
 
+func writeLiteral(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case *node:
+		b.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			writeLiteral(b, v.vals[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeLiteral(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, v)
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		if v {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	default:
+		b.WriteString("null")
+	}
+}
+
 // render writes the type a schema describes.
-func render(s *Object) string {
-	if s == nil || len(s.Members) == 0 {
+func render(s *node) string {
+	if s == nil || len(s.keys) == 0 {
 		return "any"
 	}
-	if ref, ok := s.String("$ref"); ok {
+	if ref, ok := s.get("$ref").(string); ok {
 		if ref == "#" {
 			return "object"
 		}
 		return ref[strings.LastIndexByte(ref, '/')+1:]
 	}
-	if c := s.Get("const"); c != nil {
-		return compact(c)
+	if c, ok := s.vals["const"]; ok {
+		return literal(c)
 	}
-	if e := s.Get("enum"); e != nil {
-		var vals []json.RawMessage
-		if json.Unmarshal(e, &vals) == nil && len(vals) > 0 {
-			parts := make([]string, len(vals))
-			for i, v := range vals {
-				parts[i] = compact(v)
+	if e, ok := s.get("enum").([]any); ok && len(e) > 0 {
+		parts := make([]string, len(e))
+		for i, v := range e {
+			parts[i] = literal(v)
+		}
+		return strings.Join(parts, " | ")
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if alts, ok := s.get(k).([]any); ok && len(alts) > 0 {
+			parts := make([]string, 0, len(alts))
+			for _, a := range alts {
+				an, _ := a.(*node)
+				if p := render(an); !slices.Contains(parts, p) {
+					parts = append(parts, p)
+				}
 			}
 			return strings.Join(parts, " | ")
 		}
 	}
-	for _, k := range []string{"anyOf", "oneOf"} {
-		if alts := s.Get(k); alts != nil {
-			var list []json.RawMessage
-			if json.Unmarshal(alts, &list) == nil && len(list) > 0 {
-				parts := make([]string, 0, len(list))
-				for _, a := range list {
-					o, _ := ParseObject(a)
-					if p := render(o); !slices.Contains(parts, p) {
-						parts = append(parts, p)
-					}
-				}
-				return strings.Join(parts, " | ")
-			}
-		}
-	}
-	if all := s.Get("allOf"); all != nil {
-		var list []json.RawMessage
-		if json.Unmarshal(all, &list) == nil && len(list) == 1 {
-			o, _ := ParseObject(list[0])
-			return render(o)
-		}
+	if all, ok := s.get("allOf").([]any); ok && len(all) == 1 {
+		an, _ := all[0].(*node)
+		return render(an)
 	}
 	var types []string
-	if t := s.Get("type"); t != nil {
-		var one string
-		if json.Unmarshal(t, &one) == nil {
-			types = []string{one}
-		} else {
-			_ = json.Unmarshal(t, &types)
+	switch t := s.get("type").(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, e := range t {
+			if str, ok := e.(string); ok {
+				types = append(types, str)
+			}
 		}
 	}
 	if len(types) == 0 {
@@ -139,37 +238,36 @@ func render(s *Object) string {
 	return strings.Join(parts, " | ")
 }
 
-func renderType(s *Object, t string) string {
+func renderType(s *node, t string) string {
 	switch t {
 	case "array":
-		items := s.Object("items")
+		items, _ := s.get("items").(*node)
 		it := render(items)
 		if strings.Contains(it, " | ") {
 			it = "(" + it + ")"
 		}
 		return it + "[]"
 	case "object":
-		props := s.Object("properties")
-		if props != nil && len(props.Members) > 0 {
-			req := requiredSet(s)
+		if props, ok := s.get("properties").(*node); ok && len(props.keys) > 0 {
+			req := s.required()
 			var b strings.Builder
 			b.WriteByte('{')
-			for i, m := range props.Members {
+			for i, k := range props.keys {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString(m.Key)
-				if !req[m.Key] {
+				b.WriteString(k)
+				if !req[k] {
 					b.WriteByte('?')
 				}
 				b.WriteString(": ")
-				p, _ := ParseObject(m.Value)
+				p, _ := props.vals[k].(*node)
 				b.WriteString(render(p))
 			}
 			b.WriteByte('}')
 			return b.String()
 		}
-		if ap := s.Object("additionalProperties"); ap != nil {
+		if ap, ok := s.get("additionalProperties").(*node); ok {
 			return "{[key: string]: " + render(ap) + "}"
 		}
 		return "object"
