@@ -71,31 +71,31 @@ type Tree struct {
 type Everything struct {
 	Meta
 	// A documented field.
-	Name     string            `json:"name" jsonschema:"minLength=1,maxLength=64,pattern=^[a-z]+$"`
-	Level    Level             `json:"level,omitempty" jsonschema:"default=low"`
-	Code     Code              `json:"code"`
-	Count    int16             `json:"count"`
-	Big      uint64            `json:"big,omitempty"`
-	Ratio    float32           `json:"ratio" jsonschema:"exclusiveMinimum=0,maximum=1"`
-	On       bool              `json:"on" jsonschema:"default=true"`
-	Blob     []byte            `json:"blob,omitempty"`
-	When     time.Time         `json:"when"`
-	Timeout  time.Duration     `json:"timeout,omitempty"`
-	Tags     []string          `json:"tags" jsonschema:"enum=a,enum=b,uniqueItems"`
-	Grid     [2][2]int         `json:"grid"`
-	Scores   map[string]int    `json:"scores"`
-	ByID     map[int64]Point   `json:"by_id"`
-	Extra    map[string]any    `json:"extra,omitempty"`
-	Raw      json.RawMessage   `json:"raw,omitempty"`
-	Version  Version           `json:"version"`
-	Addr     netip.Addr        `json:"addr"`
-	Tree     Tree              `json:"tree"`
-	Ptr      *Point            `json:"ptr" jsonschema:"nullable"`
-	Quoted   int               `json:"quoted,string"`
-	Skip     string            `json:"-"`
-	Hidden   string            `json:"hidden" jsonschema:"-"`
-	Forced   string            `json:"forced,omitempty" jsonschema:"required,title=Forced,description=From the tag"`
-	Examples string            `json:"examples,omitempty" jsonschema:"example=x,example=y,deprecated"`
+	Name     string          `json:"name" jsonschema:"minLength=1,maxLength=64,pattern=^[a-z]+$"`
+	Level    Level           `json:"level,omitempty" jsonschema:"default=low"`
+	Code     Code            `json:"code"`
+	Count    int16           `json:"count"`
+	Big      uint64          `json:"big,omitempty"`
+	Ratio    float32         `json:"ratio" jsonschema:"exclusiveMinimum=0,maximum=1"`
+	On       bool            `json:"on" jsonschema:"default=true"`
+	Blob     []byte          `json:"blob,omitempty"`
+	When     time.Time       `json:"when"`
+	Timeout  time.Duration   `json:"timeout,omitempty"`
+	Tags     []string        `json:"tags" jsonschema:"enum=a,enum=b,uniqueItems"`
+	Grid     [2][2]int       `json:"grid"`
+	Scores   map[string]int  `json:"scores"`
+	ByID     map[int64]Point `json:"by_id"`
+	Extra    map[string]any  `json:"extra,omitempty"`
+	Raw      json.RawMessage `json:"raw,omitempty"`
+	Version  Version         `json:"version"`
+	Addr     netip.Addr      `json:"addr"`
+	Tree     Tree            `json:"tree"`
+	Ptr      *Point          `json:"ptr" jsonschema:"nullable"`
+	Quoted   int             `json:"quoted,string"`
+	Skip     string          `json:"-"`
+	Hidden   string          `json:"hidden" jsonschema:"-"`
+	Forced   string          `json:"forced,omitempty" jsonschema:"required,title=Forced,description=From the tag"`
+	Examples string          `json:"examples,omitempty" jsonschema:"example=x,example=y,deprecated"`
 	unexport int
 }
 
