@@ -13,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // DefaultOutput is the generated file's name.
@@ -56,24 +54,9 @@ type generator struct {
 	errs errs
 	docs *docIndex
 	env  *typeEnv
-	// schemas caches compiled schemas by their text: tools often share
-	// an input type.
-	schemas map[string]*jsonschema.Schema
-}
-
-func (g *generator) compiled(raw []byte) (*jsonschema.Schema, error) {
-	if s, ok := g.schemas[string(raw)]; ok {
-		return s, nil
-	}
-	s, err := compileSchema(raw)
-	if err != nil {
-		return nil, err
-	}
-	if g.schemas == nil {
-		g.schemas = map[string]*jsonschema.Schema{}
-	}
-	g.schemas[string(raw)] = s
-	return s, nil
+	// exampleChecks are the examples to check against their tools' input
+	// schemas, all at once when the tools are read.
+	exampleChecks []exampleCheck
 }
 
 // Generate reads the inputs, Go package patterns or tools.yaml files
