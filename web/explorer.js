@@ -11,7 +11,8 @@
     token: '',        // "Bearer ..." or ""; kept in memory only, never stored
     tools: [],
     cards: [],        // {tool, li, open, loaded}
-    details: {}       // name -> Promise of the detail
+    details: {},      // name -> Promise of the detail
+    ids: 0            // counter for the ids of generated form fields
   };
 
   // ---------- DOM helpers ----------
@@ -48,6 +49,73 @@
 
   function pretty(v) { return JSON.stringify(v, null, 2); }
   function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+
+  // jsonTokens re-indents JSON text without going through JSON values, so
+  // that every number and string is shown exactly as the server sent it (a
+  // 64-bit id stays exact). It answers a list of [class, text] pieces, or
+  // null when text is not JSON.
+  function jsonTokens(text) {
+    try { JSON.parse(text); } catch (e) { return null; }
+    var out = [];
+    var depth = 0;
+    var i = 0;
+    var n = text.length;
+    function nl() { out.push(['', '\n' + new Array(depth + 1).join('  ')]); }
+    function skip(j) { while (j < n && /\s/.test(text[j])) j++; return j; }
+    while (i < n) {
+      var c = text[i];
+      if (/\s/.test(c)) { i++; continue; }
+      if (c === '{' || c === '[') {
+        var close = c === '{' ? '}' : ']';
+        var k = skip(i + 1);
+        if (text[k] === close) { out.push(['j-punct', c + close]); i = k + 1; continue; }
+        out.push(['j-punct', c]); depth++; nl(); i++;
+      } else if (c === '}' || c === ']') {
+        depth--; nl(); out.push(['j-punct', c]); i++;
+      } else if (c === ',') {
+        out.push(['j-punct', ',']); nl(); i++;
+      } else if (c === ':') {
+        out.push(['j-punct', ': ']); i++;
+      } else if (c === '"') {
+        var j = i + 1;
+        while (j < n && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+        out.push([text[skip(j + 1)] === ':' ? 'j-key' : 'j-str', text.slice(i, j + 1)]);
+        i = j + 1;
+      } else {
+        var m = /^[^\s,:\]}]+/.exec(text.slice(i, i + 400)) || [c];
+        out.push([/^[-0-9]/.test(m[0]) ? 'j-num' : 'j-lit', m[0]]);
+        i += m[0].length;
+      }
+    }
+    return out;
+  }
+
+  // compactJSON is JSON text without its insignificant whitespace, every
+  // literal kept as written; text that is not JSON comes back as is.
+  function compactJSON(text) {
+    var tokens = jsonTokens(text);
+    if (!tokens) return text;
+    return tokens.map(function (p) { return p[0] ? p[1].replace(/^: $/, ':') : ''; }).join('');
+  }
+
+  // codeBlock shows text in a <pre>, pretty-printed and coloured when it is
+  // JSON (an object or an array), as is otherwise.
+  function codeBlock(text, cls) {
+    var pre = el('pre', { class: 'code' + (cls ? ' ' + cls : '') });
+    var t = String(text);
+    var first = t.trim()[0];
+    var tokens = first === '{' || first === '[' ? jsonTokens(t) : null;
+    if (!tokens) { pre.textContent = t; return pre; }
+    pre.classList.add('json');
+    if (tokens.length > 20000) { // too big to colour quickly: indent only
+      pre.textContent = tokens.map(function (p) { return p[1]; }).join('');
+      return pre;
+    }
+    tokens.forEach(function (p) {
+      pre.appendChild(p[0] ? el('span', { class: p[0], text: p[1] }) : document.createTextNode(p[1]));
+    });
+    return pre;
+  }
 
   // ---------- HTTP ----------
 
@@ -103,6 +171,7 @@
     var s = $('token-status');
     s.textContent = state.token ? 'Token set' : 'No token';
     s.classList.toggle('set', !!state.token);
+    $('token-clear').hidden = !state.token;
     document.dispatchEvent(new Event('explorer:token'));
   }
 
@@ -229,25 +298,31 @@
     return cell;
   }
 
-  function schemaTable(schema, withRequired) {
+  // schemaTable shows an object schema's properties. The input's table has
+  // every column; the output's leaves out Required and Default (which say
+  // little about a result) unless some property has a default.
+  function schemaTable(schema, isInput) {
     var root = schema;
     var list = rows(schema, root, '', 0, []);
+    var withRequired = isInput;
+    var withDefault = isInput || list.some(function (r) { return r.schema.default !== undefined; });
     var thead = el('thead', null, el('tr', null,
       el('th', { text: 'Name' }), el('th', { text: 'Type' }),
-      el('th', { text: 'Default' }), el('th', { text: 'Description' })));
+      withRequired ? el('th', { text: 'Required' }) : null,
+      withDefault ? el('th', { text: 'Default' }) : null, el('th', { text: 'Description' })));
     var tbody = el('tbody');
     list.forEach(function (r) {
       var nameCell = el('td', { class: 'arg-name' },
         el('code', null, r.prefix ? el('span', { class: 'arg-path', text: r.prefix }) : null, r.name));
-      if (withRequired) {
-        append(nameCell, r.required ? el('span', { class: 'req', text: 'required' }) : el('span', { class: 'opt', text: 'optional' }));
-      }
       tbody.appendChild(el('tr', { dataset: { arg: r.prefix + r.name } },
         nameCell,
         el('td', null, el('code', { class: 'type', text: typeLabel(r.schema, root) })),
-        el('td', null, r.schema.default !== undefined
+        withRequired ? el('td', { class: 'arg-required' }, r.required
+          ? el('span', { class: 'req', text: 'required' })
+          : el('span', { class: 'opt', text: 'optional' })) : null,
+        withDefault ? el('td', null, r.schema.default !== undefined
           ? el('code', { class: 'default-val', text: literal(r.schema.default) })
-          : el('span', { class: 'muted', text: '\u2014' })),
+          : el('span', { class: 'muted', text: '\u2014' })) : null,
         describeCell(r.schema, root)));
     });
     return el('div', { class: 'table-wrap' }, el('table', { class: 'args' }, thead, tbody));
@@ -256,7 +331,8 @@
   // schemaSection shows a schema as a table (or a sentence when it has no
   // properties) with the raw JSON one click away.
   function schemaSection(heading, schema, kind) {
-    var raw = el('pre', { class: 'code raw-schema', hidden: true, text: pretty(schema) });
+    var raw = codeBlock(pretty(schema), 'raw-schema');
+    raw.hidden = true;
     var toggle = el('button', { type: 'button', class: 'btn-link raw-toggle', text: 'Show raw schema', 'aria-expanded': 'false' });
     toggle.addEventListener('click', function () {
       var show = raw.hidden;
@@ -421,13 +497,15 @@
     if (fields) {
       var grid = el('div', { class: 'form-grid' });
       fields.forEach(function (f) {
-        var id = 'f-' + tool.name.replace(/[^A-Za-z0-9_-]/g, '_') + '-' + f.name.replace(/[^A-Za-z0-9_-]/g, '_');
+        var id = 'field-' + (++state.ids);
         var p = f.schema;
         var inp;
         if (f.kind === 'enum' || f.kind === 'boolean') {
           inp = el('select', { id: id, name: f.name });
           var values = f.kind === 'enum' ? p.enum : [true, false];
-          append(inp, el('option', { value: '', text: f.required ? 'Choose\u2026' : '(not set)' }));
+          var unset = f.required ? 'Choose\u2026' : '(not set)';
+          if (p.default !== undefined) unset = '(not set: default ' + (typeof p.default === 'string' ? p.default : JSON.stringify(p.default)) + ')';
+          append(inp, el('option', { value: '', text: unset }));
           values.forEach(function (v, i) {
             append(inp, el('option', { value: f.kind === 'enum' ? String(i) : String(v), text: typeof v === 'string' ? v : JSON.stringify(v) }));
           });
@@ -498,10 +576,11 @@
         return { ok: false };
       }
     }
+    // bodyText is the arguments as sent: the editor's JSON, compacted but
+    // otherwise as typed, so that a number too large for JavaScript still
+    // reaches the tool exactly.
     function bodyText() {
-      var p;
-      try { p = JSON.parse(editor.value.trim() === '' ? '{}' : editor.value); } catch (e) { return editor.value; }
-      return JSON.stringify(p);
+      return compactJSON(editor.value.trim() === '' ? '{}' : editor.value.trim());
     }
     function updateCurl() {
       curlPre.textContent = curlCommand(tool.name, bodyText(), state.token, true);
@@ -524,15 +603,22 @@
         return el('li', null, el('code', { text: e.path || '(arguments)' }), ' ', String(e.message || ''));
       })));
     }
-    function validate() {
+    // validate asks the server whether the arguments are valid. The answer
+    // is shown once the user has changed something (quiet is for the first
+    // check, so that a fresh console does not open with complaints).
+    function validate(quiet) {
       var p = parseEditor();
       if (!p.ok) { validation.hidden = true; return Promise.resolve(null); }
       var my = ++seq;
       return request(toolURL(tool.name, '/validate'), {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(p.value)
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bodyText()
       }).then(function (r) {
         if (my !== seq) return lastValid;
-        if (r.body && typeof r.body.valid === 'boolean') { lastValid = r.body; showValidation(r.body); return r.body; }
+        if (r.body && typeof r.body.valid === 'boolean') {
+          lastValid = r.body;
+          if (quiet !== true) showValidation(r.body);
+          return r.body;
+        }
         validation.hidden = true;
         return null;
       }, function () { if (my === seq) validation.hidden = true; return null; });
@@ -562,8 +648,8 @@
     function run() {
       if (running) return;
       clearTimeout(timer);
-      var p = parseEditor();
-      if (!p.ok) { editor.focus(); return; } // invalid JSON: nothing is sent
+      if (!parseEditor().ok) { editor.focus(); return; } // invalid JSON: nothing is sent
+      var body = bodyText();
       running = true;
       runBtn.disabled = true;
       runBtn.textContent = 'Executing...';
@@ -576,7 +662,7 @@
         var headers = { 'Content-Type': 'application/json' };
         if (state.token) headers.Authorization = state.token;
         var started = performance.now();
-        return request(toolURL(tool.name, '/call'), { method: 'POST', headers: headers, body: JSON.stringify(p.value) })
+        return request(toolURL(tool.name, '/call'), { method: 'POST', headers: headers, body: body })
           .then(function (r) { showResult(r, performance.now() - started); },
             function (e) { showFailure(e, performance.now() - started); });
       }).then(function () {
@@ -608,7 +694,9 @@
       var isError = r.status >= 400 || (isResult && body.isError === true);
       var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
       if (r.status === 401) {
-        panel.appendChild(el('div', { class: 'error-box unauthorized', text: UNAUTHORIZED_MESSAGE }));
+        var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
+        enter.addEventListener('click', function () { $('token-input').focus(); });
+        panel.appendChild(el('div', { class: 'error-box unauthorized' }, el('p', { text: UNAUTHORIZED_MESSAGE }), enter));
       } else if (isResult) {
         renderContent(panel, body);
       } else if (isObject(body) && typeof body.error === 'string') {
@@ -617,7 +705,7 @@
         panel.appendChild(el('pre', { class: 'code', text: r.text || errorMessage(r) }));
       }
       var raw = el('div', { class: 'result-panel raw-view', role: 'tabpanel', hidden: true },
-        el('pre', { class: 'code', text: body !== null ? pretty(body) : r.text }));
+        codeBlock(r.text || ''));
       var tabs = el('div', { class: 'tabs', role: 'tablist' },
         el('button', { type: 'button', role: 'tab', 'aria-selected': 'true', dataset: { tab: 'result' }, text: 'Result' }),
         el('button', { type: 'button', role: 'tab', 'aria-selected': 'false', dataset: { tab: 'raw' }, text: 'Raw MCP' }));
@@ -648,7 +736,7 @@
     container.insertBefore(head, container.firstChild);
     if (formWrap) setMode('form');
     updateCurl();
-    validate();
+    validate(true);
 
     return {
       load: function (args) {
@@ -676,12 +764,7 @@
   }
 
   function renderText(text) {
-    var t = String(text);
-    var trimmed = t.trim();
-    if (trimmed[0] === '{' || trimmed[0] === '[') {
-      try { t = pretty(JSON.parse(trimmed)); } catch (e) { /* not JSON: show as is */ }
-    }
-    return el('pre', { class: 'code result-text', text: t });
+    return codeBlock(String(text), 'result-text');
   }
 
   function renderContent(panel, body) {
@@ -714,11 +797,11 @@
             : el('code', { text: label + (c.uri && c.uri !== label ? ' \u2014 ' + c.uri : '') }),
           c.description ? ' \u2014 ' + c.description : ''));
       } else {
-        panel.appendChild(el('pre', { class: 'code', text: pretty(c) }));
+        panel.appendChild(codeBlock(pretty(c)));
       }
     });
     if (!body.content.length && body.structuredContent !== undefined) {
-      panel.appendChild(el('pre', { class: 'code result-text', text: pretty(body.structuredContent) }));
+      panel.appendChild(codeBlock(pretty(body.structuredContent), 'result-text'));
     }
   }
 
@@ -787,9 +870,11 @@
     card.li.classList.toggle('open', card.open);
     card.header.setAttribute('aria-expanded', card.open ? 'true' : 'false');
     card.body.hidden = !card.open;
-    if (card.open) {
-      try { history.replaceState(null, '', '#' + encodeURIComponent(card.tool.name)); } catch (e) { /* ignore */ }
-    }
+    try { // the last opened tool is in the URL, so that a link or a reload shows it
+      var hash = '#' + encodeURIComponent(card.tool.name);
+      if (card.open) history.replaceState(null, '', hash);
+      else if (location.hash === hash) history.replaceState(null, '', location.pathname + location.search);
+    } catch (e) { /* ignore */ }
     if (!card.open || card.loaded) return;
     card.loaded = true;
     clear(card.body);
@@ -857,6 +942,7 @@
       var n = $('notice');
       n.textContent = 'Could not load the tools: ' + e.message;
       n.hidden = false;
+      $('empty').hidden = true;
       $('tool-count').textContent = '';
     });
   }
