@@ -8,7 +8,7 @@ import (
 //toolgen:schema {"type": "strin"}
 type Misspelt string
 
-//toolgen:schema {"type": 
+//toolgen:schema {"type":
 type Broken string
 
 //toolgen:schema

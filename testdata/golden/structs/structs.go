@@ -44,9 +44,9 @@ type Input struct {
 	TaggedDup
 	Name string
 
-	Title    string  `json:"title"`
-	Skipped  string  `json:"-"`
-	Dash     string  `json:"-,"`
+	Title    string `json:"title"`
+	Skipped  string `json:"-"`
+	Dash     string `json:"-,"`
 	hidden   string
 	Count    int     `json:"count,string"`
 	Enabled  bool    `json:"enabled,omitempty,string"`
