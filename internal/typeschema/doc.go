@@ -9,5 +9,9 @@
 // built at run time for the same Go type.
 //
 // The package imports only the standard library: the runtime, and so every
-// generated server, depends on it.
+// generated server, depends on it. That is also why its [Schema] is its own
+// small model rather than invopop/jsonschema's: the generator's
+// dependencies must not reach a server binary, and the same model has to
+// serve both sides. It writes keywords in a fixed order, so schemas are
+// deterministic and property order is field order.
 package typeschema

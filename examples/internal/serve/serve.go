@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -35,18 +36,19 @@ func Main(tools runtime.ToolsProvider, opts *runtime.Options) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr, runtime.NewServer(tools, &o)); err != nil {
+	if err := run(ctx, *addr, runtime.NewServer(tools, &o), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, addr string, h http.Handler) error {
+// run serves h on addr until ctx is done, first printing the URL to out.
+func run(ctx context.Context, addr string, h http.Handler, out io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Serving on http://%s/\n", ln.Addr())
+	fmt.Fprintf(out, "Serving on http://%s/\n", ln.Addr())
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

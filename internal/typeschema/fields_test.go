@@ -1,0 +1,108 @@
+package typeschema
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// jsonFields must name exactly the properties encoding/json writes: for
+// each type, a fully populated value is marshalled and its keys compared.
+
+type Inner struct {
+	A string
+	B string `json:"b"`
+}
+
+type Other struct {
+	A string
+	C string
+}
+
+type tagged struct {
+	T string `json:"t"`
+}
+
+type deep struct{ Inner }
+
+type clash struct {
+	Inner        // A and B at depth 1
+	Other        // A clashes with Inner.A: both dropped; C stays
+	B     string `json:"b"` // depth 0 wins over Inner.B
+}
+
+type tagWins struct {
+	Inner        // A untagged at depth 1
+	Named tagged // not embedded: a property
+	X     struct {
+		A string `json:"A"`
+	} `json:"-"`
+	tagged // unexported embedded struct: T promoted
+}
+
+type twoTagged struct {
+	Inner
+	Other2 struct{} `json:"other2,omitempty"`
+	T1     tagged
+	T2     `json:"t2"`
+}
+
+type T2 struct{ A string }
+
+type ptrEmbed struct {
+	*Inner
+	Z string `json:""`
+}
+
+type deeper struct {
+	deep        // Inner at depth 2
+	A    string // depth 0 wins
+}
+
+type dupEmbed struct {
+	Inner
+	deep // Inner again, deeper: its fields lose
+}
+
+type quirks struct {
+	Bad     string `json:"a,b,c"`   // name "a"
+	Empty   string `json:",string"` // name from the field
+	Weird   string `json:"héllo"`
+	Space   string `json:"has space"`
+	Invalid string `json:"\x01"` // invalid name: the field's name is used
+	Dash    string `json:"-,"`
+	Skip    string `json:"-"`
+	lower   string
+}
+
+var _ = quirks{}.lower
+
+func TestJSONFieldsMatchEncodingJSON(t *testing.T) {
+	for _, v := range []any{
+		Inner{}, clash{}, tagWins{}, twoTagged{}, ptrEmbed{Inner: &Inner{}}, deeper{}, dupEmbed{}, quirks{},
+	} {
+		rt := reflect.TypeOf(v)
+		var got []string
+		for _, f := range jsonFields(Reflect(rt)) {
+			got = append(got, f.name)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for k := range m {
+			want = append(want, k)
+		}
+		slices.Sort(want)
+		sorted := slices.Sorted(slices.Values(got))
+		if !slices.Equal(sorted, want) {
+			t.Errorf("%s: jsonFields %v, encoding/json %v", rt, got, want)
+		}
+	}
+}
