@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgen-go/toolgen/internal/compile"
 )
 
 // compileSchema compiles a schema as the runtime will (draft 2020-12, no
@@ -20,17 +21,7 @@ func compileSchema(raw []byte) (*jsonschema.Schema, error) {
 		err := json.Unmarshal(raw, &v)
 		return nil, fmt.Errorf("not valid JSON: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("external reference %q is not allowed", s)
-	}
-	const url = "toolgen:///schema.json"
-	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile(url)
+	s, err := compile.Schema(raw)
 	if err != nil {
 		return nil, schemaProblem(err)
 	}

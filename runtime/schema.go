@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgen-go/toolgen/internal/compile"
 )
 
 // ValidationIssue is one way in which arguments fail their schema.
@@ -51,9 +51,6 @@ func (e *ValidationError) Error() string {
 	}
 	return b.String()
 }
-
-// schemaURL names every compiled schema; a schema's own $id may override it.
-const schemaURL = "toolgen:///input.json"
 
 // anyObject is the schema of a tool that declares none.
 var anyObject = json.RawMessage(`{"type":"object"}`)
@@ -98,18 +95,7 @@ func (c *schemaCache) get(t *Tool) *compiledSchema {
 
 func compileSchema(src []byte) *compiledSchema {
 	cs := &compiledSchema{src: string(src)}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	// A tool schema is self-contained: never fetch a $ref from disk or network.
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("external reference %q is not allowed", s)
-	}
-	if err := c.AddResource(schemaURL, bytes.NewReader(src)); err != nil {
-		cs.err = err
-		return cs
-	}
-	cs.schema, cs.err = c.Compile(schemaURL)
+	cs.schema, cs.err = compile.Schema(src)
 	return cs
 }
 

@@ -105,7 +105,7 @@ func TestErrors(t *testing.T) {
 		{"missing tools", "package: x\n", []string{`t.yaml:1:1: the file is missing the required key "tools"`}},
 		{"not a mapping", "- 1\n", []string{`t.yaml:1:1: the file must be a mapping, not a list`}},
 		{"empty", "", []string{`t.yaml:1:1: empty file: expected a mapping with tools:`}},
-		{"syntax", "tools: [\n", []string{`t.yaml:1:1: did not find expected node content`}},
+		{"syntax", "tools: [\n", []string{`t.yaml:2:1: did not find expected node content`}},
 		{"tools not a list", "tools: {a: 1}\n", []string{`t.yaml:1:8: expected a list, not a mapping`}},
 		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, description, examples, input, name, output, title, toolkit, version)`}},
 		{"wrong type", "tools:\n  - name: a\n    description: [x]\n    input: {type: object}\n", []string{`t.yaml:3:18: expected a string, not a list`}},

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgen-go/toolgen/internal/compile"
 	"gopkg.in/yaml.v3"
 )
-
-const schemaURL = "toolgen:///tools.yaml.json"
 
 // schema converts a schema node to JSON as written and compiles it, so that
 // a schema the runtime could not compile never reaches generated code.
@@ -43,16 +41,7 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 			return nil
 		}
 	}
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("external reference %q is not allowed: a tool's schema must be self-contained", u)
-	}
-	if err := c.AddResource(schemaURL, bytes.NewReader(js)); err != nil {
-		p.errorf(n, "schema: %v", err)
-		return nil
-	}
-	compiled, err := c.Compile(schemaURL)
+	compiled, err := compile.Schema(js)
 	if err != nil {
 		at, msg := schemaErrorAt(s.Node, err)
 		p.errorf(at, "invalid schema: %s", msg)
@@ -75,8 +64,13 @@ func schemaErrorAt(root *yaml.Node, err error) (*yaml.Node, string) {
 		}
 		return nodeAt(root, leaf.InstanceLocation), leaf.Message
 	}
-	msg := strings.ReplaceAll(err.Error(), schemaURL, "")
+	msg := strings.ReplaceAll(err.Error(), compile.URL, "")
 	msg = strings.TrimPrefix(msg, "jsonschema  compilation failed: ")
+	if m := externalRef.FindStringSubmatch(msg); m != nil {
+		if ref := findRef(root, m[1]); ref != nil {
+			return ref, msg
+		}
+	}
 	if m := pointerInText.FindStringSubmatch(msg); m != nil {
 		// A dangling reference: point at the $ref that names it.
 		if ref := findRef(root, "#"+m[1]); ref != nil {
@@ -105,7 +99,10 @@ func findRef(n *yaml.Node, target string) *yaml.Node {
 	return nil
 }
 
-var pointerInText = regexp.MustCompile(`#(/[^\s"']*)`)
+var (
+	pointerInText = regexp.MustCompile(`#(/[^\s"']*)`)
+	externalRef   = regexp.MustCompile(`external reference "([^"]+)" is not allowed`)
+)
 
 // nodeAt follows a JSON Pointer through the YAML tree as far as it goes. For
 // a mapping entry it returns the key's node, which is where a reader looks.
@@ -184,13 +181,39 @@ func (p *parser) checkExample(s *Schema, n *yaml.Node, js json.RawMessage) {
 }
 
 // yamlErrorPos pulls "line N" out of yaml.v3's syntax errors, which carry
-// no structured position.
+// no structured position. yaml.v3 adds one to the 0-based line of scanner
+// errors but not of parser errors (decode.go, parser.fail), so the line of
+// a parser error is corrected here; it is the line where the enclosing
+// collection starts when yaml.v3 knows it. The column is not reported.
 func yamlErrorPos(err error) Pos {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return Pos{line, 1}
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return Pos{1, 1}
 	}
-	return Pos{1, 1}
+	line, _ := strconv.Atoi(m[1])
+	for _, p := range yamlParserErrors {
+		if strings.HasSuffix(err.Error(), p) {
+			line++
+			break
+		}
+	}
+	return Pos{line, 1}
+}
+
+// yamlParserErrors are the messages of yaml.v3's parser (parserc.go), as
+// opposed to its scanner.
+var yamlParserErrors = []string{
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"did not find expected <document start>",
+	"did not find expected <stream-start>",
+	"did not find expected '-' indicator",
+	"did not find expected key",
+	"did not find expected node content",
+	"found duplicate %YAML directive",
+	"found duplicate %TAG directive",
+	"found incompatible YAML document",
+	"found undefined tag handle",
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
