@@ -35,6 +35,7 @@ func emit(u *unit) ([]byte, error) {
 	} else {
 		emitCodeFirst(f, u)
 	}
+	emitPrompts(f, u)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		return nil, err

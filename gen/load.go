@@ -137,11 +137,20 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 
 	kit := g.toolkit(pkg, files)
 	seen := map[string]*tool{}
+	seenPrompts := map[string]*prompt{}
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok {
 				continue
+			}
+			if p := g.funcPrompt(pkg, fd); p != nil {
+				if prev, dup := seenPrompts[p.name]; dup {
+					g.errs.add(p.pos, "duplicate prompt name %q (also at %s)", p.name, g.errs.rel(prev.pos))
+				} else {
+					seenPrompts[p.name] = p
+					u.prompts = append(u.prompts, p)
+				}
 			}
 			t := g.funcTool(pkg, fd, kit)
 			if t == nil {
@@ -155,7 +164,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 			u.tools = append(u.tools, t)
 		}
 	}
-	if len(u.tools) == 0 {
+	if len(u.tools) == 0 && len(u.prompts) == 0 {
 		if _, err := os.Stat(out); err != nil {
 			return nil
 		}

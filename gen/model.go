@@ -17,6 +17,7 @@ type unit struct {
 	pkgPath string // import path ("" when unknown, for a tools.yaml)
 	source  string // what it was generated from, for the header
 	tools   []*tool
+	prompts []*prompt
 
 	// Schema-first only.
 	yaml *yamlUnit
@@ -65,4 +66,31 @@ type funcCall struct {
 	result  resultKind
 	resType types.Type
 	err     bool // returns an error last
+}
+
+// prompt is an MCP prompt: from a //toolgen:prompt function, or a
+// tools.yaml template.
+type prompt struct {
+	name, title, description string
+	args                     []promptArg
+	pos                      token.Position
+
+	fn       *promptCall // code-first
+	template string      // schema-first: a text/template over the arguments
+}
+
+type promptArg struct {
+	name, description string
+	required          bool
+}
+
+// promptCall is a //toolgen:prompt function:
+// func(ctx context.Context, in T) (string | []runtime.PromptMessage, error).
+type promptCall struct {
+	name     string
+	ctx      bool
+	input    types.Type // the struct type of in
+	inPtr    bool
+	messages bool // returns []runtime.PromptMessage rather than a string
+	err      bool
 }

@@ -42,10 +42,6 @@ func (g *generator) loadYAML(path string) *unit {
 		g.yamlErrors(err)
 		return nil
 	}
-	if len(f.Prompts) > 0 {
-		g.errs.add(token.Position{Filename: abs, Line: f.Prompts[0].Pos.Line, Column: f.Prompts[0].Pos.Col}, "prompts: are not generated yet")
-		return nil
-	}
 	ts, err := toolsyaml.GoTypes(f)
 	if err != nil {
 		g.yamlErrors(err)
@@ -82,6 +78,14 @@ func (g *generator) loadYAML(path string) *unit {
 		}
 		t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
 		u.tools = append(u.tools, t)
+	}
+	for _, yp := range f.Prompts {
+		p := &prompt{name: yp.Name, title: yp.Title, description: yp.Description, template: yp.Template,
+			pos: token.Position{Filename: abs, Line: yp.Pos.Line, Column: yp.Pos.Col}}
+		for _, a := range yp.Arguments {
+			p.args = append(p.args, promptArg{name: a.Name, description: a.Description, required: a.Required})
+		}
+		u.prompts = append(u.prompts, p)
 	}
 	return u
 }

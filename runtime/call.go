@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -78,6 +79,27 @@ func checkJSON(body []byte) (ok bool, err error) {
 		}
 	}
 	return true, nil
+}
+
+// call runs the pipeline for arguments given as JSON text, on every
+// surface: absent arguments are {}; JSON with invalid UTF-8 or nested too
+// deep is invalid arguments; then [Server.invoke].
+func (s *Server) call(ctx context.Context, t *Tool, args []byte) *call {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = []byte("{}")
+	}
+	switch valid, err := checkJSON(args); {
+	case !valid:
+		c := &call{tool: t}
+		var v any
+		c.invalid([]ValidationIssue{{Path: "", Message: "not JSON: " + json.Unmarshal(args, &v).Error(), Keyword: "format"}})
+		return c
+	case err != nil:
+		c := &call{tool: t}
+		c.invalid([]ValidationIssue{{Path: "", Message: strings.TrimPrefix(err.Error(), errBadArgs.Error()+": "), Keyword: "format"}})
+		return c
+	}
+	return s.invoke(ctx, t, args)
 }
 
 // invoke runs the pipeline for a tool whose arguments are already known to

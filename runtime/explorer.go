@@ -111,16 +111,10 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var c *call
-	switch valid, err := checkJSON(body); {
-	case !valid:
-		c = s.invoke(ctx, t, json.RawMessage("{}"))
-	case err != nil:
-		c = &call{tool: t}
-		c.invalid([]ValidationIssue{{Path: "", Message: strings.TrimPrefix(err.Error(), errBadArgs.Error()+": "), Keyword: "format"}})
-	default:
-		c = s.invoke(ctx, t, body)
+	if !json.Valid(body) {
+		body = []byte("{}") // the protocol's rule for a body that is not JSON
 	}
+	c := s.call(ctx, t, body)
 
 	resp := callResponse{Result: c.result}
 	trace := c.result.TraceID

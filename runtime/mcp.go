@@ -1,16 +1,388 @@
 package runtime
 
-import "net/http"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
-// MCPOptions configures the MCP surface (Streamable HTTP at /mcp).
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/internal/typeschema"
+)
+
+// DefaultMCPPath is where the MCP surface is mounted by default.
+const DefaultMCPPath = "/mcp"
+
+// MCPOptions configures the MCP surface: Streamable HTTP at /mcp, and the
+// same server over stdio with [Server.ServeStdio]. The protocol itself
+// (JSON-RPC, sessions, transports) is github.com/modelcontextprotocol/go-sdk;
+// tools/list and tools/call are answered from the server's [ToolsProvider]
+// through the same call pipeline as every other surface.
 type MCPOptions struct {
-	// Disable turns the surface off.
+	// Disable turns the HTTP surface off (stdio still works).
 	Disable bool
+	// Path is where Streamable HTTP is served. Default [DefaultMCPPath].
+	Path string
+	// Stateless serves Streamable HTTP without sessions: each request
+	// stands alone. A stateless server cannot make requests of the client,
+	// so sampling and elicitation report that they are unavailable.
+	Stateless bool
+	// JSONResponse answers a POST with application/json instead of an SSE
+	// stream.
+	JSONResponse bool
+	// DisableLocalhostProtection turns off the SDK's DNS-rebinding
+	// protection: a server listening on a loopback address refuses requests
+	// whose Host header is not a loopback name. Leave it on.
+	DisableLocalhostProtection bool
+
+	// Name and Version identify the server to clients. Defaults: "toolgen"
+	// and "0.0.0". The server's title is Options.Title.
+	Name, Version string
+	// Instructions tell a client's model how to use the server.
+	Instructions string
+
+	// Prompts and the resources below are served as they are.
+	Prompts           []Prompt
+	Resources         []Resource
+	ResourceTemplates []ResourceTemplate
+	// Complete, when set, answers completion requests for prompt arguments
+	// and resource template variables (the completions capability).
+	Complete func(ctx context.Context, req CompletionRequest) ([]string, error)
+
+	// RegistryScheme is the URI scheme of the tool registry resources,
+	// SCHEME://tools and SCHEME://tool/{name}. Default "toolgen".
+	RegistryScheme string
+	// DisableRegistry leaves the registry resources out.
+	DisableRegistry bool
 }
 
-// mcpHandler serves MCP over Streamable HTTP.
+// CompletionRequest asks for completions of an argument's value.
+type CompletionRequest struct {
+	// Ref names what is completed: "prompt" with the prompt's name, or
+	// "resource" with the resource template's URI template.
+	RefType, Ref string
+	// Argument is the argument's name and Value what was typed so far.
+	Argument, Value string
+	// Context holds the arguments already given.
+	Context map[string]string
+}
+
+// mcpCallHeader carries, from the HTTP wrapper to the tools/call
+// middleware, the key of the context the auth hook returned for the
+// request. Incoming values are always removed first.
+const mcpCallHeader = "X-Toolgen-Call"
+
+// mcpState is the server's MCP side.
+type mcpState struct {
+	srv *mcp.Server
+	// calls maps an mcpCallHeader value to the request's context.
+	calls   sync.Map
+	callSeq atomic.Uint64
+	// fingerprint of the last tool list handed out, to notice changes.
+	fingerprint atomic.Uint64
+	// outputs caches each tool's MCP output schema (wrapped when the
+	// tool's own is not an object).
+	mu      sync.Mutex
+	outputs map[string]*mcpOutput
+}
+
+// mcpOutput is a tool's output schema as MCP gets it.
+type mcpOutput struct {
+	src    string
+	schema json.RawMessage
+	wrap   bool
+}
+
+// sentinel is a tool never listed or called: re-adding it is how a server
+// built on the SDK sends notifications/tools/list_changed to every session,
+// since the tools themselves are answered by middleware.
+var sentinel = &mcp.Tool{Name: "toolgen.list-changed", InputSchema: json.RawMessage(`{"type":"object"}`)}
+
+func sentinelHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("not a tool")
+}
+
+func (s *Server) buildMCP() {
+	o := &s.opts.MCP
+	impl := &mcp.Implementation{Name: o.Name, Title: s.opts.Title, Version: o.Version}
+	if impl.Name == "" {
+		impl.Name = "toolgen"
+	}
+	if impl.Version == "" {
+		impl.Version = "0.0.0"
+	}
+	so := &mcp.ServerOptions{Instructions: o.Instructions}
+	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 {
+		so.SubscribeHandler = s.subscribe
+		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	}
+	if o.Complete != nil {
+		so.CompletionHandler = s.complete
+	}
+	m := mcp.NewServer(impl, so)
+	m.AddTool(sentinel, sentinelHandler)
+	m.AddReceivingMiddleware(s.mcpMiddleware)
+	s.mcp = &mcpState{srv: m, outputs: map[string]*mcpOutput{}}
+	for i := range o.Prompts {
+		s.addPrompt(&o.Prompts[i])
+	}
+	for i := range o.Resources {
+		s.addResource(&o.Resources[i])
+	}
+	for i := range o.ResourceTemplates {
+		s.addResourceTemplate(&o.ResourceTemplates[i])
+	}
+	if !o.DisableRegistry {
+		s.addRegistry()
+	}
+}
+
+// MCP returns the server's go-sdk server, for what the options do not
+// cover. Its tools are the provider's: tools added to it directly are not
+// served.
+func (s *Server) MCP() *mcp.Server { return s.mcp.srv }
+
+// ServeStdio serves MCP on standard input and output until the client
+// disconnects or ctx is done. The auth hook does not apply: the client is
+// the process that started this one. Log to standard error.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.mcp.srv.Run(ctx, &mcp.StdioTransport{})
+}
+
+// NotifyToolsChanged tells every MCP session that the tool list changed.
+// A function provider's changes are noticed on their own when the server
+// next lists its tools; call this to tell clients at once.
+func (s *Server) NotifyToolsChanged() {
+	s.mcp.srv.AddTool(sentinel, sentinelHandler)
+}
+
+// NotifyResourceUpdated tells the sessions subscribed to uri that the
+// resource changed.
+func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
+	return s.mcp.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+}
+
+// noticeTools compares a freshly provided tool list with the last one and
+// notifies MCP clients when it changed.
+func (s *Server) noticeTools(tools []Tool) {
+	h := fnv.New64a()
+	for i := range tools {
+		t := &tools[i]
+		for _, part := range [][]byte{[]byte(t.Name), []byte(t.Title), []byte(t.Description), t.InputSchema, t.OutputSchema} {
+			h.Write(part)
+			h.Write([]byte{0})
+		}
+	}
+	sum := h.Sum64()
+	if old := s.mcp.fingerprint.Swap(sum); old != 0 && old != sum {
+		s.NotifyToolsChanged()
+	}
+}
+
+// mcpHandler serves MCP over Streamable HTTP. The auth hook runs on every
+// request (401 JSON when it rejects); the context it returns, with the
+// request, is what the tool's ctx carries, even in a stateful session whose
+// transport context belongs to the request that opened it.
 func (s *Server) mcpHandler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotImplemented, "MCP is not implemented yet.")
+	o := &s.opts.MCP
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                  o.Stateless,
+		JSONResponse:               o.JSONResponse,
+		DisableLocalhostProtection: o.DisableLocalhostProtection,
+		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
+		Logger:                     s.log,
 	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(mcpCallHeader)
+		ctx, ok := s.authenticate(w, r)
+		if !ok {
+			return
+		}
+		key := strconv.FormatUint(s.mcp.callSeq.Add(1), 36)
+		s.mcp.calls.Store(key, ctx)
+		defer s.mcp.calls.Delete(key)
+		r.Header.Set(mcpCallHeader, key)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// mcpCall is what a tool called over MCP finds in its ctx.
+type mcpCall struct {
+	session *mcp.ServerSession
+	req     *mcp.CallToolRequest
+}
+
+type mcpCallKey struct{}
+
+// valuesCtx takes its values from values first, and its deadline and
+// cancellation from the embedded context.
+type valuesCtx struct {
+	context.Context
+	values context.Context
+}
+
+func (c valuesCtx) Value(k any) any {
+	if v := c.values.Value(k); v != nil {
+		return v
+	}
+	return c.Context.Value(k)
+}
+
+// requestContext is the context a request's handler runs in: the SDK's
+// (cancellation, session), with the values of the HTTP request's context
+// after the auth hook when the request came over HTTP.
+func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) context.Context {
+	if extra == nil || extra.Header == nil {
+		return ctx
+	}
+	if hctx, ok := s.mcp.calls.Load(extra.Header.Get(mcpCallHeader)); ok {
+		return valuesCtx{ctx, hctx.(context.Context)}
+	}
+	return ctx
+}
+
+// mcpMiddleware answers tools/list and tools/call from the provider; every
+// other method goes to the SDK.
+func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/list":
+			ctx = s.requestContext(ctx, req.GetExtra())
+			tools, err := s.tools(ctx)
+			if err != nil {
+				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
+			}
+			res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
+			for i := range tools {
+				res.Tools[i] = s.mcpTool(&tools[i])
+			}
+			return res, nil
+		case "tools/call":
+			r := req.(*mcp.CallToolRequest)
+			ctx = s.requestContext(ctx, r.Extra)
+			ctx = context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: r.Session, req: r})
+			t, err := s.lookup(ctx, r.Params.Name)
+			if err != nil {
+				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
+			}
+			if t == nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			c := s.call(ctx, t, r.Params.Arguments)
+			return s.mcpResult(t, c.result), nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// mcpToolList is tools/list's result, written by toolgen rather than the
+// SDK so that each tool goes out exactly as described: the schemas as
+// generated, hints only when given.
+type mcpToolList struct {
+	mcp.ResultBase
+	Tools []mcpTool `json:"tools"`
+}
+
+type mcpTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  *Annotations    `json:"annotations,omitempty"`
+}
+
+func (s *Server) mcpTool(t *Tool) mcpTool {
+	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+	if len(mt.InputSchema) == 0 {
+		mt.InputSchema = anyObject
+	}
+	if !t.Annotations.IsZero() {
+		mt.Annotations = t.Annotations
+	}
+	if out := s.outputFor(t); out != nil {
+		mt.OutputSchema = out.schema
+	}
+	return mt
+}
+
+// mcpCallResult is tools/call's result: the pipeline's [Result] as it is,
+// but for structured content of a non-object output, which MCP carries as
+// {"result": value}.
+type mcpCallResult struct {
+	mcp.ResultBase
+	Content           []Content `json:"content"`
+	StructuredContent any       `json:"structuredContent,omitempty"`
+	IsError           bool      `json:"isError"`
+}
+
+func (s *Server) mcpResult(t *Tool, r *Result) *mcpCallResult {
+	res := &mcpCallResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError}
+	if res.StructuredContent != nil {
+		if out := s.outputFor(t); out != nil && out.wrap {
+			res.StructuredContent = map[string]any{"result": res.StructuredContent}
+		}
+	}
+	if r.TraceID != "" {
+		res.Meta = mcp.Meta{"_trace_id": r.TraceID}
+	}
+	return res
+}
+
+// outputFor returns a tool's output schema for MCP, which requires an
+// object schema: any other output is wrapped as {"result": schema} (its
+// "$schema" and "$defs" moved up, so that references still resolve), and
+// its structured content likewise.
+func (s *Server) outputFor(t *Tool) *mcpOutput {
+	if len(t.OutputSchema) == 0 {
+		return nil
+	}
+	s.mcp.mu.Lock()
+	defer s.mcp.mu.Unlock()
+	if o := s.mcp.outputs[t.Name]; o != nil && o.src == string(t.OutputSchema) {
+		return o
+	}
+	o := &mcpOutput{src: string(t.OutputSchema), schema: t.OutputSchema}
+	if obj, err := typeschema.ParseObject(t.OutputSchema); err == nil {
+		if typ, _ := obj.String("type"); typ != "object" {
+			o.wrap = true
+			o.schema = wrapOutput(obj)
+		}
+	}
+	s.mcp.outputs[t.Name] = o
+	return o
+}
+
+func wrapOutput(inner *typeschema.Object) json.RawMessage {
+	outer := &typeschema.Object{}
+	kept := &typeschema.Object{}
+	var defs json.RawMessage
+	for _, m := range inner.Members {
+		switch m.Key {
+		case "$schema":
+			outer.Set("$schema", m.Value)
+		case "$defs":
+			defs = m.Value
+		default:
+			kept.Members = append(kept.Members, m)
+		}
+	}
+	outer.Set("type", json.RawMessage(`"object"`))
+	k, _ := kept.MarshalJSON()
+	outer.Set("properties", json.RawMessage(`{"result":`+string(k)+`}`))
+	outer.Set("required", json.RawMessage(`["result"]`))
+	if defs != nil {
+		outer.Set("$defs", defs)
+	}
+	b, _ := outer.MarshalJSON()
+	return b
 }

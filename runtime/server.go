@@ -60,6 +60,7 @@ type Server struct {
 	static map[string]*Tool
 	mux    *http.ServeMux
 	page   page
+	mcp    *mcpState
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -98,6 +99,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 		}
 	}
 	s.page = renderPage(&s.opts)
+	s.buildMCP()
 	s.routes()
 	return s
 }
@@ -120,7 +122,11 @@ func (s *Server) routes() {
 	s.mux.Handle("/tools/{name}/call", allow(s.callTool, http.MethodPost))
 	s.mux.Handle("/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
 	if !s.opts.MCP.Disable {
-		s.mux.Handle("/mcp", s.mcpHandler())
+		path := s.opts.MCP.Path
+		if path == "" {
+			path = DefaultMCPPath
+		}
+		s.mux.Handle(path, s.mcpHandler())
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
@@ -168,7 +174,7 @@ func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
 
 // tools asks the provider for its tools, dropping (and logging) any that
 // could not be served.
-func (s *Server) tools(ctx context.Context) ([]Tool, error) {
+func (s *Server) tools(ctx context.Context) (out []Tool, err error) {
 	tools, err := s.provider.Tools(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list tools: %w", err)
@@ -176,8 +182,13 @@ func (s *Server) tools(ctx context.Context) ([]Tool, error) {
 	if s.static != nil {
 		return tools, nil
 	}
+	defer func() {
+		if err == nil {
+			s.noticeTools(out)
+		}
+	}()
 	seen := make(map[string]bool, len(tools))
-	out := tools[:0:0]
+	out = tools[:0:0]
 	for i := range tools {
 		t := &tools[i]
 		if err := checkTool(t); err != nil {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+	"text/template/parse"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
@@ -427,9 +428,73 @@ func (p *parser) prompt(n *yaml.Node) *Prompt {
 	}
 	pr.GoName = GoName(pr.Name)
 	if tmplNode != nil {
-		if _, err := template.New(pr.Name).Option("missingkey=error").Parse(pr.Template); err != nil {
+		t, err := template.New(pr.Name).Option("missingkey=zero").Parse(pr.Template)
+		if err != nil {
 			p.errorf(tmplNode, "invalid template: %v", err)
+			return pr
+		}
+		known := map[string]bool{}
+		for _, a := range pr.Arguments {
+			known[a.Name] = true
+		}
+		for _, name := range templateFields(t.Tree.Root) {
+			if !known[name] {
+				p.errorf(tmplNode, "the template uses .%s, which is not an argument of the prompt", name)
+			}
 		}
 	}
 	return pr
+}
+
+// templateFields lists the top-level fields ({{.name}}) a template reads,
+// in order, each once.
+func templateFields(root parse.Node) []string {
+	var names []string
+	seen := map[string]bool{}
+	var walk func(n parse.Node)
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			walk(n.Pipe)
+		case *parse.PipeNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Cmds {
+				walk(c)
+			}
+		case *parse.CommandNode:
+			for _, a := range n.Args {
+				walk(a)
+			}
+		case *parse.FieldNode:
+			if len(n.Ident) > 0 && !seen[n.Ident[0]] {
+				seen[n.Ident[0]] = true
+				names = append(names, n.Ident[0])
+			}
+		case *parse.IfNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.RangeNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.WithNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.TemplateNode:
+			walk(n.Pipe)
+		}
+	}
+	walk(root)
+	return names
 }

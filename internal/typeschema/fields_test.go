@@ -1,5 +1,7 @@
 package typeschema
 
+//lint:file-ignore SA5008 the quirks type has odd json tags on purpose: encoding/json is the reference
+
 import (
 	"encoding/json"
 	"reflect"

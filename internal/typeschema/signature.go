@@ -275,3 +275,39 @@ func renderType(s *node, t string) string {
 		return t
 	}
 }
+
+// Argument is one argument of a tool, read from its input schema, for
+// listings (the MCP tool registry): its name, its type rendered as in a
+// signature, whether it is required, its default and its description.
+type Argument struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Required    bool            `json:"required"`
+	Default     json.RawMessage `json:"default,omitempty"`
+	Description string          `json:"description"`
+}
+
+// Arguments lists the properties of an input schema, in order.
+func Arguments(input json.RawMessage) []Argument {
+	in, _ := parseNode(input).(*node)
+	props, _ := in.get("properties").(*node)
+	if props == nil {
+		return []Argument{}
+	}
+	req := in.required()
+	args := make([]Argument, 0, len(props.keys))
+	for _, k := range props.keys {
+		p, _ := props.vals[k].(*node)
+		a := Argument{Name: k, Type: render(p), Required: req[k]}
+		if d, ok := p.get("description").(string); ok {
+			a.Description = d
+		}
+		if p != nil {
+			if d, ok := p.vals["default"]; ok {
+				a.Default = json.RawMessage(literal(d))
+			}
+		}
+		args = append(args, a)
+	}
+	return args
+}

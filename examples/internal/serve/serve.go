@@ -1,6 +1,7 @@
 // Package serve is the command line the example servers share: the flags
-// -addr and -allow-execute, a logger, and an HTTP server that prints the URL
-// it serves.
+// -addr, -allow-execute and -stdio, a logger, and an HTTP server that
+// prints the URL it serves (the Tool Explorer at /, its REST protocol under
+// /tools, MCP at /mcp), or MCP over standard input and output.
 package serve
 
 import (
@@ -24,6 +25,7 @@ import (
 func Main(tools runtime.ToolsProvider, opts *runtime.Options) {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	allowExecute := flag.Bool("allow-execute", false, "let the Tool Explorer page run tools")
+	stdio := flag.Bool("stdio", false, "speak MCP on standard input and output instead of serving HTTP")
 	flag.Parse()
 
 	var o runtime.Options
@@ -36,7 +38,17 @@ func Main(tools runtime.ToolsProvider, opts *runtime.Options) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr, runtime.NewServer(tools, &o), os.Stdout); err != nil {
+	srv := runtime.NewServer(tools, &o)
+	if *stdio {
+		// Standard output is the protocol's: the logger writes to
+		// standard error.
+		if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(ctx, *addr, srv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -1,0 +1,647 @@
+package runtime
+
+//lint:file-ignore SA1019 the tests exercise logging and sampling, deprecated in MCP 2026-07-28 but supported
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The MCP surface, tested with the SDK's own client over in-memory
+// transports (and Streamable HTTP where HTTP is the point).
+
+// connect opens a client session on s over in-memory transports. The
+// protocol is pinned to 2025-11-25, the version in which the server may
+// make requests of the client (sampling, elicitation) and log.
+func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sameJSON compares two JSON texts by value.
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Fatalf("%v: %s", err, a)
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	return mustJSON(t, x) == mustJSON(t, y)
+}
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// mcpTools are tools for the MCP tests beside callTools.
+func mcpTools() ToolList {
+	return append(callTools(),
+		Tool{
+			Name:        "sum",
+			Title:       "Sum",
+			Description: "Adds numbers.",
+			Annotations: &Annotations{ReadOnlyHint: Bool(true), OpenWorldHint: Bool(false)},
+			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"xs":{"type":"array","items":{"type":"number"}}},"required":["xs"],"additionalProperties":false,"$defs":{"unused":{"type":"string"}}}`),
+			// Not an object: MCP gets it wrapped as {"result": ...}.
+			OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"number","$defs":{"n":{"type":"number"}}}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+				var in struct{ Xs []float64 }
+				if err := DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				total := 0.0
+				for _, x := range in.Xs {
+					total += x
+				}
+				return StructuredResult(total)
+			},
+		},
+		Tool{
+			Name: "picture",
+			Handler: func(context.Context, json.RawMessage) (*Result, error) {
+				return ContentResult(Image([]byte{1, 2}, "image/png")), nil
+			},
+		},
+	)
+}
+
+func TestMCPListTools(t *testing.T) {
+	cs := connect(t, NewServer(mcpTools(), &Options{Logger: discard()}), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mcpTools()
+	if len(res.Tools) != len(want) {
+		t.Fatalf("%d tools, want %d", len(res.Tools), len(want))
+	}
+	for i, got := range res.Tools {
+		w := want[i]
+		if got.Name != w.Name || got.Title != w.Title || got.Description != w.Description {
+			t.Errorf("tool %d: %s %q %q, want %s", i, got.Name, got.Title, got.Description, w.Name)
+		}
+		in := string(w.InputSchema)
+		if in == "" {
+			in = `{"type":"object"}`
+		}
+		if !sameJSON(t, mustJSON(t, got.InputSchema), in) {
+			t.Errorf("%s input schema %s, want %s", got.Name, mustJSON(t, got.InputSchema), in)
+		}
+	}
+	sum := res.Tools[len(res.Tools)-2]
+	if a := sum.Annotations; a == nil || !a.ReadOnlyHint || a.OpenWorldHint == nil || *a.OpenWorldHint || a.DestructiveHint != nil {
+		t.Errorf("sum annotations %+v", sum.Annotations)
+	}
+	if got, want := mustJSON(t, sum.OutputSchema), `{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{"n":{"type":"number"}},"properties":{"result":{"type":"number"}},"required":["result"],"type":"object"}`; !sameJSON(t, got, want) {
+		t.Errorf("wrapped output schema %s", got)
+	}
+}
+
+func TestMCPCallTool(t *testing.T) {
+	s := NewServer(mcpTools(), &Options{Logger: discard(), CallTimeout: 50 * time.Millisecond})
+	cs := connect(t, s, nil)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		args any
+		want string
+	}{
+		{"plain", nil, `{"content":[{"type":"text","text":"result here"}]}`},
+		{"traced", map[string]any{}, `{"_meta":{"_trace_id":"abc-123"},"content":[{"type":"text","text":"result here"}]}`},
+		{"count", map[string]any{"city": "Oslo", "days": 2}, `{"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"days\":2,\"big\":0,\"ratio\":0,\"tags\":null}"}],"structuredContent":{"city":"Oslo","days":2,"big":0,"ratio":0,"tags":null}}`},
+		// Invalid arguments are an isError result naming the path, validated
+		// with the same compiled schema as every surface.
+		{"count", map[string]any{"days": 99, "extra": true}, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: missing required property (required)\n- /days: must be <= 14 but found 99 (maximum)\n- /extra: unknown property (additionalProperties)"}],"isError":true}`},
+		{"soft_fail", nil, `{"content":[{"type":"text","text":"no such city"}],"isError":true}`},
+		{"hard_fail", nil, `{"content":[{"type":"text","text":"backend exploded"}],"isError":true}`},
+		{"panics", nil, `{"content":[{"type":"text","text":"tool panicked: boom"}],"isError":true}`},
+		{"slow", nil, `{"content":[{"type":"text","text":"Tool slow timed out after 50ms."}],"isError":true}`},
+		{"nil_result", nil, `{"content":[]}`},
+		{"sum", map[string]any{"xs": []float64{1, 2.5}}, `{"content":[{"type":"text","text":"3.5"}],"structuredContent":{"result":3.5}}`},
+		{"picture", nil, `{"content":[{"type":"image","data":"AQI=","mimeType":"image/png"}]}`},
+	}
+	for _, c := range cases {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		res.Meta = stripServerInfo(res.Meta)
+		if got := mustJSON(t, res); !sameJSON(t, got, c.want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+	// An unknown tool is a protocol error, not a result.
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
+		t.Errorf("unknown tool: %v", err)
+	}
+}
+
+// stripServerInfo drops the serverInfo the SDK adds to every result's _meta.
+func stripServerInfo(m mcp.Meta) mcp.Meta {
+	delete(m, "io.modelcontextprotocol/serverInfo")
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// A function provider is asked on every request, and a change in what it
+// returns is announced to every session.
+func TestMCPFunctionProvider(t *testing.T) {
+	var mu sync.Mutex
+	names := []string{"a"}
+	var calls atomic.Int32
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		calls.Add(1)
+		mu.Lock()
+		defer mu.Unlock()
+		var tools []Tool
+		for _, n := range names {
+			tools = append(tools, Tool{Name: n, Description: n, Handler: func(context.Context, json.RawMessage) (*Result, error) { return TextResult(n), nil }})
+		}
+		return tools, nil
+	})
+	s := NewServer(p, &Options{Logger: discard()})
+	changed := make(chan struct{}, 10)
+	cs := connect(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
+	ctx := context.Background()
+	list := func() string {
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tl := range res.Tools {
+			got = append(got, tl.Name)
+		}
+		return strings.Join(got, ",")
+	}
+	if got := list(); got != "a" {
+		t.Fatalf("tools %s", got)
+	}
+	mu.Lock()
+	names = []string{"a", "b"}
+	mu.Unlock()
+	if got := list(); got != "a,b" {
+		t.Fatalf("tools after the change %s", got)
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/tools/list_changed after the provider changed")
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "b"}); err != nil || res.Content[0].(*mcp.TextContent).Text != "b" {
+		t.Errorf("call b: %v %v", res, err)
+	}
+	if calls.Load() < 3 {
+		t.Errorf("provider asked %d times, want one per request", calls.Load())
+	}
+	// And on demand.
+	s.NotifyToolsChanged()
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("NotifyToolsChanged sent nothing")
+	}
+}
+
+// sessionTool uses everything a tool can do with its MCP client.
+func sessionTool() Tool {
+	return Tool{
+		Name:        "interview",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"ask":{"type":"string"}}}`),
+		Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+			var in struct{ Ask string }
+			if err := DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			if err := Log(ctx, "info", "starting"); err != nil {
+				return nil, err
+			}
+			for i := range 3 {
+				if err := Progress(ctx, float64(i+1), 3, fmt.Sprintf("step %d", i+1)); err != nil {
+					return nil, err
+				}
+			}
+			switch in.Ask {
+			case "sample":
+				answer, err := Sample(ctx, "Say hi", 10)
+				if err != nil {
+					return nil, err
+				}
+				return TextResult("model said: " + answer), nil
+			case "elicit":
+				e, err := Elicit(ctx, "Who are you?", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
+				if err != nil {
+					return nil, err
+				}
+				return TextResult(e.Action + " " + fmt.Sprint(e.Content["name"])), nil
+			}
+			return TextResult("done"), nil
+		},
+	}
+}
+
+func TestMCPInsideTool(t *testing.T) {
+	s := NewServer(ToolList{sessionTool()}, &Options{AllowExecute: true, Logger: discard()})
+	var mu sync.Mutex
+	var logs, progress []string
+	cs := connect(t, s, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, fmt.Sprintf("%s:%v", r.Params.Level, r.Params.Data))
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, fmt.Sprintf("%v/%v %s", r.Params.Progress, r.Params.Total, r.Params.Message))
+		},
+		CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			prompt := r.Params.Messages[0].Content.(*mcp.TextContent).Text
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hi (to " + prompt + ")"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
+	ctx := context.Background()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	call := func(ask string) string {
+		p := &mcp.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": ask}}
+		p.SetProgressToken("tok-" + ask)
+		res, err := cs.CallTool(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	if got := call("sample"); got != "model said: hi (to Say hi)" {
+		t.Errorf("sampling: %q", got)
+	}
+	if got := call("elicit"); got != "accept Ada" {
+		t.Errorf("elicitation: %q", got)
+	}
+	// Notifications arrive asynchronously; wait for them.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n, m := len(logs), len(progress)
+		mu.Unlock()
+		if n >= 2 && m >= 6 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	if strings.Join(logs, ",") != "info:starting,info:starting" || len(progress) != 6 || progress[0] != "1/3 step 1" || progress[2] != "3/3 step 3" {
+		t.Errorf("logs %q, progress %q", logs, progress)
+	}
+	mu.Unlock()
+
+	// A client without the sampling capability: the tool learns so.
+	bare := connect(t, s, nil)
+	res, err := bare.CallTool(ctx, &mcp.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": "sample"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "does not support this: sampling") {
+		t.Errorf("sampling without the capability: %v %v", mustJSON(t, res), err)
+	}
+	// Over the explorer's REST protocol there is no session to talk to.
+	do(t, s, "POST", "/tools/interview/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"runtime: not called over MCP: no client session"}],"isError":true}`)
+}
+
+func TestMCPRegistry(t *testing.T) {
+	tools := ToolList{{
+		Name:        "greet",
+		Description: "Greets.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"times":{"type":"integer","default":1}},"required":["name"]}`),
+		Signature:   "greet(name: string, times?: integer = 1) -> string",
+		Examples:    []json.RawMessage{json.RawMessage(`{"name":"Ada"}`)},
+		Handler:     callTools()[1].Handler,
+	}, {Name: "bare", Handler: callTools()[1].Handler}}
+	ctx := context.Background()
+	read := func(cs *mcp.ClientSession, uri string) (string, error) {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			return "", err
+		}
+		if res.Contents[0].MIMEType != "application/json" || res.Contents[0].URI != uri {
+			t.Errorf("%s: %+v", uri, res.Contents[0])
+		}
+		return res.Contents[0].Text, nil
+	}
+	cs := connect(t, NewServer(tools, &Options{Logger: discard()}), nil)
+	if got, err := read(cs, "toolgen://tools"); err != nil || got != `[{"name":"greet","signature":"greet(name: string, times?: integer = 1) -> string"},{"name":"bare","signature":"bare() -> content"}]` {
+		t.Errorf("toolgen://tools: %s %v", got, err)
+	}
+	if got, err := read(cs, "toolgen://tool/greet"); err != nil || got != `{"name":"greet","signature":"greet(name: string, times?: integer = 1) -> string","description":"Greets.","args":[{"name":"name","type":"string","required":true,"description":"Who."},{"name":"times","type":"integer","required":false,"default":1,"description":""}],"examples":[{"name":"Ada"}]}` {
+		t.Errorf("toolgen://tool/greet: %s %v", got, err)
+	}
+	if _, err := read(cs, "toolgen://tool/nope"); err == nil || !strings.Contains(err.Error(), "Tool not found: nope") {
+		t.Errorf("unknown tool: %v", err)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != "toolgen://tool/{name}" {
+		t.Errorf("templates: %v %v", templates, err)
+	}
+
+	other := connect(t, NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{RegistryScheme: "mytools"}}), nil)
+	if got, err := read(other, "mytools://tools"); err != nil || !strings.Contains(got, `"name":"greet"`) {
+		t.Errorf("custom scheme: %s %v", got, err)
+	}
+	if _, err := read(other, "toolgen://tools"); err == nil {
+		t.Error("the default scheme still answers")
+	}
+	none := connect(t, NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{DisableRegistry: true}}), nil)
+	if res, err := none.ListResources(ctx, nil); err == nil && len(res.Resources) != 0 {
+		t.Errorf("registry disabled but listed: %v", res.Resources)
+	}
+}
+
+func TestMCPPrompts(t *testing.T) {
+	prompts := []Prompt{{
+		Name:        "explain",
+		Title:       "Explain",
+		Description: "Explains a value.",
+		Arguments:   []PromptArgument{{Name: "value", Description: "The value.", Required: true}, {Name: "tone"}},
+		Handler: func(_ context.Context, args map[string]string) (*PromptResult, error) {
+			return &PromptResult{Messages: []PromptMessage{UserMessage("Explain " + args["value"] + " " + args["tone"]), {Role: "user", Content: Image([]byte{9}, "image/png")}}}, nil
+		},
+	}, {
+		Name: "broken",
+		Handler: func(context.Context, map[string]string) (*PromptResult, error) {
+			return nil, errors.New("template failed")
+		},
+	}}
+	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Prompts: prompts}}), nil)
+	ctx := context.Background()
+	list, err := cs.ListPrompts(ctx, nil)
+	// The SDK lists prompts by name.
+	if err != nil || len(list.Prompts) != 2 || list.Prompts[1].Title != "Explain" || !list.Prompts[1].Arguments[0].Required || list.Prompts[1].Arguments[1].Required {
+		t.Fatalf("prompts/list: %s %v", mustJSON(t, list), err)
+	}
+	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "42", "tone": "kindly"}})
+	if err != nil || mustJSON(t, got.Messages) != `[{"content":{"type":"text","text":"Explain 42 kindly"},"role":"user"},{"content":{"type":"image","mimeType":"image/png","data":"CQ=="},"role":"user"}]` {
+		t.Errorf("prompts/get: %s %v", mustJSON(t, got), err)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"tone": "x"}}); err == nil || !strings.Contains(err.Error(), "missing required argument value") {
+		t.Errorf("missing argument: %v", err)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "1", "colour": "x"}}); err == nil || !strings.Contains(err.Error(), `unknown argument "colour"`) {
+		t.Errorf("unknown argument: %v", err)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "broken"}); err == nil || !strings.Contains(err.Error(), "template failed") {
+		t.Errorf("failing prompt: %v", err)
+	}
+}
+
+func TestMCPResources(t *testing.T) {
+	opts := MCPOptions{
+		Resources: []Resource{
+			{URI: "test://text", Name: "text", MIMEType: "text/plain", Read: func(context.Context, string, map[string]string) ([]ResourceContents, error) {
+				return []ResourceContents{{Text: "hello"}}, nil
+			}},
+			{URI: "test://binary", Name: "binary", MIMEType: "image/png", Read: func(context.Context, string, map[string]string) ([]ResourceContents, error) {
+				return []ResourceContents{{Blob: []byte{0x89, 'P'}}}, nil
+			}},
+		},
+		ResourceTemplates: []ResourceTemplate{{
+			URITemplate: "test://items/{id}", Name: "item", MIMEType: "application/json",
+			Read: func(_ context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
+				if vars["id"] == "missing" {
+					return nil, ErrResourceNotFound
+				}
+				return []ResourceContents{{Text: `{"id":"` + vars["id"] + `"}`}}, nil
+			},
+		}},
+	}
+	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: opts})
+	updated := make(chan string, 10)
+	cs := connect(t, s, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
+	ctx := context.Background()
+	for uri, want := range map[string]string{
+		"test://text":     `[{"uri":"test://text","mimeType":"text/plain","text":"hello"}]`,
+		"test://binary":   `[{"uri":"test://binary","mimeType":"image/png","blob":"iVA="}]`,
+		"test://items/42": `[{"uri":"test://items/42","mimeType":"application/json","text":"{\"id\":\"42\"}"}]`,
+	} {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil || mustJSON(t, res.Contents) != want {
+			t.Errorf("%s: %v %v", uri, mustJSON(t, res), err)
+		}
+	}
+	for _, uri := range []string{"test://items/missing", "test://nothing"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "Resource not found") {
+			t.Errorf("%s: %v", uri, err)
+		}
+	}
+	// Subscriptions: updates reach subscribers only, until they unsubscribe.
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://text"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://nothing"}); err == nil {
+		t.Error("subscribed to a resource that does not exist")
+	}
+	s.NotifyResourceUpdated(ctx, "test://binary") // not subscribed
+	s.NotifyResourceUpdated(ctx, "test://text")
+	select {
+	case uri := <-updated:
+		if uri != "test://text" {
+			t.Errorf("update for %s", uri)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/resources/updated")
+	}
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://text"}); err != nil {
+		t.Fatal(err)
+	}
+	s.NotifyResourceUpdated(ctx, "test://text")
+	if err := cs.Ping(ctx, nil); err != nil { // a round trip: any update would have arrived first
+		t.Fatal(err)
+	}
+	select {
+	case uri := <-updated:
+		t.Errorf("update for %s after unsubscribing", uri)
+	default:
+	}
+}
+
+func TestMCPCompletion(t *testing.T) {
+	var got CompletionRequest
+	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{
+		Prompts: []Prompt{{Name: "p", Arguments: []PromptArgument{{Name: "city"}}, Handler: func(context.Context, map[string]string) (*PromptResult, error) { return &PromptResult{}, nil }}},
+		Complete: func(_ context.Context, r CompletionRequest) ([]string, error) {
+			got = r
+			return []string{"Oslo", "Ottawa"}, nil
+		},
+	}})
+	cs := connect(t, s, nil)
+	res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, Argument: mcp.CompleteParamsArgument{Name: "city", Value: "O"}})
+	if err != nil || strings.Join(res.Completion.Values, ",") != "Oslo,Ottawa" {
+		t.Fatalf("complete: %v %v", res, err)
+	}
+	if got.RefType != "prompt" || got.Ref != "p" || got.Argument != "city" || got.Value != "O" {
+		t.Errorf("request %+v", got)
+	}
+}
+
+// Over Streamable HTTP, the auth hook guards /mcp and its context reaches
+// the tool.
+func TestMCPHTTP(t *testing.T) {
+	hook := func(r *http.Request) (context.Context, error) {
+		if r.Header.Get("Authorization") != "Bearer good" && r.Header.Get("Authorization") != "Bearer other" {
+			return nil, errors.New("bad token")
+		}
+		return context.WithValue(r.Context(), identityKey{}, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")), nil
+	}
+	whoami := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		who, _ := ctx.Value(identityKey{}).(string)
+		r, ok := RequestFromContext(ctx)
+		if !ok {
+			return nil, errors.New("no request")
+		}
+		return TextResult(who + " " + r.URL.Path), nil
+	}}
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			s := NewServer(ToolList{whoami}, &Options{AuthHook: hook, Logger: discard(), MCP: MCPOptions{Stateless: stateless}})
+			hs := httptest.NewServer(s)
+			defer hs.Close()
+			ctx := context.Background()
+
+			token := "good"
+			client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+				r.Header.Set("Authorization", "Bearer "+token)
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			call := func() string {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Content[0].(*mcp.TextContent).Text
+			}
+			if got := call(); got != "good /mcp" {
+				t.Errorf("identity %q", got)
+			}
+			// The identity is the current request's, not the session's.
+			token = "other"
+			if got := call(); got != "other /mcp" {
+				t.Errorf("identity after the token changed %q", got)
+			}
+
+			// Without a token: 401 with the generic JSON body.
+			resp, err := http.Post(hs.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := readAll(resp)
+			if resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` {
+				t.Errorf("no token: %d %s", resp.StatusCode, body)
+			}
+			// A spoofed call header cannot lend another request's identity.
+			req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(`{}`))
+			req.Header.Set(mcpCallHeader, "1")
+			if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
+				t.Errorf("spoofed header without a token: %v %v", resp, err)
+			}
+		})
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func readAll(r *http.Response) string {
+	defer r.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			return b.String()
+		}
+	}
+}
+
+// The DNS-rebinding protection of the SDK stays on: a request to a loopback
+// server naming another host is refused.
+func TestMCPLocalhostProtection(t *testing.T) {
+	hs := httptest.NewServer(NewServer(ToolList{}, &Options{Logger: discard()}))
+	defer hs.Close()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(host string) int {
+		req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(initialize))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post("evil.example.com"); code != http.StatusForbidden {
+		t.Errorf("foreign Host: %d, want 403", code)
+	}
+	if code := post(strings.TrimPrefix(hs.URL, "http://")); code != http.StatusOK {
+		t.Errorf("own Host: %d, want 200", code)
+	}
+}
+
+func TestMCPPathAndDisable(t *testing.T) {
+	moved := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Path: "/rpc"}})
+	if r := do(t, moved, "GET", "/mcp", ""); r.status != 404 {
+		t.Errorf("/mcp after moving: %d", r.status)
+	}
+	if r := do(t, moved, "POST", "/rpc", "{}"); r.status == 404 {
+		t.Errorf("/rpc: %d", r.status)
+	}
+	off := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Disable: true}})
+	if r := do(t, off, "POST", "/mcp", "{}"); r.status != 404 {
+		t.Errorf("/mcp disabled: %d", r.status)
+	}
+}
