@@ -89,6 +89,18 @@ func newBuilder() *builder {
 }
 
 func (b *builder) root(s *Schema) *Schema {
+	if s.Raw != nil {
+		// A verbatim object schema is the root as it is (a tool's input
+		// must be "type": "object" at the top); $schema is added when it
+		// has none.
+		if obj, err := ParseObject(s.Raw); err == nil {
+			if obj.Get("$schema") == nil {
+				obj.Members = append([]Member{{Key: "$schema", Value: json.RawMessage(`"` + Draft + `"`)}}, obj.Members...)
+			}
+			raw, _ := obj.MarshalJSON()
+			return &Schema{Raw: raw, Defs: nil}
+		}
+	}
 	if s.Raw != nil || s.Ref != "" {
 		// A root must be a schema object of its own to carry $schema.
 		s = &Schema{AllOf: []*Schema{s}}

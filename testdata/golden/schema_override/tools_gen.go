@@ -62,12 +62,8 @@ func Tools() runtime.ToolList {
 }`),
 		OutputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"allOf": [
-		{
-			"type": "string",
-			"pattern": "^[0-9]+\\.[0-9]+$"
-		}
-	]
+	"type": "string",
+	"pattern": "^[0-9]+\\.[0-9]+$"
 }`),
 		Signature: `pin(version: string, old?: string | null, flag: boolean | "auto", addr: string) -> string`,
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
