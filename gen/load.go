@@ -117,6 +117,16 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		dir = filepath.Dir(pkg.GoFiles[0])
 	}
 	out := filepath.Join(dir, g.cfg.output())
+	if yaml := yamlSource(out); yaml != "" {
+		// Generated from a tools.yaml: regenerate from it, so that a
+		// pattern such as ./... covers schema-first packages too (and
+		// errors in Go code that uses a stale output do not stop it).
+		if fn := firstDirective(pkg, "tool", "prompt"); fn != nil {
+			g.errs.add(pkg.Fset.Position(fn.Pos()), "%s has //toolgen: functions, but %s is generated from %s: a package is either code-first or schema-first", pkg.PkgPath, filepath.Base(out), yaml)
+			return nil
+		}
+		return g.loadYAML(filepath.Join(dir, yaml))
+	}
 	if !g.loadErrors(pkg) || pkg.Types == nil {
 		return nil
 	}
@@ -561,4 +571,46 @@ func generatedByToolgen(name string) bool {
 	buf := make([]byte, len(header)+3)
 	n, _ := io.ReadFull(f, buf)
 	return string(buf[:n]) == "// "+header
+}
+
+// yamlSource returns the tools.yaml a generated file was generated from
+// (its "// Source:" header line), or "" when it is not one.
+func yamlSource(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 512)
+	n, _ := io.ReadFull(f, buf)
+	head := string(buf[:n])
+	if !strings.HasPrefix(head, "// "+header+"\n// Source: ") {
+		return ""
+	}
+	src, _, _ := strings.Cut(head[len("// "+header+"\n// Source: "):], "\n")
+	if strings.HasSuffix(src, ".yaml") || strings.HasSuffix(src, ".yml") {
+		return src
+	}
+	return ""
+}
+
+// firstDirective returns the first function declaration of pkg with one of
+// the named toolgen directives.
+func firstDirective(pkg *packages.Package, names ...string) *ast.FuncDecl {
+	for _, f := range pkg.Syntax {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				for _, n := range names {
+					if c.Text == directivePrefix+n || strings.HasPrefix(c.Text, directivePrefix+n+" ") {
+						return fd
+					}
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -197,3 +197,56 @@ func TestUsageErrors(t *testing.T) {
 		t.Error("no error for a missing package")
 	}
 }
+
+const yamlSrc = `package: calc
+tools:
+  - name: add
+    input:
+      type: object
+      properties: {a: {type: number}, b: {type: number}}
+      required: [a, b]
+    output: {type: number}
+`
+
+// A package generated from a tools.yaml is regenerated from it when named
+// as a package (./...), so -check covers both kinds.
+func TestSchemaFirstByPattern(t *testing.T) {
+	dir := module(t, map[string]string{
+		"code/tools.go":   toolsSrc,
+		"calc/tools.yaml": yamlSrc,
+		"calc/calc.go":    "package calc\n\ntype impl struct{ UnimplementedHandlers }\n\nvar _ Handlers = impl{}\n",
+	})
+	r := toolgen("-v", "calc/tools.yaml")
+	r.want(t, 0)
+	if r.stdout != "wrote calc/tools_gen.go\n" {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	toolgen("./code").want(t, 0)
+	r = toolgen("-check", "-v", "./...")
+	r.want(t, 0)
+	if r.stdout != "calc/tools_gen.go is up to date\ncode/tools_gen.go is up to date\n" {
+		t.Errorf("-check ./...: %q", r.stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc/tools.yaml"), []byte(strings.Replace(yamlSrc, "type: number}\n", "type: number, description: The sum.}\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = toolgen("-check", "./...")
+	r.want(t, 1)
+	if r.stderr != "calc/tools_gen.go is out of date: run toolgen\n" {
+		t.Errorf("-check after a yaml change: %q", r.stderr)
+	}
+	toolgen("./...").want(t, 0)
+	if !strings.Contains(read(t, filepath.Join(dir, "calc/tools_gen.go")), "The sum.") {
+		t.Error("./... did not regenerate from the yaml")
+	}
+
+	// A package cannot be both.
+	if err := os.WriteFile(filepath.Join(dir, "calc/more.go"), []byte("package calc\n\n//toolgen:tool\nfunc Extra() string { return \"\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = toolgen("./calc")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "calc/more.go:4:1: example.com/cli/calc has //toolgen: functions, but tools_gen.go is generated from tools.yaml") {
+		t.Errorf("both kinds: %s", r.stderr)
+	}
+}
