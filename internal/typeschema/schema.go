@@ -63,10 +63,7 @@ type Property struct {
 }
 
 // Def is one entry of "$defs".
-type Def struct {
-	Name   string
-	Schema *Schema
-}
+type Def = Property
 
 // MarshalJSON writes s compactly, keywords in a fixed order.
 func (s *Schema) MarshalJSON() ([]byte, error) {
@@ -141,10 +138,46 @@ func (w *objWriter) raw(k string, v json.RawMessage) {
 }
 
 func (w *objWriter) schema(k string, s *Schema) {
-	if s != nil && w.err == nil {
+	if s != nil {
 		w.key(k)
+		w.sub(s)
+	}
+}
+
+// sub writes a subschema in place.
+func (w *objWriter) sub(s *Schema) {
+	if w.err == nil {
 		w.err = s.write(w.b)
 	}
+}
+
+// seq writes key and a sequence of n items between open and close.
+func (w *objWriter) seq(k string, open, close byte, n int, item func(i int)) {
+	w.key(k)
+	w.b.WriteByte(open)
+	for i := range n {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		item(i)
+	}
+	w.b.WriteByte(close)
+}
+
+// schemas writes a list of subschemas (anyOf, allOf), when there is one.
+func (w *objWriter) schemas(k string, list []*Schema) {
+	if list != nil {
+		w.seq(k, '[', ']', len(list), func(i int) { w.sub(list[i]) })
+	}
+}
+
+// members writes named subschemas as an object (properties, $defs).
+func (w *objWriter) members(k string, list []Property) {
+	w.seq(k, '{', '}', len(list), func(i int) {
+		writeString(w.b, list[i].Name)
+		w.b.WriteByte(':')
+		w.sub(list[i].Schema)
+	})
 }
 
 func (s *Schema) write(b *bytes.Buffer) error {
@@ -167,21 +200,12 @@ func (s *Schema) writeKeywords(w *objWriter) {
 	case 1:
 		w.str("type", s.Type[0])
 	default:
-		w.key("type")
-		w.b.WriteByte('[')
-		for i, t := range s.Type {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			writeString(w.b, t)
-		}
-		w.b.WriteByte(']')
+		w.seq("type", '[', ']', len(s.Type), func(i int) { writeString(w.b, s.Type[i]) })
 	}
 	w.str("title", s.Title)
 	w.str("description", s.Description)
 	if s.Enum != nil {
-		w.key("enum")
-		writeRawList(w.b, s.Enum)
+		w.seq("enum", '[', ']', len(s.Enum), func(i int) { w.b.Write(s.Enum[i]) })
 	}
 	w.raw("const", s.Const)
 	w.str("format", s.Format)
@@ -199,30 +223,10 @@ func (s *Schema) writeKeywords(w *objWriter) {
 	w.int("maxItems", s.MaxItems)
 	w.flag("uniqueItems", s.UniqueItems)
 	if s.Properties != nil {
-		w.key("properties")
-		w.b.WriteByte('{')
-		for i, p := range s.Properties {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			writeString(w.b, p.Name)
-			w.b.WriteByte(':')
-			if w.err == nil {
-				w.err = p.Schema.write(w.b)
-			}
-		}
-		w.b.WriteByte('}')
+		w.members("properties", s.Properties)
 	}
 	if s.Required != nil {
-		w.key("required")
-		w.b.WriteByte('[')
-		for i, r := range s.Required {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			writeString(w.b, r)
-		}
-		w.b.WriteByte(']')
+		w.seq("required", '[', ']', len(s.Required), func(i int) { writeString(w.b, s.Required[i]) })
 	}
 	if s.NoAdditional {
 		w.key("additionalProperties")
@@ -231,52 +235,15 @@ func (s *Schema) writeKeywords(w *objWriter) {
 		w.schema("additionalProperties", s.AdditionalProperties)
 	}
 	w.schema("propertyNames", s.PropertyNames)
-	if s.AnyOf != nil {
-		w.key("anyOf")
-		w.b.WriteByte('[')
-		for i, a := range s.AnyOf {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			if w.err == nil {
-				w.err = a.write(w.b)
-			}
-		}
-		w.b.WriteByte(']')
-	}
-	if s.AllOf != nil {
-		w.key("allOf")
-		w.b.WriteByte('[')
-		for i, a := range s.AllOf {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			if w.err == nil {
-				w.err = a.write(w.b)
-			}
-		}
-		w.b.WriteByte(']')
-	}
+	w.schemas("anyOf", s.AnyOf)
+	w.schemas("allOf", s.AllOf)
 	w.raw("default", s.Default)
 	if s.Examples != nil {
-		w.key("examples")
-		writeRawList(w.b, s.Examples)
+		w.seq("examples", '[', ']', len(s.Examples), func(i int) { w.b.Write(s.Examples[i]) })
 	}
 	w.flag("deprecated", s.Deprecated)
 	if s.Defs != nil {
-		w.key("$defs")
-		w.b.WriteByte('{')
-		for i, d := range s.Defs {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			writeString(w.b, d.Name)
-			w.b.WriteByte(':')
-			if w.err == nil {
-				w.err = d.Schema.write(w.b)
-			}
-		}
-		w.b.WriteByte('}')
+		w.members("$defs", s.Defs)
 	}
 }
 
@@ -322,17 +289,6 @@ func (s *Schema) writeMerged(b *bytes.Buffer) error {
 	}
 	b.Write(out)
 	return nil
-}
-
-func writeRawList(b *bytes.Buffer, vs []json.RawMessage) {
-	b.WriteByte('[')
-	for i, v := range vs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(v)
-	}
-	b.WriteByte(']')
 }
 
 // writeString writes s as a JSON string without HTML escaping: schemas are

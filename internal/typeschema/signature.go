@@ -21,27 +21,7 @@ func Signature(name string, input, output json.RawMessage, result string) string
 	b.WriteString(name)
 	b.WriteByte('(')
 	if in, ok := parseNode(input).(*node); ok {
-		req := in.required()
-		if props, ok := in.get("properties").(*node); ok {
-			for i, k := range props.keys {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(k)
-				if !req[k] {
-					b.WriteByte('?')
-				}
-				b.WriteString(": ")
-				p, _ := props.vals[k].(*node)
-				b.WriteString(render(p))
-				if p != nil {
-					if d, ok := p.vals["default"]; ok {
-						b.WriteString(" = ")
-						b.WriteString(literal(d))
-					}
-				}
-			}
-		}
+		renderProps(&b, in, true)
 	}
 	b.WriteByte(')')
 	if len(bytes.TrimSpace(output)) > 0 {
@@ -249,21 +229,9 @@ func renderType(s *node, t string) string {
 		return it + "[]"
 	case "object":
 		if props, ok := s.get("properties").(*node); ok && len(props.keys) > 0 {
-			req := s.required()
 			var b strings.Builder
 			b.WriteByte('{')
-			for i, k := range props.keys {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(k)
-				if !req[k] {
-					b.WriteByte('?')
-				}
-				b.WriteString(": ")
-				p, _ := props.vals[k].(*node)
-				b.WriteString(render(p))
-			}
+			renderProps(&b, s, false)
 			b.WriteByte('}')
 			return b.String()
 		}
@@ -310,4 +278,33 @@ func Arguments(input json.RawMessage) []Argument {
 		args = append(args, a)
 	}
 	return args
+}
+
+// renderProps writes an object schema's properties as "name: type", an
+// optional one as "name?: type", and, with defaults, " = default" after
+// those that have one.
+func renderProps(b *strings.Builder, s *node, defaults bool) {
+	props, _ := s.get("properties").(*node)
+	if props == nil {
+		return
+	}
+	req := s.required()
+	for i, k := range props.keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		if !req[k] {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		p, _ := props.vals[k].(*node)
+		b.WriteString(render(p))
+		if defaults && p != nil {
+			if d, ok := p.vals["default"]; ok {
+				b.WriteString(" = ")
+				b.WriteString(literal(d))
+			}
+		}
+	}
 }
