@@ -7,15 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
-	"unicode/utf8"
 )
-
-// maxNesting bounds how deeply arguments may nest. It keeps a hostile body
-// from driving the decoder and the validator into deep recursion; no tool
-// schema written by hand comes close.
-const maxNesting = 128
 
 // callStatus classifies how a call ended; each surface maps it to its own
 // status codes.
@@ -39,82 +32,39 @@ type call struct {
 	duration time.Duration
 }
 
-// errBadArgs marks arguments that are not acceptable as JSON at all (invalid
-// UTF-8, nesting too deep), as opposed to JSON that fails the schema.
-var errBadArgs = errors.New("arguments are not acceptable JSON")
-
-// checkJSON reports whether body is well-formed JSON (ok=false: the caller
-// decides what a syntax error means on its surface) and whether it is
-// acceptable (invalid UTF-8 and excessive nesting are errBadArgs).
-func checkJSON(body []byte) (ok bool, err error) {
-	if !json.Valid(body) {
-		return false, nil
-	}
-	if !utf8.Valid(body) {
-		return true, fmt.Errorf("%w: not valid UTF-8", errBadArgs)
-	}
-	depth := 0
-	inString := false
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > maxNesting {
-				return true, fmt.Errorf("%w: nested deeper than %d levels", errBadArgs, maxNesting)
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return true, nil
-}
-
 // call runs the pipeline for arguments given as JSON text, on every
-// surface: absent arguments are {}; JSON with invalid UTF-8 or nested too
-// deep is invalid arguments; then [Server.invoke].
+// surface: absent arguments are {}; anything parseArgs refuses is invalid
+// arguments; then [Server.invoke].
 func (s *Server) call(ctx context.Context, t *Tool, args []byte) *call {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = []byte("{}")
 	}
-	switch valid, err := checkJSON(args); {
-	case !valid:
-		c := &call{tool: t}
-		var v any
-		c.invalid([]ValidationIssue{{Path: "", Message: "not JSON: " + json.Unmarshal(args, &v).Error(), Keyword: "format"}})
-		return c
-	case err != nil:
-		c := &call{tool: t}
-		c.invalid([]ValidationIssue{{Path: "", Message: strings.TrimPrefix(err.Error(), errBadArgs.Error()+": "), Keyword: "format"}})
+	v, problem, issues := parseArgs(args)
+	switch {
+	case problem != nil:
+		msg := problem.msg
+		if problem.notJSON {
+			msg = "not JSON: " + msg
+		}
+		issues = []ValidationIssue{{Path: "", Message: msg, Keyword: "format"}}
+		fallthrough
+	case issues != nil:
+		c := &call{tool: t, args: args}
+		c.invalid(issues)
 		return c
 	}
-	return s.invoke(ctx, t, args)
+	return s.invoke(ctx, t, args, v)
 }
 
-// invoke runs the pipeline for a tool whose arguments are already known to
-// be well-formed JSON: validate against the compiled input schema, then run
-// the handler in ctx with the configured timeout and panic recovery.
-func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) *call {
+// invoke runs the pipeline for a tool whose arguments parseArgs accepted
+// (args as text, v decoded): validate against the compiled input schema,
+// then run the handler in ctx with the configured timeout and panic
+// recovery.
+func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage, v any) *call {
 	c := &call{tool: t, args: args}
 	start := time.Now()
 	defer func() { c.duration = time.Since(start) }()
 
-	v, err := decodeValue(args)
-	if err != nil {
-		c.invalid([]ValidationIssue{{Path: "", Message: err.Error(), Keyword: "format"}})
-		return c
-	}
 	if issues := s.schemas.get(t).validate(v); issues != nil {
 		c.invalid(issues)
 		return c
@@ -128,7 +78,7 @@ func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) *cal
 		c.result = ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", t.Name, s.opts.CallTimeout))
 		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.opts.CallTimeout)
 	case errors.As(err, &argErr):
-		c.invalid([]ValidationIssue{{Path: "", Message: argErr.Err.Error(), Keyword: "type"}})
+		c.invalid([]ValidationIssue{argErr.issue()})
 	case err != nil:
 		c.status, c.err = callFailed, err
 		c.result = ErrorResult(err.Error())
@@ -143,7 +93,10 @@ func (s *Server) invoke(ctx context.Context, t *Tool, args json.RawMessage) *cal
 			res = &Result{}
 		}
 		if res.Content == nil {
-			res.Content = []Content{}
+			// A copy: the handler may return a value it shares.
+			r := *res
+			r.Content = []Content{}
+			res = &r
 		}
 		c.result = res
 		if res.IsError {
@@ -212,15 +165,3 @@ func safeCall(ctx context.Context, h Handler, args json.RawMessage) (res *Result
 	return h(ctx, args)
 }
 
-// decodeValue decodes JSON into the generic form the validator takes, with
-// numbers kept as json.Number so that no precision is lost before the
-// schema's bounds are checked.
-func decodeValue(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}

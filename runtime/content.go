@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 )
 
 // Content types, as MCP names them.
@@ -169,3 +171,13 @@ type ArgumentError struct{ Err error }
 
 func (e *ArgumentError) Error() string { return "invalid arguments: " + e.Err.Error() }
 func (e *ArgumentError) Unwrap() error { return e.Err }
+
+// issue reports the error at the path of the field it names, when it does.
+func (e *ArgumentError) issue() ValidationIssue {
+	is := ValidationIssue{Path: "", Message: e.Err.Error(), Keyword: "type"}
+	var te *json.UnmarshalTypeError
+	if errors.As(e.Err, &te) && te.Field != "" {
+		is.Path = "/" + strings.ReplaceAll(te.Field, ".", "/")
+	}
+	return is
+}

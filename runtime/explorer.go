@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 )
 
 // The Tool Explorer's REST protocol (explorer F2, F3, F7): what the page at
@@ -58,13 +57,9 @@ func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Tool not found: "+name)
 		return
 	}
-	in := t.InputSchema
-	if len(in) == 0 {
-		in = anyObject
-	}
 	writeJSON(w, http.StatusOK, toolDetail{
 		toolSummary:  summarize(t),
-		InputSchema:  in,
+		InputSchema:  inputSchema(t),
 		OutputSchema: t.OutputSchema,
 		Signature:    t.Signature,
 		Examples:     t.Examples,
@@ -111,7 +106,7 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !json.Valid(body) {
+	if _, problem, _ := parseArgs(body); problem != nil && problem.notJSON {
 		body = []byte("{}") // the protocol's rule for a body that is not JSON
 	}
 	c := s.call(ctx, t, body)
@@ -163,22 +158,13 @@ func (s *Server) validateTool(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	invalidJSON := func(msg string) {
-		writeJSON(w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + msg, Keyword: "format"}}})
-	}
-	valid, err := checkJSON(body)
-	if !valid {
-		var v any
-		invalidJSON(json.Unmarshal(body, &v).Error())
+	v, problem, issues := parseArgs(body)
+	if problem != nil {
+		writeJSON(w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + problem.msg, Keyword: "format"}}})
 		return
 	}
-	if err != nil {
-		invalidJSON(strings.TrimPrefix(err.Error(), errBadArgs.Error()+": "))
-		return
-	}
-	v, err := decodeValue(body)
-	if err != nil {
-		invalidJSON(err.Error())
+	if issues != nil {
+		writeJSON(w, http.StatusOK, validateResponse{Errors: issues})
 		return
 	}
 	if issues := s.schemas.get(t).validate(v); issues != nil {

@@ -330,7 +330,11 @@ func TestBadInput(t *testing.T) {
 		{"deep nesting", "POST", "/tools/count/call", `{"city":` + deep + `}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): nested deeper than 128 levels (format)"}],"isError":true}`},
 		{"invalid UTF-8", "POST", "/tools/count/call", "{\"city\":\"\xff\xfe\"}", 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): not valid UTF-8 (format)"}],"isError":true}`},
 		{"integer out of range", "POST", "/tools/count/call", `{"city":"x","big":1e400}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /big: must be <= 9.223372036854776e+18 but found 1e400 (maximum)"}],"isError":true}`},
-		{"float out of range", "POST", "/tools/count/call", `{"city":"x","ratio":1e400}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): json: cannot unmarshal number 1e400 into Go struct field .ratio of type float64 (type)"}],"isError":true}`},
+		{"float out of range", "POST", "/tools/count/call", `{"city":"x","ratio":1e400}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /ratio: json: cannot unmarshal number 1e400 into Go struct field .ratio of type float64 (type)"}],"isError":true}`},
+		{"huge exponent", "POST", "/tools/count/call", `{"city":"x","days":1e10000000}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /days: number out of range (format)"}],"isError":true}`},
+		{"huge mantissa", "POST", "/tools/count/call", `{"city":"x","tags":[],"big":` + strings.Repeat("9", 1001) + `}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /big: number out of range (format)"}],"isError":true}`},
+		{"huge number to validate", "POST", "/tools/count/validate", `{"city":"x","days":-1E-10000000}`, 200, `{"valid":false,"errors":[{"path":"/days","message":"number out of range","keyword":"format"}]}`},
+		{"deep and not JSON", "POST", "/tools/plain/call", strings.Repeat("[", 200), 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): nested deeper than 128 levels (format)"}],"isError":true}`},
 		{"wrong types", "POST", "/tools/count/call", `{"city":5,"days":"3"}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: expected string, but got number (type)\n- /days: expected integer, but got string (type)"}],"isError":true}`},
 		{"out of bounds", "POST", "/tools/count/call", `{"city":"","days":20}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /city: length must be >= 1, but got 0 (minLength)\n- /days: must be <= 14 but found 20 (maximum)"}],"isError":true}`},
 		{"unknown fields", "POST", "/tools/count/call", `{"city":"x","extra":1,"a/b":2}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /a~1b: unknown property (additionalProperties)\n- /extra: unknown property (additionalProperties)"}],"isError":true}`},
@@ -353,6 +357,32 @@ func TestBadInput(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "tool call timed out") {
 		t.Errorf("timeout not logged: %s", logs.String())
+	}
+}
+
+// Nesting past what encoding/json parses (10,000 levels) is still refused
+// as too deep, not treated as a body that is not JSON (which would be {}).
+func TestNestingPastTheDecoder(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true})
+	do(t, s, "POST", "/tools/plain/call", strings.Repeat("[", 20000)+strings.Repeat("]", 20000)).is(t, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- (root): nested deeper than 128 levels (format)"}],"isError":true}`)
+}
+
+// A handler that returns a shared result is not written to: the pipeline
+// copies it to fill in an empty content list (run with -race).
+func TestSharedResultNotMutated(t *testing.T) {
+	shared := &Result{}
+	s := NewServer(ToolList{{Name: "shared", Handler: func(context.Context, json.RawMessage) (*Result, error) { return shared, nil }}}, &Options{AllowExecute: true})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			do(t, s, "POST", "/tools/shared/call", `{}`).is(t, 200, `{"content":[],"isError":false}`)
+		}()
+	}
+	wg.Wait()
+	if shared.Content != nil {
+		t.Errorf("the handler's result was modified: %+v", shared)
 	}
 }
 
@@ -528,7 +558,8 @@ func TestSchemaNoExternalRefs(t *testing.T) {
 func TestNewServerRejectsBadStaticList(t *testing.T) {
 	h := callTools()[1].Handler
 	for name, list := range map[string]ToolList{
-		"empty name": {{Handler: h}},
+		"empty name":   {{Handler: h}},
+		"invalid name": {{Name: "a/b", Handler: h}},
 		"no handler": {{Name: "x"}},
 		"duplicate":  {{Name: "x", Handler: h}, {Name: "x", Handler: h}},
 	} {
@@ -547,7 +578,7 @@ func TestNewServerRejectsBadStaticList(t *testing.T) {
 func TestFuncProviderSkipsBadTools(t *testing.T) {
 	h := callTools()[1].Handler
 	p := ToolsFunc(func(context.Context) ([]Tool, error) {
-		return []Tool{{Name: "a", Handler: h}, {Name: "", Handler: h}, {Name: "b"}, {Name: "a", Description: "second", Handler: h}}, nil
+		return []Tool{{Name: "a", Handler: h}, {Name: "", Handler: h}, {Name: "b"}, {Name: "a", Description: "second", Handler: h}, {Name: "c d", Handler: h}}, nil
 	})
 	do(t, NewServer(p, &Options{Logger: slog.New(slog.DiscardHandler)}), "GET", "/tools", "").is(t, 200, `[{"name":"a","description":""}]`)
 }
@@ -598,6 +629,23 @@ func TestPageSubstitution(t *testing.T) {
 	if r.header.Get("Content-Security-Policy") == "" {
 		t.Errorf("no Content-Security-Policy")
 	}
+	if !strings.Contains(r.body, "const ALLOW_EXECUTE = true;") {
+		t.Errorf("{{ALLOW_EXECUTE}} not rendered as true")
+	}
+	if off := do(t, NewServer(specTools(), nil), "GET", "/", ""); !strings.Contains(off.body, "const ALLOW_EXECUTE = false;") {
+		t.Errorf("{{ALLOW_EXECUTE}} not rendered as false")
+	}
+	for url, want := range map[string]string{
+		"https://example.com/x?a=1&b=2": `<a href="https://example.com/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
+		"/docs":                         `<a href="/docs" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
+		"java\tscript:alert(1)":        `<span class="project-link"></span>`,
+		"//evil.example.com":            `<span class="project-link"></span>`,
+	} {
+		page := do(t, NewServer(specTools(), &Options{ProjectName: "Proj <1>", ProjectURL: url}), "GET", "/", "")
+		if !strings.Contains(page.body, want) {
+			t.Errorf("project link for %q: want %s", url, want)
+		}
+	}
 	def := do(t, NewServer(specTools(), nil), "GET", "/", "")
 	if !strings.Contains(def.body, DefaultTitle) {
 		t.Errorf("default title missing")
@@ -635,5 +683,50 @@ func TestContentJSON(t *testing.T) {
 		if _, err := json.Marshal(bad); err == nil {
 			t.Errorf("%+v marshalled without error", bad)
 		}
+	}
+}
+
+// The explorer surface can be moved under a prefix, or switched off, on its
+// own.
+func TestExplorerPrefixAndDisable(t *testing.T) {
+	moved := NewServer(specTools(), &Options{Explorer: ExplorerOptions{Prefix: "/ui/"}})
+	do(t, moved, "GET", "/ui/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+	if r := do(t, moved, "GET", "/ui/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {
+		t.Errorf("page under /ui/: %d", r.status)
+	}
+	do(t, moved, "GET", "/tools", "").is(t, 404, `{"error":"Not found: /tools"}`)
+	do(t, moved, "GET", "/", "").is(t, 404, `{"error":"Not found: /"}`)
+
+	off := NewServer(specTools(), &Options{Explorer: ExplorerOptions{Disable: true}})
+	do(t, off, "GET", "/tools", "").is(t, 404, `{"error":"Not found: /tools"}`)
+	do(t, off, "GET", "/", "").is(t, 404, `{"error":"Not found: /"}`)
+	if r := do(t, off, "POST", "/mcp", "{}"); r.status == 404 {
+		t.Errorf("MCP went with the explorer: %d", r.status)
+	}
+}
+
+// A negative body limit means none.
+func TestNoBodyLimit(t *testing.T) {
+	s := NewServer(callTools(), &Options{AllowExecute: true, MaxBodyBytes: -1})
+	do(t, s, "POST", "/tools/plain/call", `{"x":"`+strings.Repeat("a", 2*DefaultMaxBodyBytes)+`"}`).is(t, 200, `{"content":[{"type":"text","text":"result here"}],"isError":false}`)
+}
+
+// The compiled-schema cache of a provider whose tool names keep changing
+// stays bounded.
+func TestSchemaCacheBounded(t *testing.T) {
+	var n atomic.Int64
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		i := n.Add(1)
+		return []Tool{{Name: fmt.Sprintf("t%d", i), InputSchema: json.RawMessage(`{"type":"object"}`), Handler: callTools()[1].Handler}}, nil
+	})
+	s := NewServer(p, &Options{Logger: slog.New(slog.DiscardHandler)})
+	for range 300 {
+		do(t, s, "POST", fmt.Sprintf("/tools/t%d/validate", n.Load()+1), `{}`)
+	}
+	s.schemas.mu.RLock()
+	size := len(s.schemas.m)
+	s.schemas.mu.RUnlock()
+	if size > 70 {
+		t.Errorf("%d compiled schemas cached for a provider with one tool", size)
 	}
 }

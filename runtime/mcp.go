@@ -2,14 +2,15 @@ package runtime
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http"
-	"strconv"
+	goruntime "runtime"
 	"sync"
-	"sync/atomic"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -82,11 +83,15 @@ const mcpCallHeader = "X-Toolgen-Call"
 // mcpState is the server's MCP side.
 type mcpState struct {
 	srv *mcp.Server
-	// calls maps an mcpCallHeader value to the request's context.
-	calls   sync.Map
-	callSeq atomic.Uint64
-	// fingerprint of the last tool list handed out, to notice changes.
-	fingerprint atomic.Uint64
+	// calls maps an mcpCallHeader value (random, per HTTP request) to the
+	// request's context.
+	calls sync.Map
+	// owners maps an HTTP session's id to the subject of the principal
+	// that opened it, when the auth hook names one.
+	owners sync.Map
+	// listed holds, per session (weakly), the fingerprint of the tool list
+	// the provider last gave for it, to notice changes.
+	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
 	// outputs caches each tool's MCP output schema (wrapped when the
 	// tool's own is not an object).
 	mu      sync.Mutex
@@ -169,9 +174,30 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	return s.mcp.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 }
 
-// noticeTools compares a freshly provided tool list with the last one and
-// notifies MCP clients when it changed.
-func (s *Server) noticeTools(tools []Tool) {
+// sessionTools asks the provider for the tools, as every request does. For
+// a provider that is not a fixed list it also compares them with what it
+// gave for the same session before: when they changed, that session's
+// client (and any other) is told to list them again. Comparing per session
+// keeps a provider whose tools depend on the caller from looking like one
+// that keeps changing.
+func (s *Server) sessionTools(ctx context.Context, ss *mcp.ServerSession) ([]Tool, error) {
+	tools, err := s.tools(ctx)
+	if err != nil || s.static != nil || ss == nil {
+		return tools, err
+	}
+	key := weak.Make(ss)
+	sum := fingerprint(tools)
+	old, seen := s.mcp.listed.Swap(key, sum)
+	if !seen {
+		goruntime.AddCleanup(ss, func(k weak.Pointer[mcp.ServerSession]) { s.mcp.listed.Delete(k) }, key)
+	} else if old.(uint64) != sum {
+		s.NotifyToolsChanged()
+	}
+	return tools, nil
+}
+
+// fingerprint hashes what a client sees of a tool list.
+func fingerprint(tools []Tool) uint64 {
 	h := fnv.New64a()
 	for i := range tools {
 		t := &tools[i]
@@ -179,11 +205,13 @@ func (s *Server) noticeTools(tools []Tool) {
 			h.Write(part)
 			h.Write([]byte{0})
 		}
+		if !t.Annotations.IsZero() {
+			a, _ := json.Marshal(t.Annotations)
+			h.Write(a)
+		}
+		h.Write([]byte{1})
 	}
-	sum := h.Sum64()
-	if old := s.mcp.fingerprint.Swap(sum); old != 0 && old != sum {
-		s.NotifyToolsChanged()
-	}
+	return h.Sum64()
 }
 
 // mcpHandler serves MCP over Streamable HTTP. The auth hook runs on every
@@ -205,13 +233,65 @@ func (s *Server) mcpHandler() http.Handler {
 		if !ok {
 			return
 		}
-		key := strconv.FormatUint(s.mcp.callSeq.Add(1), 36)
+		if s.opts.AuthHook != nil {
+			var subject string
+			if p, ok := PrincipalFrom(ctx); ok {
+				subject = p.Subject
+			}
+			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+				// A session belongs to the principal that opened it.
+				if owner, ok := s.mcp.owners.Load(sid); ok && owner.(string) != subject {
+					s.log.WarnContext(ctx, "MCP session used by another principal", "session", sid, "principal", subject)
+					writeError(w, http.StatusForbidden, "Forbidden")
+					return
+				}
+				if r.Method == http.MethodDelete {
+					defer s.mcp.owners.Delete(sid)
+				}
+			} else if subject != "" {
+				w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.owners.Store(sid, subject) }}
+			}
+		}
+		key := rand.Text()
 		s.mcp.calls.Store(key, ctx)
 		defer s.mcp.calls.Delete(key)
 		r.Header.Set(mcpCallHeader, key)
 		h.ServeHTTP(w, r)
 	})
 }
+
+// sessionRecorder notes the session id a response opens, before the
+// client can see it.
+type sessionRecorder struct {
+	http.ResponseWriter
+	record func(sid string)
+	done   bool
+}
+
+func (r *sessionRecorder) WriteHeader(code int) {
+	if !r.done {
+		r.done = true
+		if sid := r.Header().Get("Mcp-Session-Id"); sid != "" {
+			r.record(sid)
+		}
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *sessionRecorder) Write(b []byte) (int, error) {
+	if !r.done {
+		r.WriteHeader(http.StatusOK)
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *sessionRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *sessionRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // mcpCall is what a tool called over MCP finds in its ctx.
 type mcpCall struct {
@@ -237,25 +317,34 @@ func (c valuesCtx) Value(k any) any {
 
 // requestContext is the context a request's handler runs in: the SDK's
 // (cancellation, session), with the values of the HTTP request's context
-// after the auth hook when the request came over HTTP.
-func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) context.Context {
+// after the auth hook when the request came over HTTP. A request over HTTP
+// whose context cannot be found is refused when there is an auth hook,
+// rather than run without the caller's identity.
+func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
-		return ctx
+		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}
 	if hctx, ok := s.mcp.calls.Load(extra.Header.Get(mcpCallHeader)); ok {
-		return valuesCtx{ctx, hctx.(context.Context)}
+		return valuesCtx{ctx, hctx.(context.Context)}, nil
 	}
-	return ctx
+	if s.opts.AuthHook != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Unauthorized"}
+	}
+	return ctx, nil
 }
 
 // mcpMiddleware answers tools/list and tools/call from the provider; every
 // other method goes to the SDK.
 func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, err := s.requestContext(ctx, req.GetExtra())
+		if err != nil {
+			return nil, err
+		}
 		switch method {
 		case "tools/list":
-			ctx = s.requestContext(ctx, req.GetExtra())
-			tools, err := s.tools(ctx)
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			tools, err := s.sessionTools(ctx, ss)
 			if err != nil {
 				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
@@ -267,9 +356,15 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, nil
 		case "tools/call":
 			r := req.(*mcp.CallToolRequest)
-			ctx = s.requestContext(ctx, r.Extra)
 			ctx = context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: r.Session, req: r})
-			t, err := s.lookup(ctx, r.Params.Name)
+			var t *Tool
+			if s.static != nil {
+				t = s.static[r.Params.Name]
+			} else {
+				var tools []Tool
+				tools, err = s.sessionTools(ctx, r.Session)
+				t = find(tools, r.Params.Name)
+			}
 			if err != nil {
 				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
@@ -280,7 +375,16 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			c := s.call(ctx, t, r.Params.Arguments)
 			return s.mcpResult(t, c.result), nil
 		}
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		var we *jsonrpc.Error
+		if errors.As(err, &we) && len(we.Data) > 0 && !json.Valid(we.Data) {
+			// An error the connection could not encode would close the
+			// session: drop the data that is not JSON.
+			clean := *we
+			clean.Data = nil
+			err = &clean
+		}
+		return res, err
 	}
 }
 
@@ -302,10 +406,7 @@ type mcpTool struct {
 }
 
 func (s *Server) mcpTool(t *Tool) mcpTool {
-	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
-	if len(mt.InputSchema) == 0 {
-		mt.InputSchema = anyObject
-	}
+	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: inputSchema(t)}
 	if !t.Annotations.IsZero() {
 		mt.Annotations = t.Annotations
 	}
@@ -360,6 +461,25 @@ func (s *Server) outputFor(t *Tool) *mcpOutput {
 	}
 	s.mcp.outputs[t.Name] = o
 	return o
+}
+
+// pruneOutputs forgets the output schemas of tools a provider no longer
+// has, as schemaCache.prune does.
+func (m *mcpState) pruneOutputs(tools []Tool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.outputs) <= 2*len(tools)+64 {
+		return
+	}
+	keep := make(map[string]bool, len(tools))
+	for i := range tools {
+		keep[tools[i].Name] = true
+	}
+	for name := range m.outputs {
+		if !keep[name] {
+			delete(m.outputs, name)
+		}
+	}
 }
 
 func wrapOutput(inner *typeschema.Object) json.RawMessage {

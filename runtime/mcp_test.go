@@ -579,11 +579,24 @@ func TestMCPHTTP(t *testing.T) {
 			if resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` {
 				t.Errorf("no token: %d %s", resp.StatusCode, body)
 			}
-			// A spoofed call header cannot lend another request's identity.
-			req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(`{}`))
-			req.Header.Set(mcpCallHeader, "1")
-			if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 401 {
-				t.Errorf("spoofed header without a token: %v %v", resp, err)
+			// A call header sent by the client is replaced: it cannot lend
+			// the identity of another request in flight.
+			token = "good"
+			spoof := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+				r.Header.Set("Authorization", "Bearer other")
+				r.Header.Set(mcpCallHeader, "guess")
+				return http.DefaultTransport.RoundTrip(r)
+			})}
+			scs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: spoof}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer scs.Close()
+			s.mcp.calls.Store("guess", context.WithValue(context.Background(), identityKey{}, "victim"))
+			defer s.mcp.calls.Delete("guess")
+			res, err := scs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+			if err != nil || res.Content[0].(*mcp.TextContent).Text != "other /mcp" {
+				t.Errorf("spoofed call header: %v %v", mustJSON(t, res), err)
 			}
 		})
 	}
@@ -643,5 +656,151 @@ func TestMCPPathAndDisable(t *testing.T) {
 	off := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Disable: true}})
 	if r := do(t, off, "POST", "/mcp", "{}"); r.status != 404 {
 		t.Errorf("/mcp disabled: %d", r.status)
+	}
+}
+
+// With a hook that names principals, a session belongs to the principal
+// that opened it: another principal's requests on it are refused.
+func TestMCPSessionBinding(t *testing.T) {
+	whoami := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		p, _ := PrincipalFrom(ctx)
+		return TextResult(p.Subject), nil
+	}}
+	s := NewServer(ToolList{whoami}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	ctx := context.Background()
+	var sessionID string
+	token := "alpha"
+	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		r.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		if err == nil && resp.Header.Get("Mcp-Session-Id") != "" {
+			sessionID = resp.Header.Get("Mcp-Session-Id")
+		}
+		return resp, err
+	})}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "token-1" {
+		t.Fatalf("owner's call: %v %v", mustJSON(t, res), err)
+	}
+	if sessionID == "" {
+		t.Fatal("no session id")
+	}
+	// Another principal with the session's id.
+	req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"whoami"}}`))
+	req.Header.Set("Authorization", "Bearer bravo")
+	req.Header.Set("Mcp-Session-Id", sessionID)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := readAll(resp); resp.StatusCode != 403 || body != `{"error":"Forbidden"}` {
+		t.Errorf("another principal on the session: %d %s", resp.StatusCode, body)
+	}
+	// The owner goes on.
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); err != nil || res.Content[0].(*mcp.TextContent).Text != "token-1" {
+		t.Errorf("owner after the attempt: %v %v", mustJSON(t, res), err)
+	}
+}
+
+// Over HTTP with a hook, a request whose context is not found is refused,
+// not run without the caller's identity.
+func TestMCPFailsClosed(t *testing.T) {
+	s := NewServer(ToolList{}, &Options{AuthHook: BearerTokens("x"), Logger: discard()})
+	if _, err := s.requestContext(context.Background(), &mcp.RequestExtra{Header: http.Header{}}); err == nil {
+		t.Error("an HTTP request without its context was accepted")
+	}
+	if _, err := s.requestContext(context.Background(), nil); err != nil {
+		t.Errorf("stdio: %v", err)
+	}
+	open := NewServer(ToolList{}, &Options{Logger: discard()})
+	if _, err := open.requestContext(context.Background(), &mcp.RequestExtra{Header: http.Header{}}); err != nil {
+		t.Errorf("no hook: %v", err)
+	}
+}
+
+type callerKey struct{}
+
+// A provider whose tools depend on the caller does not make every request
+// look like a change: changes are noticed per session.
+func TestMCPPerCallerToolsNoStorm(t *testing.T) {
+	var mu sync.Mutex
+	version := "1"
+	p := ToolsFunc(func(ctx context.Context) ([]Tool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		who, _ := ctx.Value(callerKey{}).(string)
+		return []Tool{{Name: who + "_tool_v" + version, Description: "x", Handler: callTools()[1].Handler}}, nil
+	})
+	s := NewServer(p, &Options{Logger: discard()})
+	var notices atomic.Int32
+	open := func(who string) *mcp.ClientSession {
+		ctx := context.WithValue(context.Background(), callerKey{}, who)
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := s.MCP().Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: who, Version: "1"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
+		}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close(); ss.Wait() })
+		return cs
+	}
+	a, b := open("a"), open("b")
+	ctx := context.Background()
+	for range 5 {
+		for _, cs := range []*mcp.ClientSession{a, b} {
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "a_tool_v1"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // past the SDK's 10ms debounce
+	if n := notices.Load(); n != 0 {
+		t.Fatalf("%d list_changed notices for tools that did not change", n)
+	}
+	mu.Lock()
+	version = "2"
+	mu.Unlock()
+	if _, err := a.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for notices.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if notices.Load() == 0 {
+		t.Fatal("a real change was not announced")
+	}
+}
+
+// A registry URI with a control character is an error, and the session
+// goes on (the error's data is valid JSON).
+func TestMCPRegistryOddURI(t *testing.T) {
+	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard()}), nil)
+	ctx := context.Background()
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "toolgen://tool/a\x01b"}); err == nil {
+		t.Error("no error")
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "toolgen://tool/a\u0001\u007fb"}); err == nil {
+		t.Error("no error")
+	}
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Errorf("the session died: %v", err)
 	}
 }

@@ -66,7 +66,6 @@ func (s *Server) addPrompt(p *Prompt) {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 	}
 	s.mcp.srv.AddPrompt(mp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		ctx = s.requestContext(ctx, req.Extra)
 		args := req.Params.Arguments
 		if args == nil {
 			args = map[string]string{}

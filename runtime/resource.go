@@ -86,12 +86,11 @@ func templateVars(t *uritemplate.Template, uri string) map[string]string {
 
 func (s *Server) resourceHandler(mime string, read func(context.Context, string) ([]ResourceContents, error)) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		ctx = s.requestContext(ctx, req.Extra)
 		uri := req.Params.URI
 		contents, err := read(ctx, uri)
 		if err != nil {
 			if errors.Is(err, ErrResourceNotFound) {
-				return nil, mcp.ResourceNotFoundError(uri)
+				return nil, resourceNotFound(uri)
 			}
 			s.log.ErrorContext(ctx, "resource read failed", "uri", uri, "err", err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
@@ -127,7 +126,7 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	if s.registryTool(uri) != "" || uri == s.registryURI("tools") {
 		return nil
 	}
-	return mcp.ResourceNotFoundError(uri)
+	return resourceNotFound(uri)
 }
 
 func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
@@ -141,7 +140,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	if p.Context != nil {
 		cr.Context = p.Context.Arguments
 	}
-	vals, err := s.opts.MCP.Complete(s.requestContext(ctx, req.Extra), cr)
+	vals, err := s.opts.MCP.Complete(ctx, cr)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
@@ -197,7 +196,7 @@ func (s *Server) addRegistry() {
 		URI: s.registryURI("tools"), Name: "tools", Title: "Tools",
 		Description: "Every tool of this server with its signature.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		tools, err := s.tools(s.requestContext(ctx, req.Extra))
+		tools, err := s.tools(ctx)
 		if err != nil {
 			s.log.ErrorContext(ctx, "tools provider failed", "err", err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
@@ -213,14 +212,15 @@ func (s *Server) addRegistry() {
 		Description: "One tool: its signature, description, arguments and examples.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		name := s.registryTool(req.Params.URI)
-		t, err := s.lookup(s.requestContext(ctx, req.Extra), name)
+		t, err := s.lookup(ctx, name)
 		if err != nil {
 			s.log.ErrorContext(ctx, "tools provider failed", "err", err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
 		}
 		if t == nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Tool not found: " + name,
-				Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, req.Params.URI))}
+			e := resourceNotFound(req.Params.URI)
+			e.Message = "Tool not found: " + name
+			return nil, e
 		}
 		examples := t.Examples
 		if examples == nil {
@@ -239,4 +239,11 @@ func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// resourceNotFound is MCP's "resource not found" error. (The SDK's own
+// writes its data with Go's %q, which is not JSON for every URI.)
+func resourceNotFound(uri string) *jsonrpc.Error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found", Data: data}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,15 @@ func (e *ValidationError) Error() string {
 // anyObject is the schema of a tool that declares none.
 var anyObject = json.RawMessage(`{"type":"object"}`)
 
+// inputSchema is the tool's input schema as every surface serves it: an
+// empty one is any object.
+func inputSchema(t *Tool) json.RawMessage {
+	if len(bytes.TrimSpace(t.InputSchema)) == 0 {
+		return anyObject
+	}
+	return t.InputSchema
+}
+
 // compiledSchema is one tool's input schema compiled from src.
 type compiledSchema struct {
 	src    string
@@ -72,10 +82,7 @@ type schemaCache struct {
 }
 
 func (c *schemaCache) get(t *Tool) *compiledSchema {
-	src := t.InputSchema
-	if len(bytes.TrimSpace(src)) == 0 {
-		src = anyObject
-	}
+	src := inputSchema(t)
 	c.mu.RLock()
 	cs := c.m[t.Name]
 	c.mu.RUnlock()
@@ -93,6 +100,29 @@ func (c *schemaCache) get(t *Tool) *compiledSchema {
 	return cs
 }
 
+// prune forgets the schemas of tools a provider no longer has, once the
+// cache has grown well past the current list (a provider whose tool names
+// change would otherwise grow it without end).
+func (c *schemaCache) prune(tools []Tool) {
+	c.mu.RLock()
+	n := len(c.m)
+	c.mu.RUnlock()
+	if n <= 2*len(tools)+64 {
+		return
+	}
+	keep := make(map[string]bool, len(tools))
+	for i := range tools {
+		keep[tools[i].Name] = true
+	}
+	c.mu.Lock()
+	for name := range c.m {
+		if !keep[name] {
+			delete(c.m, name)
+		}
+	}
+	c.mu.Unlock()
+}
+
 func compileSchema(src []byte) *compiledSchema {
 	cs := &compiledSchema{src: string(src)}
 	cs.schema, cs.err = compile.Schema(src)
@@ -101,10 +131,18 @@ func compileSchema(src []byte) *compiledSchema {
 
 // validate checks a decoded JSON value (numbers as json.Number) against the
 // schema and returns the failing leaves, sorted by path.
-func (cs *compiledSchema) validate(v any) []ValidationIssue {
+func (cs *compiledSchema) validate(v any) (issues []ValidationIssue) {
 	if cs.err != nil {
 		return []ValidationIssue{{Path: "", Message: "the tool's input schema does not compile: " + cs.err.Error(), Keyword: "schema"}}
 	}
+	// parseArgs keeps out what is known to crash the validator (numbers it
+	// cannot represent); a panic from anything else must not take the
+	// server down either.
+	defer func() {
+		if p := recover(); p != nil {
+			issues = []ValidationIssue{{Path: "", Message: fmt.Sprintf("the arguments could not be validated: %v", p), Keyword: "schema"}}
+		}
+	}()
 	err := cs.schema.Validate(v)
 	if err == nil {
 		return nil
@@ -113,7 +151,6 @@ func (cs *compiledSchema) validate(v any) []ValidationIssue {
 	if !errors.As(err, &ve) {
 		return []ValidationIssue{{Path: "", Message: err.Error(), Keyword: "schema"}}
 	}
-	var issues []ValidationIssue
 	collectIssues(ve, &issues)
 	sort.SliceStable(issues, func(i, j int) bool { return issues[i].Path < issues[j].Path })
 	return issues

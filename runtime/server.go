@@ -31,7 +31,7 @@ type Options struct {
 	// AuthHook, when set, authenticates every call; see [AuthHook].
 	AuthHook AuthHook
 	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
-	// [DefaultMaxBodyBytes].
+	// [DefaultMaxBodyBytes]; a negative value means no limit.
 	MaxBodyBytes int64
 	// CallTimeout bounds each tool call; when it passes the caller gets an
 	// isError result saying so (HTTP 504). Zero means no limit.
@@ -43,8 +43,21 @@ type Options struct {
 	// Logger receives handler errors, panics and auth rejections. Default
 	// slog.Default().
 	Logger *slog.Logger
+	// Explorer configures the Tool Explorer: the page and its REST
+	// protocol.
+	Explorer ExplorerOptions
 	// MCP configures the MCP surface at /mcp.
 	MCP MCPOptions
+}
+
+// ExplorerOptions configures the Tool Explorer surface: the page at / and
+// the REST protocol under /tools.
+type ExplorerOptions struct {
+	// Disable turns the page and its REST protocol off.
+	Disable bool
+	// Prefix moves the surface: with "/ui" the page is at /ui/ and the
+	// protocol under /ui/tools. Default: the root.
+	Prefix string
 }
 
 // Server serves a [ToolsProvider]'s tools over HTTP. It is an
@@ -108,6 +121,9 @@ func checkTool(t *Tool) error {
 	if t.Name == "" {
 		return errors.New("tool with an empty name")
 	}
+	if !ValidToolName(t.Name) {
+		return fmt.Errorf("invalid tool name %q: use 1 to 128 letters, digits, '_', '-' or '.'", t.Name)
+	}
 	if t.Handler == nil {
 		return fmt.Errorf("tool %q has no handler", t.Name)
 	}
@@ -116,11 +132,14 @@ func checkTool(t *Tool) error {
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	s.mux.Handle("/{$}", allow(s.servePage, http.MethodGet, http.MethodHead))
-	s.mux.Handle("/tools", allow(s.listTools, http.MethodGet, http.MethodHead))
-	s.mux.Handle("/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
-	s.mux.Handle("/tools/{name}/call", allow(s.callTool, http.MethodPost))
-	s.mux.Handle("/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
+	if !s.opts.Explorer.Disable {
+		p := strings.TrimSuffix(s.opts.Explorer.Prefix, "/")
+		s.mux.Handle(p+"/{$}", allow(s.servePage, http.MethodGet, http.MethodHead))
+		s.mux.Handle(p+"/tools", allow(s.listTools, http.MethodGet, http.MethodHead))
+		s.mux.Handle(p+"/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
+		s.mux.Handle(p+"/tools/{name}/call", allow(s.callTool, http.MethodPost))
+		s.mux.Handle(p+"/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
+	}
 	if !s.opts.MCP.Disable {
 		path := s.opts.MCP.Path
 		if path == "" {
@@ -164,17 +183,22 @@ func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return find(tools, name), nil
+}
+
+// find returns the tool called name, or nil.
+func find(tools []Tool, name string) *Tool {
 	for i := range tools {
 		if tools[i].Name == name {
-			return &tools[i], nil
+			return &tools[i]
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // tools asks the provider for its tools, dropping (and logging) any that
 // could not be served.
-func (s *Server) tools(ctx context.Context) (out []Tool, err error) {
+func (s *Server) tools(ctx context.Context) ([]Tool, error) {
 	tools, err := s.provider.Tools(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list tools: %w", err)
@@ -182,13 +206,9 @@ func (s *Server) tools(ctx context.Context) (out []Tool, err error) {
 	if s.static != nil {
 		return tools, nil
 	}
-	defer func() {
-		if err == nil {
-			s.noticeTools(out)
-		}
-	}()
+
 	seen := make(map[string]bool, len(tools))
-	out = tools[:0:0]
+	out := tools[:0:0]
 	for i := range tools {
 		t := &tools[i]
 		if err := checkTool(t); err != nil {
@@ -202,6 +222,8 @@ func (s *Server) tools(ctx context.Context) (out []Tool, err error) {
 		seen[t.Name] = true
 		out = append(out, *t)
 	}
+	s.schemas.prune(out)
+	s.mcp.pruneOutputs(out)
 	return out, nil
 }
 
@@ -215,6 +237,14 @@ func (s *Server) providerFailed(w http.ResponseWriter, r *http.Request, err erro
 // readBody reads the request body within the configured limit. It answers
 // 413 itself and returns ok=false when the body is too large.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if s.opts.MaxBodyBytes < 0 {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "Could not read the request body.")
+			return nil, false
+		}
+		return body, true
+	}
 	if r.ContentLength > s.opts.MaxBodyBytes {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large (limit %d bytes).", s.opts.MaxBodyBytes))
 		return nil, false
@@ -241,6 +271,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (context.C
 		hctx, err := s.opts.AuthHook(r)
 		if err != nil {
 			s.log.WarnContext(ctx, "request rejected by auth hook", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
+			w.Header().Set("WWW-Authenticate", "Bearer")
 			writeError(w, http.StatusUnauthorized, "Unauthorized")
 			return nil, false
 		}
@@ -269,6 +300,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b = []byte(`{"error":"Failed to encode the response."}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
