@@ -308,7 +308,7 @@ func (g *generator) funcTool(pkg *packages.Package, fd *ast.FuncDecl, kit toolki
 	hint := ""
 	switch call.result {
 	case resultStructured:
-		out, err := typeschema.ForType(g.env.of(call.resType))
+		out, err := typeschema.ForOutput(g.env.of(call.resType))
 		if err != nil {
 			g.schemaError(pos, fd.Name.Name+" result", err)
 			return nil

@@ -143,13 +143,19 @@ func ErrorResult(msg string) *Result {
 }
 
 // StructuredResult returns v as structured content, and its JSON as the text
-// content for clients that read only text.
+// content for clients that read only text. A v that encodes as null (a nil
+// pointer, slice or map) has no structured content, only the text "null":
+// MCP's structured content is never null.
 func StructuredResult(v any) (*Result, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	return &Result{Content: []Content{Text(string(b))}, StructuredContent: json.RawMessage(b)}, nil
+	r := &Result{Content: []Content{Text(string(b))}}
+	if string(b) != "null" {
+		r.StructuredContent = json.RawMessage(b)
+	}
+	return r, nil
 }
 
 // DecodeArgs decodes a call's arguments into v. A failure is an

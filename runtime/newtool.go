@@ -73,7 +73,7 @@ func NewTool[In, Out any](name, description string, fn func(context.Context, In)
 	}
 	convert, hint, structured := resultConverter[Out](outType)
 	if structured {
-		out, err := typeschema.ForType(typeschema.Reflect(outType))
+		out, err := typeschema.ForOutput(typeschema.Reflect(outType))
 		if err != nil {
 			return Tool{}, fmt.Errorf("runtime.NewTool %s: result: %w", name, err)
 		}

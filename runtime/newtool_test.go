@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/internal/compile"
 )
 
 type greetLevel string
@@ -117,4 +119,42 @@ func TestNewToolErrors(t *testing.T) {
 		}
 	}()
 	MustNewTool("has space", "", greet)
+}
+
+type withNils struct {
+	Tags  []string          `json:"tags"`
+	Map   map[string]*int   `json:"map"`
+	Ptr   *pointIn          `json:"ptr"`
+	Items []*pointIn        `json:"items"`
+	Blob  []byte            `json:"blob"`
+	Skip  []string          `json:"skip,omitempty"`
+	Deep  map[string][]bool `json:"deep"`
+}
+
+// A result validates against the tool's own output schema even where Go
+// writes null (nil slices, maps and pointers), as clients that check
+// structured content require; and a nil result has no structured content.
+func TestOutputSchemaAllowsNulls(t *testing.T) {
+	tool := MustNewTool("nils", "", func(_ context.Context, in pointIn) (*withNils, error) {
+		if in.X == 0 {
+			return nil, nil
+		}
+		return &withNils{Map: map[string]*int{"a": nil}, Items: []*pointIn{nil, {X: 1}}, Deep: map[string][]bool{"x": nil}}, nil
+	})
+	schema, err := compile.Schema(tool.OutputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tool.Handler(context.Background(), json.RawMessage(`{"X":1,"Y":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, _ := parseArgs(res.StructuredContent.(json.RawMessage))
+	if err := schema.Validate(v); err != nil {
+		t.Errorf("the result %s does not validate against its output schema %s: %v", res.StructuredContent, tool.OutputSchema, err)
+	}
+	res, err = tool.Handler(context.Background(), json.RawMessage(`{"X":0,"Y":0}`))
+	if err != nil || res.StructuredContent != nil || res.Content[0].Text != "null" {
+		t.Errorf("nil result: %+v %v", res, err)
+	}
 }

@@ -71,7 +71,10 @@ func Tools() runtime.ToolList {
 			]
 		},
 		"forecast": {
-			"type": "array",
+			"type": [
+				"array",
+				"null"
+			],
 			"description": "Forecast has one entry a day, today first.",
 			"items": {
 				"type": "object",
@@ -114,7 +117,7 @@ func Tools() runtime.ToolList {
 			json.RawMessage(`{"city":"Paris"}`),
 			json.RawMessage(`{"city":"Oslo","units":"fahrenheit","days":3}`),
 		},
-		Signature: `get_weather(city: string, units?: "celsius" | "fahrenheit" = "celsius", days?: integer = 1) -> {city: string, units: "celsius" | "fahrenheit", forecast: {date: string, high: number, low: number, conditions: string}[]}`,
+		Signature: `get_weather(city: string, units?: "celsius" | "fahrenheit" = "celsius", days?: integer = 1) -> {city: string, units: "celsius" | "fahrenheit", forecast: {date: string, high: number, low: number, conditions: string}[] | null}`,
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in WeatherInput
 			if err := runtime.DecodeArgs(args, &in); err != nil {

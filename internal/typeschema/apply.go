@@ -2,6 +2,7 @@ package typeschema
 
 import (
 	"bytes"
+	"slices"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -173,8 +174,17 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 	return required, nil
 }
 
-// makeNullable lets s also accept null.
+// makeNullable lets s also accept null (once: a schema that does already
+// is left alone).
 func makeNullable(s *Schema) {
+	if slices.Contains(s.Type, "null") {
+		return
+	}
+	for _, a := range s.AnyOf {
+		if len(a.Type) == 1 && a.Type[0] == "null" {
+			return
+		}
+	}
 	switch {
 	case len(s.Type) == 1 && s.Raw == nil && s.Ref == "":
 		s.Type = append(s.Type, "null")

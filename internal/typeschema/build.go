@@ -50,6 +50,38 @@ func ForType(t Type) (*Schema, error) {
 	return b.root(s), nil
 }
 
+// ForOutput is [ForType] for a tool's result: the schema of what
+// encoding/json writes for values of t. Where it can write null (a nil
+// slice, map or pointer in a field without omitempty, an element or a map
+// value) the schema allows null, so that a client checking a result
+// against its output schema accepts every result the type can give.
+func ForOutput(t Type) (*Schema, error) {
+	b := newBuilder()
+	b.output = true
+	s, err := b.schema(t, typeLabel(t), "", true)
+	if err != nil {
+		return nil, err
+	}
+	return b.root(s), nil
+}
+
+// nilable reports whether encoding/json can write a value of t as null.
+func nilable(t Type) bool {
+	switch t.Kind() {
+	case Slice, Map, Pointer:
+		return true
+	}
+	return false
+}
+
+// orNull lets an output's nested schema be null when its type can be.
+func (b *builder) orNull(s *Schema, t Type) *Schema {
+	if b.output && nilable(t) {
+		makeNullable(s)
+	}
+	return s
+}
+
 // ForParams returns the object schema of flat parameters: one required
 // property per parameter, in order, and no others.
 func ForParams(params []Param) (*Schema, error) {
@@ -70,6 +102,7 @@ func ForParams(params []Param) (*Schema, error) {
 }
 
 type builder struct {
+	output   bool // building a result's schema: see ForOutput
 	stack    []*frame
 	defs     []Def
 	defByID  map[any]string
@@ -319,12 +352,13 @@ func (b *builder) structural(t Type, path, pos string) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Schema{Type: []string{"array"}, Items: items}, nil
+		return &Schema{Type: []string{"array"}, Items: b.orNull(items, t.Elem())}, nil
 	case k == Array:
 		items, err := b.schema(t.Elem(), path+"[]", pos, false)
 		if err != nil {
 			return nil, err
 		}
+		items = b.orNull(items, t.Elem())
 		n := t.Len()
 		return &Schema{Type: []string{"array"}, Items: items, MinItems: &n, MaxItems: &n}, nil
 	case k == Map:
@@ -354,7 +388,7 @@ func (b *builder) mapSchema(t Type, path, pos string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.AdditionalProperties = val
+	s.AdditionalProperties = b.orNull(val, t.Elem())
 	return s, nil
 }
 
@@ -388,6 +422,9 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 			fs.Description = ft.Doc()
 		}
 		required := !f.tag.omitEmpty && f.field.Type.Kind() != Pointer
+		if !f.tag.omitEmpty && !f.tag.asString {
+			fs = b.orNull(fs, f.field.Type)
+		}
 		req, err := applyTags(fs, items, fpath, tagPos(f.field))
 		if err != nil {
 			return nil, err

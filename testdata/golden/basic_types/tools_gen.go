@@ -218,7 +218,10 @@ func Tools() runtime.ToolList {
 			"type": "string"
 		},
 		"bytes": {
-			"type": "string",
+			"type": [
+				"string",
+				"null"
+			],
 			"contentEncoding": "base64"
 		},
 		"time": {
@@ -263,7 +266,7 @@ func Tools() runtime.ToolList {
 	],
 	"additionalProperties": false
 }`),
-		Signature: "echo(bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string, time: string, duration: integer, raw: any, any: any, empty: any, number: number) -> {bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string, time: string, duration: integer, raw: any, any: any, empty: any, number: number}",
+		Signature: "echo(bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string, time: string, duration: integer, raw: any, any: any, empty: any, number: number) -> {bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string | null, time: string, duration: integer, raw: any, any: any, empty: any, number: number}",
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in Scalars
 			if err := runtime.DecodeArgs(args, &in); err != nil {

@@ -130,7 +130,14 @@ func Tools() runtime.ToolList {
 		"children": {
 			"type": "array",
 			"items": {
-				"$ref": "#"
+				"anyOf": [
+					{
+						"$ref": "#"
+					},
+					{
+						"type": "null"
+					}
+				]
 			}
 		}
 	},
@@ -139,7 +146,7 @@ func Tools() runtime.ToolList {
 	],
 	"additionalProperties": false
 }`),
-		Signature: "grow(name: string, children?: object[]) -> {name: string, children?: object[]}",
+		Signature: "grow(name: string, children?: object[]) -> {name: string, children?: (object | null)[]}",
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in Node
 			if err := runtime.DecodeArgs(args, &in); err != nil {

@@ -170,10 +170,16 @@ func Tools() runtime.ToolList {
 			"type": "number"
 		},
 		"ptr": {
-			"type": "integer"
+			"type": [
+				"integer",
+				"null"
+			]
 		},
 		"forced": {
-			"type": "integer"
+			"type": [
+				"integer",
+				"null"
+			]
 		},
 		"loose": {
 			"type": "string"
@@ -217,7 +223,7 @@ func Tools() runtime.ToolList {
 	],
 	"additionalProperties": false
 }`),
-		Signature: "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
+		Signature: "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer | null, forced: integer | null, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in Input
 			if err := runtime.DecodeArgs(args, &in); err != nil {
