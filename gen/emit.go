@@ -38,7 +38,10 @@ func emit(u *unit) ([]byte, error) {
 	emitPrompts(f, u)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
-		return nil, err
+		// jennifer's error carries the whole unformatted file: keep the
+		// first line, which says what failed.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("toolgen wrote Go that does not format (a bug in toolgen: please report it): %s", msg)
 	}
 	return groupImports(b.Bytes()), nil
 }
@@ -282,6 +285,9 @@ func paramFields(params []*types.Var) []string {
 		n := capitalise(p.Name())
 		if used[n] || !strings.ContainsAny(n[:1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 			n = fmt.Sprintf("P%d", i+1)
+			for used[n] {
+				n += "_"
+			}
 		}
 		used[n] = true
 		names[i] = n

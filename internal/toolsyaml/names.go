@@ -63,7 +63,9 @@ func GoName(s string) string {
 	if out == "" {
 		return "X"
 	}
-	if unicode.IsDigit([]rune(out)[0]) {
+	if !unicode.IsUpper([]rune(out)[0]) {
+		// A digit, or a letter without case (名前): exported names must
+		// start with an upper-case letter.
 		return "X" + out
 	}
 	return out

@@ -182,6 +182,7 @@ func TestGoName(t *testing.T) {
 		"get_weather": "GetWeather", "get-weather": "GetWeather", "user_id": "UserID", "userId": "UserID",
 		"httpURL": "HTTPURL", "HTTPServer": "HTTPServer", "ring.doorbell": "RingDoorbell", "add": "Add",
 		"3d_view": "X3dView", "__": "X", "api_key": "APIKey", "Calculator": "Calculator", "doorbell_id": "DoorbellID",
+		"名前": "X名前", "名前_2": "X名前2", "Éclair": "Éclair",
 	} {
 		if got := GoName(in); got != want {
 			t.Errorf("GoName(%q) = %q, want %q", in, got, want)

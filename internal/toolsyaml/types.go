@@ -181,7 +181,7 @@ type mapper struct {
 	decls []*Decl
 	names map[string]Pos      // declared type names
 	defs  map[string]string   // "#/$defs/x" → Go type name, per tool
-	done  map[*yaml.Node]bool // $defs already mapped
+	done  map[string]bool     // $defs already mapped, by Go type name
 	errs  ErrorList
 }
 
@@ -224,16 +224,20 @@ func (m *mapper) mapDefs(s *Schema) {
 	}
 	defs = resolve(defs)
 	if m.done == nil {
-		m.done = map[*yaml.Node]bool{}
+		m.done = map[string]bool{}
 	}
 	for i := 0; i+1 < len(defs.Content); i += 2 {
 		k, v := defs.Content[i], defs.Content[i+1]
-		if m.done[v] {
+		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)
+		name := m.defs[ptr]
+		// Each tool declares its own $defs types, even when two tools
+		// share the $defs node (a YAML anchor); within a tool, input and
+		// output may name the same one.
+		if m.done[name] {
 			continue
 		}
-		m.done[v] = true
-		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)
-		m.named(m.defs[ptr], v, true)
+		m.done[name] = true
+		m.named(name, v, true)
 	}
 }
 
@@ -406,7 +410,8 @@ func (m *mapper) enum(name, doc string, n, vals *yaml.Node) *Decl {
 		}
 		cname := name + GoName(v.Value)
 		if k == KindInt {
-			cname = name + strings.ReplaceAll(v.Value, "-", "Minus")
+			// From the JSON value: YAML writes 5 as +5, 0x5 or 5_0 too.
+			cname = name + strings.ReplaceAll(string(js), "-", "Minus")
 		}
 		if used[cname] {
 			m.errorf(v, "enum values of %s collide as the Go constant %s", name, cname)

@@ -70,3 +70,6 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+//toolgen:tool description="Capitalised names that clash with a fallback name."
+func Fallback(p3, y, Y int) int { return p3 + y + Y }

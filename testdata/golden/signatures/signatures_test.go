@@ -22,6 +22,7 @@ func TestSignatures(t *testing.T) {
 		{"no_result", `{"n":1}`, "", false},
 		{"anonymous", `{"name":"anon"}`, "anon", false},
 		{"single", `{"msg":"hi"}`, "hi", false},
+		{"fallback", `{"p3":1,"y":2,"Y":3}`, "6", false},
 	}
 	byName := map[string]func(context.Context, json.RawMessage) (string, error){}
 	for _, tool := range Tools() {

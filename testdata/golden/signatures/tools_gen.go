@@ -288,5 +288,47 @@ func Tools() runtime.ToolList {
 			}
 			return runtime.TextResult(out), nil
 		},
+	}, {
+		Name:        "fallback",
+		Description: "Capitalised names that clash with a fallback name.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(`{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"p3": {
+			"type": "integer"
+		},
+		"y": {
+			"type": "integer"
+		},
+		"Y": {
+			"type": "integer"
+		}
+	},
+	"required": [
+		"p3",
+		"y",
+		"Y"
+	],
+	"additionalProperties": false
+}`),
+		OutputSchema: json.RawMessage(`{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "integer"
+}`),
+		Signature: "fallback(p3: integer, y: integer, Y: integer) -> integer",
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in struct {
+				P3  int `json:"p3"`
+				Y   int `json:"y"`
+				P3_ int `json:"Y"`
+			}
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			out := Fallback(in.P3, in.Y, in.P3_)
+			return runtime.StructuredResult(out)
+		},
 	}}
 }
