@@ -21,7 +21,7 @@ import (
 //
 // On the explorer protocol the hook guards only POST /tools/{name}/call;
 // discovery, validation and the page stay public. The protocol surfaces
-// (MCP, OXP, /v1) run it on every request.
+// (MCP) run it on every request.
 type AuthHook func(r *http.Request) (context.Context, error)
 
 // Principal is the caller an auth hook accepted. The ready-made hooks put

@@ -164,4 +164,3 @@ func safeCall(ctx context.Context, h Handler, args json.RawMessage) (res *Result
 	}()
 	return h(ctx, args)
 }
-

@@ -560,8 +560,8 @@ func TestNewServerRejectsBadStaticList(t *testing.T) {
 	for name, list := range map[string]ToolList{
 		"empty name":   {{Handler: h}},
 		"invalid name": {{Name: "a/b", Handler: h}},
-		"no handler": {{Name: "x"}},
-		"duplicate":  {{Name: "x", Handler: h}, {Name: "x", Handler: h}},
+		"no handler":   {{Name: "x"}},
+		"duplicate":    {{Name: "x", Handler: h}, {Name: "x", Handler: h}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
@@ -638,7 +638,7 @@ func TestPageSubstitution(t *testing.T) {
 	for url, want := range map[string]string{
 		"https://example.com/x?a=1&b=2": `<a href="https://example.com/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
 		"/docs":                         `<a href="/docs" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
-		"java\tscript:alert(1)":        `<span class="project-link"></span>`,
+		"java\tscript:alert(1)":         `<span class="project-link"></span>`,
 		"//evil.example.com":            `<span class="project-link"></span>`,
 	} {
 		page := do(t, NewServer(specTools(), &Options{ProjectName: "Proj <1>", ProjectURL: url}), "GET", "/", "")

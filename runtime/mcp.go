@@ -124,7 +124,7 @@ func (s *Server) buildMCP() {
 		impl.Version = "0.0.0"
 	}
 	so := &mcp.ServerOptions{Instructions: o.Instructions}
-	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 {
+	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe
 		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
@@ -166,6 +166,10 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // next lists its tools; call this to tell clients at once.
 func (s *Server) NotifyToolsChanged() {
 	s.mcp.srv.AddTool(sentinel, sentinelHandler)
+	if !s.opts.MCP.DisableRegistry {
+		// The registry's list of tools changed with them.
+		_ = s.mcp.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
+	}
 }
 
 // NotifyResourceUpdated tells the sessions subscribed to uri that the

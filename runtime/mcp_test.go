@@ -388,6 +388,23 @@ func TestMCPRegistry(t *testing.T) {
 	if _, err := read(other, "toolgen://tools"); err == nil {
 		t.Error("the default scheme still answers")
 	}
+	// The registry's list can be subscribed to, and changes with the tools.
+	srv := NewServer(tools, &Options{Logger: discard()})
+	updated := make(chan string, 4)
+	sub := connect(t, srv, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
+	if err := sub.Subscribe(ctx, &mcp.SubscribeParams{URI: "toolgen://tools"}); err != nil {
+		t.Fatal(err)
+	}
+	srv.NotifyToolsChanged()
+	select {
+	case uri := <-updated:
+		if uri != "toolgen://tools" {
+			t.Errorf("update for %s", uri)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no update of toolgen://tools when the tools changed")
+	}
+
 	none := connect(t, NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{DisableRegistry: true}}), nil)
 	if res, err := none.ListResources(ctx, nil); err == nil && len(res.Resources) != 0 {
 		t.Errorf("registry disabled but listed: %v", res.Resources)
@@ -650,8 +667,9 @@ func TestMCPPathAndDisable(t *testing.T) {
 	if r := do(t, moved, "GET", "/mcp", ""); r.status != 404 {
 		t.Errorf("/mcp after moving: %d", r.status)
 	}
-	if r := do(t, moved, "POST", "/rpc", "{}"); r.status == 404 {
-		t.Errorf("/rpc: %d", r.status)
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if r := do(t, moved, "POST", "/rpc", initialize, "Content-Type", "application/json", "Accept", "application/json, text/event-stream"); r.status != 200 || !strings.Contains(r.body, `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("initialize at /rpc: %d %s", r.status, r.body)
 	}
 	off := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Disable: true}})
 	if r := do(t, off, "POST", "/mcp", "{}"); r.status != 404 {

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -36,7 +37,7 @@ func Main(tools runtime.ToolsProvider, opts *runtime.Options) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := runtime.NewServer(tools, &o)
 	if *stdio {
