@@ -179,9 +179,9 @@ func pointerStructFields(decls []*Decl) {
 type mapper struct {
 	file  string
 	decls []*Decl
-	names map[string]Pos      // declared type names
-	defs  map[string]string   // "#/$defs/x" → Go type name, per tool
-	done  map[string]bool     // $defs already mapped, by Go type name
+	names map[string]Pos    // declared type names
+	defs  map[string]string // "#/$defs/x" → Go type name, per tool
+	done  map[string]bool   // $defs already mapped, by Go type name
 	errs  ErrorList
 }
 

@@ -2,11 +2,11 @@ package typeschema
 
 import (
 	"bytes"
-	"slices"
 	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
