@@ -40,15 +40,19 @@ func (s *Server) call(ctx context.Context, t *Tool, args []byte) *call {
 		args = []byte("{}")
 	}
 	v, problem, issues := parseArgs(args)
-	switch {
-	case problem != nil:
+	return s.callParsed(ctx, t, args, v, problem, issues)
+}
+
+// callParsed is call for arguments parseArgs has read.
+func (s *Server) callParsed(ctx context.Context, t *Tool, args []byte, v any, problem *argsProblem, issues []ValidationIssue) *call {
+	if problem != nil {
 		msg := problem.msg
 		if problem.notJSON {
 			msg = "not JSON: " + msg
 		}
 		issues = []ValidationIssue{{Path: "", Message: msg, Keyword: "format"}}
-		fallthrough
-	case issues != nil:
+	}
+	if issues != nil {
 		c := &call{tool: t, args: args}
 		c.invalid(issues)
 		return c

@@ -106,10 +106,13 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, problem, _ := parseArgs(body); problem != nil && problem.notJSON {
-		body = []byte("{}") // the protocol's rule for a body that is not JSON
+	v, problem, issues := parseArgs(body)
+	if problem != nil && problem.notJSON {
+		// The protocol's rule for a body that is not JSON.
+		body = []byte("{}")
+		v, problem, issues = map[string]any{}, nil, nil
 	}
-	c := s.call(ctx, t, body)
+	c := s.callParsed(ctx, t, body, v, problem, issues)
 
 	resp := callResponse{Result: c.result}
 	trace := c.result.TraceID
