@@ -8,7 +8,6 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
-	"strings"
 
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
@@ -297,5 +296,3 @@ func (g goType) Override() (json.RawMessage, error) {
 func typeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
-
-var _ = strings.TrimSpace

@@ -130,7 +130,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 	if !g.loadErrors(pkg) || pkg.Types == nil {
 		return nil
 	}
-	u := &unit{dir: dir, path: out, pkgName: pkg.Name, pkgPath: pkg.PkgPath, source: "package " + pkg.PkgPath}
+	u := &unit{path: out, pkgName: pkg.Name, pkgPath: pkg.PkgPath, source: "package " + pkg.PkgPath}
 	if g.docs == nil {
 		g.docs = newDocIndex(pkg.Fset)
 		g.env = newTypeEnv(pkg.Fset, g.docs, &g.errs)
@@ -154,7 +154,8 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 			if !ok {
 				continue
 			}
-			if p := g.funcPrompt(pkg, fd); p != nil {
+			ds := directives(pkg.Fset, fd.Doc, &g.errs)
+			if p := g.funcPrompt(pkg, fd, ds); p != nil {
 				if prev, dup := seenPrompts[p.name]; dup {
 					g.errs.add(p.pos, "duplicate prompt name %q (also at %s)", p.name, g.errs.rel(prev.pos))
 				} else {
@@ -162,7 +163,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 					u.prompts = append(u.prompts, p)
 				}
 			}
-			t := g.funcTool(pkg, fd, kit)
+			t := g.funcTool(pkg, fd, kit, ds)
 			if t == nil {
 				continue
 			}
@@ -232,12 +233,56 @@ func (g *generator) argError(d *directive, err error) {
 	g.errs.add(d.pos, "//toolgen:%s: %v", d.name, err)
 }
 
-// funcTool reads one function's tool directive, or returns nil when it has
-// none.
-func (g *generator) funcTool(pkg *packages.Package, fd *ast.FuncDecl, kit toolkit) *tool {
+// directiveArgs reads a directive's arguments: key=value ones into values,
+// bare flags by calling flags[key]. want lists what the directive takes,
+// for the error about an unknown argument. It returns the keys given (nil
+// when the arguments do not even split) and whether all were good.
+func (g *generator) directiveArgs(d *directive, values map[string]*string, flags map[string]func(), want string) (map[string]bool, bool) {
+	args, err := splitArgs(d.args)
+	if err != nil {
+		g.argError(d, err)
+		return nil, false
+	}
+	ok := true
+	set := map[string]bool{}
+	for _, a := range args {
+		fail := func(format string, v ...any) {
+			g.errs.add(d.at(a.off), "//toolgen:"+d.name+": "+format, v...)
+			ok = false
+		}
+		if set[a.key] {
+			fail("%s given twice", a.key)
+			continue
+		}
+		set[a.key] = true
+		if dst, valued := values[a.key]; valued {
+			if !a.hasValue {
+				fail("%s needs a value (%s=...)", a.key, a.key)
+				continue
+			}
+			*dst = a.value
+			continue
+		}
+		if a.hasValue && flags != nil {
+			fail("%s is a flag and takes no value", a.key)
+			continue
+		}
+		flag, known := flags[a.key]
+		if !known || a.hasValue {
+			fail("unknown argument %q (want %s)", a.key, want)
+			continue
+		}
+		flag()
+	}
+	return set, ok
+}
+
+// funcTool reads one function's tool directive (ds are its directives), or
+// returns nil when it has none.
+func (g *generator) funcTool(pkg *packages.Package, fd *ast.FuncDecl, kit toolkit, ds []*directive) *tool {
 	var td *directive
 	var examples []*directive
-	for _, d := range directives(pkg.Fset, fd.Doc, &g.errs) {
+	for _, d := range ds {
 		switch d.name {
 		case "tool":
 			if td != nil {
@@ -373,52 +418,20 @@ func (g *generator) schemaError(pos token.Position, what string, err error) {
 
 // toolDirective reads //toolgen:tool's arguments into t.
 func (g *generator) toolDirective(t *tool, d *directive, funcName string) bool {
-	args, err := splitArgs(d.args)
-	if err != nil {
-		g.argError(d, err)
-		return false
-	}
 	t.name = snakeCase(funcName)
-	ok := true
-	set := map[string]bool{}
-	for _, a := range args {
-		fail := func(format string, v ...any) {
-			g.errs.add(d.at(a.off), "//toolgen:tool: "+format, v...)
-			ok = false
-		}
-		if set[a.key] {
-			fail("%s given twice", a.key)
-			continue
-		}
-		set[a.key] = true
-		valued := map[string]*string{"name": &t.name, "title": &t.title, "description": &t.description, "version": &t.version}
-		if dst, isValued := valued[a.key]; isValued {
-			if !a.hasValue {
-				fail("%s needs a value (%s=...)", a.key, a.key)
-				continue
-			}
-			*dst = a.value
-			continue
-		}
-		if a.hasValue {
-			fail("%s is a flag and takes no value", a.key)
-			continue
-		}
-		yes, no := true, false
-		switch a.key {
-		case "readonly":
-			t.annotations.readOnly = &yes
-		case "destructive":
-			t.annotations.destructive = &yes
-		case "idempotent":
-			t.annotations.idempotent = &yes
-		case "openworld":
-			t.annotations.openWorld = &yes
-		case "closedworld":
-			t.annotations.openWorld = &no
-		default:
-			fail("unknown argument %q (want name=, title=, description=, version=, readonly, destructive, idempotent, openworld, closedworld)", a.key)
-		}
+	yes, no := true, false
+	hints := map[string]func(){
+		"readonly":    func() { t.annotations.readOnly = &yes },
+		"destructive": func() { t.annotations.destructive = &yes },
+		"idempotent":  func() { t.annotations.idempotent = &yes },
+		"openworld":   func() { t.annotations.openWorld = &yes },
+		"closedworld": func() { t.annotations.openWorld = &no },
+	}
+	set, ok := g.directiveArgs(d,
+		map[string]*string{"name": &t.name, "title": &t.title, "description": &t.description, "version": &t.version}, hints,
+		"name=, title=, description=, version=, readonly, destructive, idempotent, openworld, closedworld")
+	if set == nil {
+		return false
 	}
 	if set["openworld"] && set["closedworld"] {
 		g.errs.add(d.pos, "//toolgen:tool: openworld and closedworld contradict each other")

@@ -11,7 +11,6 @@ import (
 
 // unit is one generated file: a package's tools.
 type unit struct {
-	dir     string // the package directory
 	path    string // the output file
 	pkgName string
 	pkgPath string // import path ("" when unknown, for a tools.yaml)

@@ -14,12 +14,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// funcPrompt reads a function's //toolgen:prompt directive, or returns nil
-// when it has none.
-func (g *generator) funcPrompt(pkg *packages.Package, fd *ast.FuncDecl) *prompt {
+// funcPrompt reads a function's //toolgen:prompt directive (ds are its
+// directives), or returns nil when it has none.
+func (g *generator) funcPrompt(pkg *packages.Package, fd *ast.FuncDecl, ds []*directive) *prompt {
 	var pd *directive
 	isTool := false
-	for _, d := range directives(pkg.Fset, fd.Doc, &errs{}) { // reported by funcTool
+	for _, d := range ds {
 		switch d.name {
 		case "prompt":
 			if pd != nil {
@@ -44,33 +44,8 @@ func (g *generator) funcPrompt(pkg *packages.Package, fd *ast.FuncDecl) *prompt 
 		return nil
 	}
 	p := &prompt{name: snakeCase(fd.Name.Name), pos: pos}
-	args, err := splitArgs(pd.args)
-	if err != nil {
-		g.argError(pd, err)
-		return nil
-	}
-	ok := true
-	for _, a := range args {
-		var dst *string
-		switch a.key {
-		case "name":
-			dst = &p.name
-		case "title":
-			dst = &p.title
-		case "description":
-			dst = &p.description
-		default:
-			g.errs.add(pd.at(a.off), "//toolgen:prompt: unknown argument %q (want name=, title=, description=)", a.key)
-			ok = false
-			continue
-		}
-		if !a.hasValue {
-			g.errs.add(pd.at(a.off), "//toolgen:prompt: %s needs a value (%s=...)", a.key, a.key)
-			ok = false
-			continue
-		}
-		*dst = a.value
-	}
+	_, ok := g.directiveArgs(pd, map[string]*string{"name": &p.name, "title": &p.title, "description": &p.description}, nil,
+		"name=, title=, description=")
 	if !runtime.ValidToolName(p.name) {
 		g.errs.add(pd.pos, "//toolgen:prompt: invalid prompt name %q: use 1 to 128 letters, digits, '_', '-' or '.'", p.name)
 		ok = false

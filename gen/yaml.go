@@ -49,7 +49,6 @@ func (g *generator) loadYAML(path string) *unit {
 	}
 	dir := filepath.Dir(abs)
 	u := &unit{
-		dir:     dir,
 		path:    filepath.Join(dir, g.cfg.output()),
 		pkgName: f.Package,
 		// The file's name, not its path: the output must not depend on

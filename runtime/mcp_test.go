@@ -22,25 +22,37 @@ import (
 // The MCP surface, tested with the SDK's own client over in-memory
 // transports (and Streamable HTTP where HTTP is the point).
 
-// connect opens a client session on s over in-memory transports. The
-// protocol is pinned to 2025-11-25, the version in which the server may
-// make requests of the client (sampling, elicitation) and log.
-func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+// serveInMemory connects s, in a session whose context is ctx, to one end
+// of an in-memory pipe and returns the other end. The session is waited
+// for after the test's own cleanups (registered later) close the client.
+func serveInMemory(t *testing.T, ctx context.Context, s *Server) mcp.Transport {
 	t.Helper()
-	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	t.Cleanup(func() { ss.Wait() })
+	return ct
+}
+
+// connect opens a client session on s over in-memory transports. The
+// protocol is pinned to 2025-11-25, the version in which the server may
+// make requests of the client (sampling, elicitation) and log.
+func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return connectAs(t, context.Background(), s, opts)
+}
+
+// connectAs is connect with the server session's context.
+func connectAs(t *testing.T, ctx context.Context, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ct := serveInMemory(t, ctx, s)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
+	t.Cleanup(func() { cs.Close() })
 	return cs
 }
 
@@ -761,20 +773,9 @@ func TestMCPPerCallerToolsNoStorm(t *testing.T) {
 	s := NewServer(p, &Options{Logger: discard()})
 	var notices atomic.Int32
 	open := func(who string) *mcp.ClientSession {
-		ctx := context.WithValue(context.Background(), callerKey{}, who)
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := s.MCP().Connect(ctx, st, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: who, Version: "1"}, &mcp.ClientOptions{
+		return connectAs(t, context.WithValue(context.Background(), callerKey{}, who), s, &mcp.ClientOptions{
 			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
-		}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close(); ss.Wait() })
-		return cs
+		})
 	}
 	a, b := open("a"), open("b")
 	ctx := context.Background()

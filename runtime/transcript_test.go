@@ -95,20 +95,11 @@ func TestTranscripts(t *testing.T) {
 // initialize handshake.
 func rawSession(t *testing.T, s *Server) mcp.Connection {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
+	conn, err := serveInMemory(t, context.Background(), s).Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := ct.Connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		ss.Wait()
-	})
+	t.Cleanup(func() { conn.Close() })
 	exchange(t, conn, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"transcript","version":"1"}}}`))
 	send(t, conn, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	return conn
