@@ -21,19 +21,25 @@ const maxNesting = 128
 // maxNumberExponent and maxNumberDigits bound a JSON number. The validator
 // compares numbers exactly (as math/big rationals): 1e10000000 would make it
 // allocate without end or fail outright, and a thousand-digit mantissa has
-// no place in tool arguments. float64 ends at 1e308.
+// no place in tool arguments. Past these, a number must also fit a float64
+// (1e308), or no Go type could take it and a handler would fail to decode
+// arguments the schema accepted.
 const (
 	maxNumberExponent = 1000
 	maxNumberDigits   = 1000
 )
 
-// argsProblem is why a body is not acceptable arguments. notJSON marks a
-// body that does not parse as JSON at all (the explorer's /call treats
-// that as {}); the rest (invalid UTF-8, nesting too deep) is refused
-// everywhere.
+// argsProblem is why a body is not acceptable arguments: not JSON, not
+// valid UTF-8, or nested too deeply.
 type argsProblem struct {
-	notJSON bool
-	msg     string
+	msg string
+}
+
+// notJSON reports a body that does not parse as JSON but is not refused
+// for what parseArgs refuses first (invalid UTF-8, nesting too deep): the
+// kind of body the explorer's /call counts as {}.
+func notJSON(b []byte) bool {
+	return !json.Valid(b) && utf8.Valid(b) && !nestedTooDeep(b)
 }
 
 // parseArgs decodes arguments for the validator (numbers as json.Number, so
@@ -59,7 +65,7 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 		if jerr := json.Unmarshal(b, &x); jerr != nil {
 			err = jerr // encoding/json's message, with its offset
 		}
-		return nil, &argsProblem{notJSON: true, msg: err.Error()}, nil
+		return nil, &argsProblem{msg: err.Error()}, nil
 	}
 	var issues []ValidationIssue
 	checkNumbers(v, "", &issues)
@@ -119,9 +125,11 @@ func saneNumber(n string) bool {
 	if len(mant) > maxNumberDigits {
 		return false
 	}
-	if !hasExp {
-		return true
+	if hasExp {
+		if e, err := strconv.Atoi(exp); err != nil || e < -maxNumberExponent || e > maxNumberExponent {
+			return false
+		}
 	}
-	e, err := strconv.Atoi(exp)
-	return err == nil && e >= -maxNumberExponent && e <= maxNumberExponent
+	_, err := strconv.ParseFloat(n, 64) // fails only past float64's range
+	return err == nil
 }

@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
+	"reflect"
 	"strings"
 )
 
@@ -142,16 +145,23 @@ func ErrorResult(msg string) *Result {
 	return &Result{Content: []Content{Text(msg)}, IsError: true}
 }
 
-// StructuredResult returns v as structured content, and its JSON as the text
-// content for clients that read only text. A v that encodes as null (a nil
-// pointer, slice or map) has no structured content, only the text "null":
-// MCP's structured content is never null.
+// StructuredResult returns v as structured content, and as the text
+// content for clients that read only text: its JSON, or for a string the
+// string itself. A v that encodes as null (a nil pointer, slice or map) has
+// no structured content, only the text "null": MCP's structured content is
+// never null.
 func StructuredResult(v any) (*Result, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	r := &Result{Content: []Content{Text(string(b))}}
+	text := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &text); err != nil {
+			return nil, fmt.Errorf("encode result: %w", err)
+		}
+	}
+	r := &Result{Content: []Content{Text(text)}}
 	if string(b) != "null" {
 		r.StructuredContent = json.RawMessage(b)
 	}
@@ -161,14 +171,66 @@ func StructuredResult(v any) (*Result, error) {
 // DecodeArgs decodes a call's arguments into v. A failure is an
 // [*ArgumentError], which every surface reports as invalid arguments (HTTP
 // 400) rather than as a failure of the tool.
+//
+// A number with a fraction or exponent that is a whole number (3.0, 1e2)
+// is an integer to JSON Schema, so it decodes into Go integer fields too.
 func DecodeArgs(args json.RawMessage, v any) error {
 	if len(args) == 0 {
-		args = json.RawMessage("{}")
+		args = emptyObject
 	}
-	if err := json.Unmarshal(args, v); err != nil {
+	err := json.Unmarshal(args, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number ") {
+		if whole, ok := wholeNumbersAsIntegers(args); ok {
+			err = json.Unmarshal(whole, v)
+		}
+	}
+	if err != nil {
 		return &ArgumentError{Err: err}
 	}
 	return nil
+}
+
+// wholeNumbersAsIntegers rewrites the numbers in args that are whole but
+// written with a fraction or an exponent as plain integers. Only the slow
+// path of DecodeArgs takes it.
+func wholeNumbersAsIntegers(args json.RawMessage) (json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	changed := false
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case json.Number:
+			n := string(x)
+			if !strings.ContainsAny(n, ".eE") || !saneNumber(n) {
+				return x
+			}
+			if r, ok := new(big.Rat).SetString(n); ok && r.IsInt() {
+				changed = true
+				return json.Number(r.Num().String())
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	v = walk(v)
+	if !changed {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
 }
 
 // ArgumentError reports arguments that could not be decoded into the tool's
@@ -178,12 +240,40 @@ type ArgumentError struct{ Err error }
 func (e *ArgumentError) Error() string { return "invalid arguments: " + e.Err.Error() }
 func (e *ArgumentError) Unwrap() error { return e.Err }
 
-// issue reports the error at the path of the field it names, when it does.
+// issue reports the error at the path of the field it names, when it does,
+// in the validator's words rather than encoding/json's (which name Go
+// struct fields).
 func (e *ArgumentError) issue() ValidationIssue {
 	is := ValidationIssue{Path: "", Message: e.Err.Error(), Keyword: "type"}
 	var te *json.UnmarshalTypeError
-	if errors.As(e.Err, &te) && te.Field != "" {
-		is.Path = "/" + strings.ReplaceAll(te.Field, ".", "/")
+	if errors.As(e.Err, &te) {
+		if te.Field != "" {
+			is.Path = "/" + strings.ReplaceAll(te.Field, ".", "/")
+		}
+		is.Message = fmt.Sprintf("expected %s, but got %s", jsonKind(te.Type), te.Value)
 	}
 	return is
+}
+
+// jsonKind says what JSON value a Go type takes.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a different value"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "an integer that fits " + t.Kind().String()
+	case reflect.Float32, reflect.Float64:
+		return "a number that fits " + t.Kind().String()
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "a different value"
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 )
 
@@ -36,7 +37,7 @@ func summarize(t *Tool) toolSummary {
 func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 	tools, err := s.tools(r.Context())
 	if err != nil {
-		s.providerFailed(w, r, err)
+		writeError(w, http.StatusInternalServerError, msgProviderFailed)
 		return
 	}
 	out := make([]toolSummary, len(tools))
@@ -47,14 +48,8 @@ func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	t, err := s.lookup(r.Context(), name)
-	if err != nil {
-		s.providerFailed(w, r, err)
-		return
-	}
+	t := s.knownTool(w, r)
 	if t == nil {
-		writeError(w, http.StatusNotFound, "Tool not found: "+name)
 		return
 	}
 	writeJSON(w, http.StatusOK, toolDetail{
@@ -64,6 +59,20 @@ func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
 		Signature:    t.Signature,
 		Examples:     t.Examples,
 	})
+}
+
+// knownTool returns the tool the path names, or answers 404 (or 500 when
+// the provider failed) and returns nil.
+func (s *Server) knownTool(w http.ResponseWriter, r *http.Request) *Tool {
+	name := r.PathValue("name")
+	t, err := s.lookup(r.Context(), name)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, msgProviderFailed)
+	case t == nil:
+		writeError(w, http.StatusNotFound, "Tool not found: "+name)
+	}
+	return t
 }
 
 // callResponse is a CallToolResult as the explorer protocol returns it.
@@ -77,25 +86,17 @@ type callMeta struct {
 }
 
 // callTool is POST /tools/{name}/call. The checks run in the order the
-// protocol fixes: execution allowed (403), tool known (404), auth (401), then
-// the body: a body that is not JSON counts as {} (the protocol's rule), but
-// one that is JSON with invalid UTF-8 or absurd nesting is refused (400).
-// Auth runs before the body is read so that an unauthenticated client cannot
-// make the server buffer a body; the protocol leaves the body step without
-// an observable answer, so the order is not visible otherwise.
+// protocol fixes: execution allowed (403), tool known (404), auth (401),
+// then the body, then [Server.Invoke]. Auth runs before the body is read so
+// that an unauthenticated client cannot make the server buffer a body. The
+// provider is asked once for both lookups (see requestState).
 func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if !s.opts.AllowExecute {
 		writeError(w, http.StatusForbidden, "Tool execution is disabled.")
 		return
 	}
-	name := r.PathValue("name")
-	t, err := s.lookup(r.Context(), name)
-	if err != nil {
-		s.providerFailed(w, r, err)
-		return
-	}
-	if t == nil {
-		writeError(w, http.StatusNotFound, "Tool not found: "+name)
+	r = withState(r)
+	if s.knownTool(w, r) == nil {
 		return
 	}
 	ctx, ok := s.authenticate(w, r)
@@ -106,32 +107,45 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, problem, issues := parseArgs(body)
-	if problem != nil && problem.notJSON {
-		// The protocol's rule for a body that is not JSON.
-		body = []byte("{}")
-		v, problem, issues = map[string]any{}, nil, nil
+	if notJSON(body) {
+		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
-	c := s.callParsed(ctx, t, body, v, problem, issues)
-
-	resp := callResponse{Result: c.result}
-	trace := c.result.TraceID
+	out := s.Invoke(ctx, &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer})
+	if s.lookupFailed(w, out) {
+		return
+	}
+	resp := callResponse{Result: out.Result}
+	trace := out.Result.TraceID
 	if trace == "" {
 		trace = traceParentID(r.Header.Get("traceparent"))
 	}
 	if trace != "" {
 		resp.Meta = &callMeta{TraceID: trace}
 	}
-	writeJSON(w, httpStatus(c.status), resp)
+	writeJSON(w, explorerStatus(out.Status), resp)
 }
 
-func httpStatus(st callStatus) int {
+// lookupFailed answers an outcome that has no tool: the explorer's 404 and
+// 500 bodies.
+func (s *Server) lookupFailed(w http.ResponseWriter, out *Outcome) bool {
+	switch out.Status {
+	case StatusNotFound:
+		writeError(w, http.StatusNotFound, out.Result.Content[0].Text)
+	case StatusUnavailable:
+		writeError(w, http.StatusInternalServerError, msgProviderFailed)
+	default:
+		return false
+	}
+	return true
+}
+
+func explorerStatus(st Status) int {
 	switch st {
-	case callOK:
+	case StatusOK:
 		return http.StatusOK
-	case callInvalid:
+	case StatusInvalid:
 		return http.StatusBadRequest
-	case callTimeout:
+	case StatusTimeout:
 		return http.StatusGatewayTimeout
 	default:
 		return http.StatusInternalServerError
@@ -144,35 +158,29 @@ type validateResponse struct {
 	Errors []ValidationIssue `json:"errors,omitempty"`
 }
 
-// validateTool is POST /tools/{name}/validate: public (no execution gate, no
-// auth hook) and it never runs the handler.
+// validateTool is POST /tools/{name}/validate: [Server.Invoke] stopped
+// before the handler, so that it says valid exactly when a call would get
+// past validation. Public: no execution gate, no auth hook.
 func (s *Server) validateTool(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	t, err := s.lookup(r.Context(), name)
-	if err != nil {
-		s.providerFailed(w, r, err)
-		return
-	}
-	if t == nil {
-		writeError(w, http.StatusNotFound, "Tool not found: "+name)
+	r = withState(r)
+	if s.knownTool(w, r) == nil {
 		return
 	}
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
 	}
-	v, problem, issues := parseArgs(body)
-	if problem != nil {
-		writeJSON(w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + problem.msg, Keyword: "format"}}})
+	out := s.Invoke(r.Context(), &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer, ValidateOnly: true})
+	if s.lookupFailed(w, out) {
 		return
 	}
-	if issues != nil {
-		writeJSON(w, http.StatusOK, validateResponse{Errors: issues})
-		return
+	var ve *ValidationError
+	switch {
+	case out.Status == StatusOK:
+		writeJSON(w, http.StatusOK, validateResponse{Valid: true})
+	case errors.As(out.Err, &ve) && ve.Malformed:
+		writeJSON(w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + ve.Issues[0].Message, Keyword: "format"}}})
+	default:
+		writeJSON(w, http.StatusOK, validateResponse{Errors: out.Issues()})
 	}
-	if issues := s.schemas.get(t).validate(v); issues != nil {
-		writeJSON(w, http.StatusOK, validateResponse{Errors: issues})
-		return
-	}
-	writeJSON(w, http.StatusOK, validateResponse{Valid: true})
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,10 +11,9 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // DefaultMCPPath is where the MCP surface is mounted by default.
@@ -75,42 +73,26 @@ type CompletionRequest struct {
 	Context map[string]string
 }
 
-// mcpCallHeader carries, from the HTTP wrapper to the tools/call
-// middleware, the key of the context the auth hook returned for the
-// request. Incoming values are always removed first.
-const mcpCallHeader = "X-Toolgen-Call"
-
 // mcpState is the server's MCP side.
 type mcpState struct {
 	srv *mcp.Server
-	// calls maps an mcpCallHeader value (random, per HTTP request) to the
-	// request's context.
-	calls sync.Map
 	// owners maps an HTTP session's id to the subject of the principal
 	// that opened it, when the auth hook names one.
 	owners sync.Map
 	// listed holds, per session (weakly), the fingerprint of the tool list
 	// the provider last gave for it, to notice changes.
 	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
-	// outputs caches each tool's MCP output schema (wrapped when the
-	// tool's own is not an object).
-	mu      sync.Mutex
-	outputs map[string]*mcpOutput
+	// inject hands a request's TokenInfo to the SDK's handler.
+	inject http.Handler
 }
 
-// mcpOutput is a tool's output schema as MCP gets it.
-type mcpOutput struct {
-	src    string
-	schema json.RawMessage
-	wrap   bool
-}
+// changeProbe is added to the SDK's registry and removed again at once to
+// make it send notifications/tools/list_changed: the SDK has no other way
+// to send one, and toolgen's tools are answered by middleware, not from
+// that registry, which is left empty.
+var changeProbe = &mcp.Tool{Name: "toolgen.list-changed", InputSchema: json.RawMessage(`{"type":"object"}`)}
 
-// sentinel is a tool never listed or called: re-adding it is how a server
-// built on the SDK sends notifications/tools/list_changed to every session,
-// since the tools themselves are answered by middleware.
-var sentinel = &mcp.Tool{Name: "toolgen.list-changed", InputSchema: json.RawMessage(`{"type":"object"}`)}
-
-func sentinelHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func changeProbeHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return nil, errors.New("not a tool")
 }
 
@@ -123,7 +105,16 @@ func (s *Server) buildMCP() {
 	if impl.Version == "" {
 		impl.Version = "0.0.0"
 	}
-	so := &mcp.ServerOptions{Instructions: o.Instructions}
+	so := &mcp.ServerOptions{
+		Instructions: o.Instructions,
+		// The SDK's registry of tools stays empty (see changeProbe), so
+		// the tools capability is declared here; logging is the SDK's
+		// default, which setting Capabilities replaces.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{},
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+		},
+	}
 	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe
 		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
@@ -132,9 +123,8 @@ func (s *Server) buildMCP() {
 		so.CompletionHandler = s.complete
 	}
 	m := mcp.NewServer(impl, so)
-	m.AddTool(sentinel, sentinelHandler)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
-	s.mcp = &mcpState{srv: m, outputs: map[string]*mcpOutput{}}
+	s.mcp = &mcpState{srv: m}
 	for i := range o.Prompts {
 		s.addPrompt(&o.Prompts[i])
 	}
@@ -165,7 +155,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // A function provider's changes are noticed on their own when the server
 // next lists its tools; call this to tell clients at once.
 func (s *Server) NotifyToolsChanged() {
-	s.mcp.srv.AddTool(sentinel, sentinelHandler)
+	// The two changes are sent as one notification (the SDK debounces).
+	s.mcp.srv.AddTool(changeProbe, changeProbeHandler)
+	s.mcp.srv.RemoveTools(changeProbe.Name)
 	if !s.opts.MCP.DisableRegistry {
 		// The registry's list of tools changed with them.
 		_ = s.mcp.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
@@ -178,26 +170,24 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	return s.mcp.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 }
 
-// sessionTools asks the provider for the tools, as every request does. For
-// a provider that is not a fixed list it also compares them with what it
-// gave for the same session before: when they changed, that session's
-// client (and any other) is told to list them again. Comparing per session
-// keeps a provider whose tools depend on the caller from looking like one
-// that keeps changing.
-func (s *Server) sessionTools(ctx context.Context, ss *mcp.ServerSession) ([]Tool, error) {
-	tools, err := s.tools(ctx)
-	if err != nil || s.static != nil || ss == nil {
-		return tools, err
+// noticeToolChanges compares the tools a provider that is not a fixed list
+// gave for an MCP session with what it gave for the same session before:
+// when they changed, that session's client (and any other) is told to list
+// them again. Comparing per session keeps a provider whose tools depend on
+// the caller from looking like one that keeps changing.
+func (s *Server) noticeToolChanges(ctx context.Context, tools []Tool) {
+	c, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
+	if c == nil || c.session == nil {
+		return
 	}
-	key := weak.Make(ss)
+	key := weak.Make(c.session)
 	sum := fingerprint(tools)
 	old, seen := s.mcp.listed.Swap(key, sum)
 	if !seen {
-		goruntime.AddCleanup(ss, func(k weak.Pointer[mcp.ServerSession]) { s.mcp.listed.Delete(k) }, key)
+		goruntime.AddCleanup(c.session, func(k weak.Pointer[mcp.ServerSession]) { s.mcp.listed.Delete(k) }, key)
 	} else if old.(uint64) != sum {
 		s.NotifyToolsChanged()
 	}
-	return tools, nil
 }
 
 // fingerprint hashes what a client sees of a tool list.
@@ -221,7 +211,9 @@ func fingerprint(tools []Tool) uint64 {
 // mcpHandler serves MCP over Streamable HTTP. The auth hook runs on every
 // request (401 JSON when it rejects); the context it returns, with the
 // request, is what the tool's ctx carries, even in a stateful session whose
-// transport context belongs to the request that opened it.
+// transport context belongs to the request that opened it. It reaches the
+// tool as the SDK carries a request's identity: in the TokenInfo of the
+// request's RequestExtra.
 func (s *Server) mcpHandler() http.Handler {
 	o := &s.opts.MCP
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.StreamableHTTPOptions{
@@ -231,17 +223,17 @@ func (s *Server) mcpHandler() http.Handler {
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
 		Logger:                     s.log,
 	})
+	s.mcp.inject = tokenInjector(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(mcpCallHeader)
 		ctx, ok := s.authenticate(w, r)
 		if !ok {
 			return
 		}
+		var subject string
+		if p, ok := PrincipalFrom(ctx); ok {
+			subject = p.Subject
+		}
 		if s.opts.AuthHook != nil {
-			var subject string
-			if p, ok := PrincipalFrom(ctx); ok {
-				subject = p.Subject
-			}
 			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 				// A session belongs to the principal that opened it.
 				if owner, ok := s.mcp.owners.Load(sid); ok && owner.(string) != subject {
@@ -256,12 +248,52 @@ func (s *Server) mcpHandler() http.Handler {
 				w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.owners.Store(sid, subject) }}
 			}
 		}
-		key := rand.Text()
-		s.mcp.calls.Store(key, ctx)
-		defer s.mcp.calls.Delete(key)
-		r.Header.Set(mcpCallHeader, key)
-		h.ServeHTTP(w, r)
+		// UserID also has the SDK refuse the session to anyone else.
+		serveWithToken(s.mcp.inject, w, r, &auth.TokenInfo{UserID: subject, Extra: map[string]any{tokenContextKey: ctx}})
 	})
+}
+
+// tokenContextKey is where a TokenInfo's Extra holds the context the auth
+// hook returned.
+const tokenContextKey = "toolgen.context"
+
+// tokenHandoff takes a TokenInfo and the request's own header through the
+// SDK's bearer-token middleware.
+type tokenHandoff struct {
+	info   *auth.TokenInfo
+	header http.Header
+}
+
+type tokenHandoffKey struct{}
+
+// tokenInjector returns h behind the SDK's auth.RequireBearerToken, the
+// only way the SDK offers to put a TokenInfo in a request's context. Its
+// verifier does not verify anything: the auth hook did, and the TokenInfo
+// comes from serveWithToken.
+func tokenInjector(h http.Handler) http.Handler {
+	verifier := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		if ho, ok := ctx.Value(tokenHandoffKey{}).(*tokenHandoff); ok {
+			return ho.info, nil
+		}
+		return nil, auth.ErrInvalidToken
+	}
+	return auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Header = r.Context().Value(tokenHandoffKey{}).(*tokenHandoff).header
+			h.ServeHTTP(w, r)
+		}))
+}
+
+// serveWithToken serves r through an injector from tokenInjector with ti
+// as its TokenInfo. The middleware reads a bearer token from the
+// Authorization header before it calls the verifier, but the auth hook may
+// have used another header or none: it is shown a copy of the header with
+// a placeholder token, and the SDK's handler gets the request's own.
+func serveWithToken(inject http.Handler, w http.ResponseWriter, r *http.Request, ti *auth.TokenInfo) {
+	r = r.WithContext(context.WithValue(r.Context(), tokenHandoffKey{}, &tokenHandoff{info: ti, header: r.Header}))
+	r.Header = r.Header.Clone()
+	r.Header.Set("Authorization", "Bearer toolgen")
+	inject.ServeHTTP(w, r)
 }
 
 // sessionRecorder notes the session id a response opens, before the
@@ -328,8 +360,10 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 	if extra == nil || extra.Header == nil {
 		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}
-	if hctx, ok := s.mcp.calls.Load(extra.Header.Get(mcpCallHeader)); ok {
-		return valuesCtx{ctx, hctx.(context.Context)}, nil
+	if extra.TokenInfo != nil {
+		if hctx, ok := extra.TokenInfo.Extra[tokenContextKey].(context.Context); ok {
+			return valuesCtx{ctx, hctx}, nil
+		}
 	}
 	if s.opts.AuthHook != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Unauthorized"}
@@ -337,8 +371,8 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 	return ctx, nil
 }
 
-// mcpMiddleware answers tools/list and tools/call from the provider; every
-// other method goes to the SDK.
+// mcpMiddleware answers tools/list and tools/call from the provider and
+// [Server.Invoke]; every other method goes to the SDK.
 func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())
@@ -348,10 +382,9 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/list":
 			ss, _ := req.GetSession().(*mcp.ServerSession)
-			tools, err := s.sessionTools(ctx, ss)
+			tools, err := s.tools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: ss}))
 			if err != nil {
-				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 			}
 			res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
 			for i := range tools {
@@ -361,23 +394,14 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			r := req.(*mcp.CallToolRequest)
 			ctx = context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: r.Session, req: r})
-			var t *Tool
-			if s.static != nil {
-				t = s.static[r.Params.Name]
-			} else {
-				var tools []Tool
-				tools, err = s.sessionTools(ctx, r.Session)
-				t = find(tools, r.Params.Name)
-			}
-			if err != nil {
-				s.log.ErrorContext(ctx, "tools provider failed", "err", err)
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
-			}
-			if t == nil {
+			out := s.Invoke(ctx, &Call{Tool: r.Params.Name, Arguments: r.Params.Arguments, Surface: SurfaceMCP})
+			switch out.Status {
+			case StatusUnavailable:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+			case StatusNotFound:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
 			}
-			c := s.call(ctx, t, r.Params.Arguments)
-			return s.mcpResult(t, c.result), nil
+			return mcpResult(out.Result), nil
 		}
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
@@ -414,15 +438,11 @@ func (s *Server) mcpTool(t *Tool) mcpTool {
 	if !t.Annotations.IsZero() {
 		mt.Annotations = t.Annotations
 	}
-	if out := s.outputFor(t); out != nil {
-		mt.OutputSchema = out.schema
-	}
+	mt.OutputSchema = s.compiled.get(t).output.schema
 	return mt
 }
 
-// mcpCallResult is tools/call's result: the pipeline's [Result] as it is,
-// but for structured content of a non-object output, which MCP carries as
-// {"result": value}.
+// mcpCallResult is tools/call's result: the pipeline's [Result] as it is.
 type mcpCallResult struct {
 	mcp.ResultBase
 	Content           []Content `json:"content"`
@@ -430,83 +450,11 @@ type mcpCallResult struct {
 	IsError           bool      `json:"isError"`
 }
 
-func (s *Server) mcpResult(t *Tool, r *Result) *mcpCallResult {
+// mcpResult is the pipeline's result as tools/call returns it.
+func mcpResult(r *Result) *mcpCallResult {
 	res := &mcpCallResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError}
-	if res.StructuredContent != nil {
-		if out := s.outputFor(t); out != nil && out.wrap {
-			res.StructuredContent = map[string]any{"result": res.StructuredContent}
-		}
-	}
 	if r.TraceID != "" {
 		res.Meta = mcp.Meta{"_trace_id": r.TraceID}
 	}
 	return res
-}
-
-// outputFor returns a tool's output schema for MCP, which requires an
-// object schema: any other output is wrapped as {"result": schema} (its
-// "$schema" and "$defs" moved up, so that references still resolve), and
-// its structured content likewise.
-func (s *Server) outputFor(t *Tool) *mcpOutput {
-	if len(t.OutputSchema) == 0 {
-		return nil
-	}
-	s.mcp.mu.Lock()
-	defer s.mcp.mu.Unlock()
-	if o := s.mcp.outputs[t.Name]; o != nil && o.src == string(t.OutputSchema) {
-		return o
-	}
-	o := &mcpOutput{src: string(t.OutputSchema), schema: t.OutputSchema}
-	if obj, err := typeschema.ParseObject(t.OutputSchema); err == nil {
-		if typ, _ := obj.String("type"); typ != "object" {
-			o.wrap = true
-			o.schema = wrapOutput(obj)
-		}
-	}
-	s.mcp.outputs[t.Name] = o
-	return o
-}
-
-// pruneOutputs forgets the output schemas of tools a provider no longer
-// has, as schemaCache.prune does.
-func (m *mcpState) pruneOutputs(tools []Tool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.outputs) <= 2*len(tools)+64 {
-		return
-	}
-	keep := make(map[string]bool, len(tools))
-	for i := range tools {
-		keep[tools[i].Name] = true
-	}
-	for name := range m.outputs {
-		if !keep[name] {
-			delete(m.outputs, name)
-		}
-	}
-}
-
-func wrapOutput(inner *typeschema.Object) json.RawMessage {
-	outer := &typeschema.Object{}
-	kept := &typeschema.Object{}
-	var defs json.RawMessage
-	for _, m := range inner.Members {
-		switch m.Key {
-		case "$schema":
-			outer.Set("$schema", m.Value)
-		case "$defs":
-			defs = m.Value
-		default:
-			kept.Members = append(kept.Members, m)
-		}
-	}
-	outer.Set("type", json.RawMessage(`"object"`))
-	k, _ := kept.MarshalJSON()
-	outer.Set("properties", json.RawMessage(`{"result":`+string(k)+`}`))
-	outer.Set("required", json.RawMessage(`["result"]`))
-	if defs != nil {
-		outer.Set("$defs", defs)
-	}
-	b, _ := outer.MarshalJSON()
-	return b
 }

@@ -564,6 +564,10 @@ func TestMCPHTTP(t *testing.T) {
 		if !ok {
 			return nil, errors.New("no request")
 		}
+		// The identity came the SDK's way: in the request's TokenInfo.
+		if c, _ := ctx.Value(mcpCallKey{}).(*mcpCall); c == nil || c.req.Extra == nil || c.req.Extra.TokenInfo == nil {
+			return nil, errors.New("no TokenInfo in the request's extra")
+		}
 		return TextResult(who + " " + r.URL.Path), nil
 	}}
 	for _, stateless := range []bool{false, true} {
@@ -607,25 +611,6 @@ func TestMCPHTTP(t *testing.T) {
 			body := readAll(resp)
 			if resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` {
 				t.Errorf("no token: %d %s", resp.StatusCode, body)
-			}
-			// A call header sent by the client is replaced: it cannot lend
-			// the identity of another request in flight.
-			token = "good"
-			spoof := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
-				r.Header.Set("Authorization", "Bearer other")
-				r.Header.Set(mcpCallHeader, "guess")
-				return http.DefaultTransport.RoundTrip(r)
-			})}
-			scs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: spoof}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer scs.Close()
-			s.mcp.calls.Store("guess", context.WithValue(context.Background(), identityKey{}, "victim"))
-			defer s.mcp.calls.Delete("guess")
-			res, err := scs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
-			if err != nil || res.Content[0].(*mcp.TextContent).Text != "other /mcp" {
-				t.Errorf("spoofed call header: %v %v", mustJSON(t, res), err)
 			}
 		})
 	}

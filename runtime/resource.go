@@ -198,8 +198,7 @@ func (s *Server) addRegistry() {
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		tools, err := s.tools(ctx)
 		if err != nil {
-			s.log.ErrorContext(ctx, "tools provider failed", "err", err)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 		}
 		list := make([]registryEntry, len(tools))
 		for i := range tools {
@@ -214,8 +213,7 @@ func (s *Server) addRegistry() {
 		name := s.registryTool(req.Params.URI)
 		t, err := s.lookup(ctx, name)
 		if err != nil {
-			s.log.ErrorContext(ctx, "tools provider failed", "err", err)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Failed to list tools."}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 		}
 		if t == nil {
 			e := resourceNotFound(req.Params.URI)

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // ValidationIssue is one way in which arguments fail their schema.
@@ -29,9 +30,14 @@ type ValidationIssue struct {
 	Keyword string `json:"keyword"`
 }
 
-// ValidationError reports arguments that fail the tool's input schema.
+// ValidationError reports arguments that a tool refused: they fail its
+// input schema, or could not be read at all.
 type ValidationError struct {
 	Issues []ValidationIssue
+	// Malformed is set when the arguments were not checked against the
+	// schema because they are not acceptable JSON: not JSON at all, not
+	// valid UTF-8, or nested too deeply. Its one issue says which.
+	Malformed bool
 }
 
 func (e *ValidationError) Error() string {
@@ -65,45 +71,57 @@ func inputSchema(t *Tool) json.RawMessage {
 	return t.InputSchema
 }
 
-// compiledSchema is one tool's input schema compiled from src.
-type compiledSchema struct {
-	src    string
-	schema *jsonschema.Schema
-	err    error // the schema does not compile
+// compiledTool is what the server derives from a tool's schemas once, not
+// per call: the input schema compiled, and how its structured results go
+// out.
+type compiledTool struct {
+	src, outSrc string // the schemas it was derived from
+	schema      *jsonschema.Schema
+	err         error // the input schema does not compile
+	output      outputShape
 }
 
-// schemaCache compiles each tool's input schema once. A provider that returns
-// a different schema for a tool gets it recompiled: the source bytes are the
-// cache key, compared on every call (a memory compare, no allocation).
-type schemaCache struct {
+// outputShape is a tool's output schema as the protocols get it. MCP
+// requires an object schema and object structured content, so any other
+// output is wrapped as {"result": ...}, on every surface alike.
+type outputShape struct {
+	schema json.RawMessage // nil when the tool has none
+	wrap   bool
+}
+
+// toolCache keeps each tool's compiledTool. A provider that returns a
+// different schema for a tool gets it derived again: the source bytes are
+// the key, compared on every call (a memory compare, no allocation).
+type toolCache struct {
 	mu       sync.RWMutex
-	m        map[string]*compiledSchema
-	compiles atomic.Int64 // how many schemas were compiled, for tests
+	m        map[string]*compiledTool
+	compiles atomic.Int64 // how many input schemas were compiled, for tests
 }
 
-func (c *schemaCache) get(t *Tool) *compiledSchema {
+func (c *toolCache) get(t *Tool) *compiledTool {
 	src := inputSchema(t)
 	c.mu.RLock()
-	cs := c.m[t.Name]
+	ct := c.m[t.Name]
 	c.mu.RUnlock()
-	if cs != nil && cs.src == string(src) {
-		return cs
+	if ct != nil && ct.src == string(src) && ct.outSrc == string(t.OutputSchema) {
+		return ct
 	}
-	cs = compileSchema(src)
+	ct = &compiledTool{src: string(src), outSrc: string(t.OutputSchema), output: shapeOutput(t.OutputSchema)}
+	ct.schema, ct.err = compile.Schema(src)
 	c.compiles.Add(1)
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = make(map[string]*compiledSchema)
+		c.m = make(map[string]*compiledTool)
 	}
-	c.m[t.Name] = cs
+	c.m[t.Name] = ct
 	c.mu.Unlock()
-	return cs
+	return ct
 }
 
-// prune forgets the schemas of tools a provider no longer has, once the
-// cache has grown well past the current list (a provider whose tool names
-// change would otherwise grow it without end).
-func (c *schemaCache) prune(tools []Tool) {
+// prune forgets the tools a provider no longer has, once the cache has
+// grown well past the current list (a provider whose tool names change
+// would otherwise grow it without end).
+func (c *toolCache) prune(tools []Tool) {
 	c.mu.RLock()
 	n := len(c.m)
 	c.mu.RUnlock()
@@ -123,15 +141,47 @@ func (c *schemaCache) prune(tools []Tool) {
 	c.mu.Unlock()
 }
 
-func compileSchema(src []byte) *compiledSchema {
-	cs := &compiledSchema{src: string(src)}
-	cs.schema, cs.err = compile.Schema(src)
-	return cs
+// shapeOutput wraps an output schema that is not an object schema as
+// {"result": schema}, its "$schema" and "$defs" moved up so that
+// references still resolve.
+func shapeOutput(src json.RawMessage) outputShape {
+	if len(src) == 0 {
+		return outputShape{}
+	}
+	inner, err := typeschema.ParseObject(src)
+	if err != nil {
+		return outputShape{schema: src}
+	}
+	if typ, _ := inner.String("type"); typ == "object" {
+		return outputShape{schema: src}
+	}
+	outer := &typeschema.Object{}
+	kept := &typeschema.Object{}
+	var defs json.RawMessage
+	for _, m := range inner.Members {
+		switch m.Key {
+		case "$schema":
+			outer.Set("$schema", m.Value)
+		case "$defs":
+			defs = m.Value
+		default:
+			kept.Members = append(kept.Members, m)
+		}
+	}
+	outer.Set("type", json.RawMessage(`"object"`))
+	k, _ := kept.MarshalJSON()
+	outer.Set("properties", json.RawMessage(`{"result":`+string(k)+`}`))
+	outer.Set("required", json.RawMessage(`["result"]`))
+	if defs != nil {
+		outer.Set("$defs", defs)
+	}
+	b, _ := outer.MarshalJSON()
+	return outputShape{schema: b, wrap: true}
 }
 
 // validate checks a decoded JSON value (numbers as json.Number) against the
 // schema and returns the failing leaves, sorted by path.
-func (cs *compiledSchema) validate(v any) (issues []ValidationIssue) {
+func (cs *compiledTool) validate(v any) (issues []ValidationIssue) {
 	if cs.err != nil {
 		return []ValidationIssue{{Path: "", Message: "the tool's input schema does not compile: " + cs.err.Error(), Keyword: "schema"}}
 	}

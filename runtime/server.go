@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -36,6 +37,10 @@ type Options struct {
 	// CallTimeout bounds each tool call; when it passes the caller gets an
 	// isError result saying so (HTTP 504). Zero means no limit.
 	CallTimeout time.Duration
+	// Middleware wraps every tool call on every surface (see
+	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
+	// first and its outcome last.
+	Middleware []Middleware
 	// ProjectName and ProjectURL make the link the explorer page shows in
 	// its header. A URL that is not http(s), mailto or a path is dropped.
 	ProjectName string
@@ -67,7 +72,8 @@ type Server struct {
 	provider ToolsProvider
 	opts     Options
 	log      *slog.Logger
-	schemas  schemaCache
+	compiled toolCache
+	invoke   InvokeFunc // the pipeline wrapped in the middleware
 	// static indexes a ToolList by name, built once in NewServer; nil for
 	// other providers, which are asked on every request.
 	static map[string]*Tool
@@ -108,9 +114,10 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 				panic(fmt.Sprintf("runtime.NewServer: duplicate tool name %q", t.Name))
 			}
 			s.static[t.Name] = t
-			s.schemas.get(t)
+			s.compiled.get(t)
 		}
 	}
+	s.invoke = chain(s.pipeline, s.opts.Middleware)
 	s.page = renderPage(&s.opts)
 	s.buildMCP()
 	s.routes()
@@ -173,7 +180,7 @@ func allow(h http.HandlerFunc, methods ...string) http.Handler {
 	})
 }
 
-// lookup finds a tool by name. ok is false with a nil error when there is no
+// lookup finds a tool by name: nil with a nil error when there is no
 // such tool; err is the provider's failure.
 func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
 	if s.static != nil {
@@ -183,30 +190,46 @@ func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return find(tools, name), nil
-}
-
-// find returns the tool called name, or nil.
-func find(tools []Tool, name string) *Tool {
 	for i := range tools {
 		if tools[i].Name == name {
-			return &tools[i]
+			return &tools[i], nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
-// tools asks the provider for its tools, dropping (and logging) any that
-// could not be served.
+// msgProviderFailed is what a caller is told when the provider failed: the
+// error itself is logged, not shown.
+const msgProviderFailed = "Failed to list tools."
+
+// tools asks the provider for its tools, once per HTTP request however
+// often the request's handling asks, dropping (and logging) any that could
+// not be served. A provider's failure is logged here, once; the surfaces
+// only answer it.
 func (s *Server) tools(ctx context.Context) ([]Tool, error) {
+	if s.static != nil {
+		return s.provider.Tools(ctx)
+	}
+	st := stateFrom(ctx)
+	if st == nil {
+		return s.listProvider(ctx)
+	}
+	// A batch of MCP messages in one request may be handled at once.
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.listed {
+		st.tools, st.err = s.listProvider(ctx)
+		st.listed = true
+	}
+	return st.tools, st.err
+}
+
+func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 	tools, err := s.provider.Tools(ctx)
 	if err != nil {
+		s.log.ErrorContext(ctx, "tools provider failed", "err", err)
 		return nil, fmt.Errorf("list tools: %w", err)
 	}
-	if s.static != nil {
-		return tools, nil
-	}
-
 	seen := make(map[string]bool, len(tools))
 	out := tools[:0:0]
 	for i := range tools {
@@ -222,16 +245,9 @@ func (s *Server) tools(ctx context.Context) ([]Tool, error) {
 		seen[t.Name] = true
 		out = append(out, *t)
 	}
-	s.schemas.prune(out)
-	s.mcp.pruneOutputs(out)
+	s.compiled.prune(out)
+	s.noticeToolChanges(ctx, out)
 	return out, nil
-}
-
-// providerFailed answers a provider error: logged in full, answered without
-// detail.
-func (s *Server) providerFailed(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.ErrorContext(r.Context(), "tools provider failed", "err", err)
-	writeError(w, http.StatusInternalServerError, "Failed to list tools.")
 }
 
 // readBody reads the request body within the configured limit. It answers
@@ -262,10 +278,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 	return body, true
 }
 
-// authenticate runs the auth hook, if any. On rejection it logs the reason at
-// WARN, answers a generic 401 and returns ok=false. The returned context
-// always carries the request (see [RequestFromContext]).
+// authenticate is the one place the auth hook runs, for every surface that
+// executes. On rejection it logs the reason at WARN, answers a generic 401
+// and returns ok=false. The returned context carries the request's state
+// (see [RequestFromContext]) whatever context the hook returned.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (context.Context, bool) {
+	st := stateFrom(r.Context())
+	if st == nil {
+		st = &requestState{req: r}
+	}
 	ctx := r.Context()
 	if s.opts.AuthHook != nil {
 		hctx, err := s.opts.AuthHook(r)
@@ -279,16 +300,38 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (context.C
 			ctx = hctx
 		}
 	}
-	return context.WithValue(ctx, requestKey{}, r), true
+	return context.WithValue(ctx, requestKey{}, st), true
+}
+
+// requestState is what the handling of one HTTP request shares through its
+// context: the request, and the provider's tools once asked for.
+type requestState struct {
+	req    *http.Request
+	mu     sync.Mutex
+	listed bool
+	tools  []Tool
+	err    error
 }
 
 type requestKey struct{}
 
+// withState gives r's context a fresh requestState.
+func withState(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), requestKey{}, &requestState{req: r}))
+}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestKey{}).(*requestState)
+	return st
+}
+
 // RequestFromContext returns the HTTP request a tool call came in on, when
 // it came over HTTP.
 func RequestFromContext(ctx context.Context) (*http.Request, bool) {
-	r, ok := ctx.Value(requestKey{}).(*http.Request)
-	return r, ok
+	if st := stateFrom(ctx); st != nil {
+		return st.req, true
+	}
+	return nil, false
 }
 
 // writeJSON writes v as the whole response. It does not escape <, > and &,

@@ -1,0 +1,299 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+)
+
+// The one pipeline. Every surface (the explorer's REST protocol, MCP, and
+// a user's own tests) runs a tool through [Server.Invoke] and only
+// translates its [Outcome] into its own wire format, so that lookup,
+// argument checks, timeouts, panic recovery and result shaping behave the
+// same everywhere, and middleware sees every call.
+
+// Surfaces, as [Call.Surface] names them.
+const (
+	SurfaceExplorer = "explorer" // POST /tools/{name}/call and /validate
+	SurfaceMCP      = "mcp"      // tools/call over Streamable HTTP or stdio
+)
+
+// Call asks [Server.Invoke] to run a tool.
+type Call struct {
+	// Tool is the tool's name.
+	Tool string
+	// Arguments is the JSON object of arguments; empty means {}.
+	Arguments json.RawMessage
+	// Surface names the protocol the call came in on (SurfaceExplorer,
+	// SurfaceMCP, ...), for middleware; empty for a direct call.
+	Surface string
+	// ValidateOnly stops the pipeline before the handler: the outcome says
+	// whether the arguments would be accepted, and the tool does not run.
+	ValidateOnly bool
+}
+
+// Status says how an invocation ended. Each surface maps it to its own
+// status codes.
+type Status int
+
+const (
+	// StatusOK: the handler returned a result that is not an error (for
+	// a ValidateOnly call: the arguments are valid).
+	StatusOK Status = iota
+	// StatusFailed: the tool failed: an isError result, an error, or a
+	// panic.
+	StatusFailed
+	// StatusInvalid: the arguments were refused before or while they were
+	// decoded (not JSON, out of bounds, failing the input schema, not
+	// fitting the input type). Err is a [*ValidationError].
+	StatusInvalid
+	// StatusTimeout: Options.CallTimeout passed before the handler
+	// returned.
+	StatusTimeout
+	// StatusNotFound: there is no tool of that name. Err wraps
+	// [ErrToolNotFound].
+	StatusNotFound
+	// StatusUnavailable: the [ToolsProvider] failed. Err is its error.
+	StatusUnavailable
+)
+
+var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable"}
+
+// String returns the status as a lower-case word ("ok", "not_found"),
+// suitable for logs and metric labels.
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// ErrToolNotFound is wrapped by the error of a call to a tool that does
+// not exist.
+var ErrToolNotFound = errors.New("tool not found")
+
+// Outcome is what [Server.Invoke] returns: everything a surface needs to
+// answer, and everything middleware needs to record.
+type Outcome struct {
+	Status Status
+	// Tool is the tool that was called; nil for StatusNotFound and
+	// StatusUnavailable.
+	Tool *Tool
+	// Result is what the caller is told. For a handler that returned, it
+	// is its result shaped for the wire (content never nil; structured
+	// content of a tool whose output schema is not an object wrapped as
+	// {"result": value}); otherwise an isError result saying what went
+	// wrong. It is nil only for a ValidateOnly call with valid arguments.
+	// Treat it as read-only: it may be shared with the handler.
+	Result *Result
+	// Err is why the call did not succeed: a [*ValidationError]
+	// (StatusInvalid), the handler's error or recovered panic, a timeout,
+	// or the provider's error. Nil for StatusOK and for an isError result
+	// the handler returned without an error.
+	Err error
+	// Duration is how long Invoke took, from lookup to shaped result.
+	Duration time.Duration
+}
+
+// Issues returns the reasons the arguments were refused (StatusInvalid),
+// each at its JSON Pointer path.
+func (o *Outcome) Issues() []ValidationIssue {
+	var ve *ValidationError
+	if errors.As(o.Err, &ve) {
+		return ve.Issues
+	}
+	return nil
+}
+
+// InvokeFunc is the shape of [Server.Invoke], and of what [Middleware]
+// wraps.
+type InvokeFunc func(ctx context.Context, c *Call) *Outcome
+
+// Middleware wraps the pipeline: it receives the next step and returns a
+// step that may act before and after it, or answer without calling it
+// (recording, metrics, logging, rate limits). See Options.Middleware.
+type Middleware func(next InvokeFunc) InvokeFunc
+
+// Invoke runs one tool call through the pipeline, wrapped in
+// Options.Middleware: look the tool up (in the static index, or by asking
+// the provider), check the arguments (UTF-8, nesting, number size), validate
+// them against the tool's compiled input schema, then (unless
+// c.ValidateOnly) run the handler in ctx with the configured timeout and
+// panic recovery, and shape its result. Every surface calls it; so can a
+// test.
+//
+// ctx is what the tool's handler receives: whatever the caller's
+// identity and request values are, they must be in it already (the HTTP
+// surfaces run the auth hook first).
+func (s *Server) Invoke(ctx context.Context, c *Call) *Outcome {
+	return s.invoke(ctx, c)
+}
+
+// chain wraps the pipeline in the middleware, the first outermost.
+func chain(h InvokeFunc, mw []Middleware) InvokeFunc {
+	for i := len(mw) - 1; i >= 0; i-- {
+		if mw[i] != nil {
+			h = mw[i](h)
+		}
+	}
+	return h
+}
+
+// pipeline is Invoke without the middleware.
+func (s *Server) pipeline(ctx context.Context, c *Call) *Outcome {
+	start := time.Now()
+	o := s.execute(ctx, c)
+	o.Duration = time.Since(start)
+	return o
+}
+
+func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
+	t, err := s.lookup(ctx, c.Tool)
+	if err != nil {
+		return &Outcome{Status: StatusUnavailable, Err: err, Result: ErrorResult(msgProviderFailed)}
+	}
+	if t == nil {
+		return &Outcome{Status: StatusNotFound, Err: fmt.Errorf("%w: %s", ErrToolNotFound, c.Tool), Result: ErrorResult("Tool not found: " + c.Tool)}
+	}
+	o := &Outcome{Tool: t}
+	args := c.Arguments
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = emptyObject
+	}
+	if err := s.checkArgs(t, args); err != nil {
+		return o.invalid(err)
+	}
+	if c.ValidateOnly {
+		return o
+	}
+
+	res, err := s.run(ctx, t, args)
+	var argErr *ArgumentError
+	switch {
+	case errors.Is(err, errTimedOut):
+		o.Status, o.Err = StatusTimeout, err
+		o.Result = ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", t.Name, s.opts.CallTimeout))
+		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.opts.CallTimeout)
+	case errors.As(err, &argErr):
+		return o.invalid(&ValidationError{Issues: []ValidationIssue{argErr.issue()}})
+	case err != nil:
+		o.Status, o.Err = StatusFailed, err
+		o.Result = ErrorResult(err.Error())
+		var pe *panicError
+		if errors.As(err, &pe) {
+			s.log.ErrorContext(ctx, "tool panicked", "tool", t.Name, "panic", pe.value, "stack", string(pe.stack))
+		} else {
+			s.log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
+		}
+	default:
+		o.Result = s.shape(t, res)
+		if o.Result.IsError {
+			o.Status = StatusFailed
+		}
+	}
+	return o
+}
+
+var emptyObject = json.RawMessage("{}")
+
+func (o *Outcome) invalid(err *ValidationError) *Outcome {
+	o.Status, o.Err = StatusInvalid, err
+	o.Result = ErrorResult(err.Error())
+	return o
+}
+
+// checkArgs is everything between the body and the handler: the bounds
+// parseArgs enforces, then the tool's compiled input schema.
+func (s *Server) checkArgs(t *Tool, args []byte) *ValidationError {
+	v, problem, issues := parseArgs(args)
+	if problem != nil {
+		return &ValidationError{Malformed: true, Issues: []ValidationIssue{{Path: "", Message: problem.msg, Keyword: "format"}}}
+	}
+	if issues == nil {
+		issues = s.compiled.get(t).validate(v)
+	}
+	if issues != nil {
+		return &ValidationError{Issues: issues}
+	}
+	return nil
+}
+
+// shape makes a handler's result what every surface sends: never nil,
+// content never nil, and structured content an object (MCP requires one),
+// so that a tool whose output is a string or a number answers
+// {"result": value} on every surface alike. The handler may share the
+// result it returns, so a changed one is a copy.
+func (s *Server) shape(t *Tool, res *Result) *Result {
+	if res == nil {
+		return &Result{Content: []Content{}}
+	}
+	wrap := res.StructuredContent != nil && s.compiled.get(t).output.wrap
+	if res.Content != nil && !wrap {
+		return res
+	}
+	r := *res
+	if r.Content == nil {
+		r.Content = []Content{}
+	}
+	if wrap {
+		r.StructuredContent = map[string]any{"result": r.StructuredContent}
+	}
+	return &r
+}
+
+// errTimedOut is returned by run when the per-call timeout passes.
+var errTimedOut = errors.New("tool call timed out")
+
+// run calls the handler, recovering a panic. Without a timeout it runs
+// inline; with one it runs in its own goroutine so that a handler that
+// ignores ctx cannot hold the caller past the deadline (the goroutine
+// finishes on its own, and its result is dropped).
+func (s *Server) run(ctx context.Context, t *Tool, args json.RawMessage) (*Result, error) {
+	if s.opts.CallTimeout <= 0 {
+		return safeCall(ctx, t.Handler, args)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	type ret struct {
+		res *Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := safeCall(ctx, t.Handler, args)
+		done <- ret{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil && errors.Is(r.err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, errTimedOut
+		}
+		return r.res, r.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && context.Cause(ctx) == context.DeadlineExceeded {
+			return nil, errTimedOut
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// panicError is a recovered handler panic.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("tool panicked: %v", e.value) }
+
+func safeCall(ctx context.Context, h Handler, args json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = nil, &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return h(ctx, args)
+}
