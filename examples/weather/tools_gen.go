@@ -223,7 +223,9 @@ func Tools() runtime.ToolList {
 		},
 		"remaining": {
 			"type": "integer",
-			"description": "Remaining is how many alerts are left."
+			"description": "Remaining is how many alerts are left.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [

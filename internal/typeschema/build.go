@@ -308,18 +308,24 @@ func (b *builder) enum(t Type, vals []any, path, pos string) (*Schema, error) {
 	return s, nil
 }
 
-// Integer bounds of the sized types, as JSON numbers.
-var intBounds = map[Kind][2]string{
+// Bounds of the numeric types, as JSON numbers: every value a schema
+// accepts must decode into the Go type, so that validating arguments is
+// all it takes for a call to get past decoding them. int, uint and uintptr
+// take their 64-bit bounds, so that the schema does not depend on the
+// platform the generator ran on.
+var numBounds = map[Kind][2]string{
 	Int8:    {strconv.Itoa(math.MinInt8), strconv.Itoa(math.MaxInt8)},
 	Int16:   {strconv.Itoa(math.MinInt16), strconv.Itoa(math.MaxInt16)},
 	Int32:   {strconv.Itoa(math.MinInt32), strconv.Itoa(math.MaxInt32)},
 	Int64:   {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
+	Int:     {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
 	Uint8:   {"0", strconv.Itoa(math.MaxUint8)},
 	Uint16:  {"0", strconv.Itoa(math.MaxUint16)},
 	Uint32:  {"0", strconv.FormatUint(math.MaxUint32, 10)},
 	Uint64:  {"0", strconv.FormatUint(math.MaxUint64, 10)},
-	Uint:    {"0", ""},
-	Uintptr: {"0", ""},
+	Uint:    {"0", strconv.FormatUint(math.MaxUint64, 10)},
+	Uintptr: {"0", strconv.FormatUint(math.MaxUint64, 10)},
+	Float32: {"-3.4028234663852886e+38", "3.4028234663852886e+38"},
 }
 
 // structural builds the schema from t's kind.
@@ -329,12 +335,16 @@ func (b *builder) structural(t Type, path, pos string) (*Schema, error) {
 		return &Schema{Type: []string{"boolean"}}, nil
 	case k.integer():
 		s := &Schema{Type: []string{"integer"}}
-		if bounds, ok := intBounds[k]; ok {
+		if bounds, ok := numBounds[k]; ok {
 			s.Minimum, s.Maximum = bounds[0], bounds[1]
 		}
 		return s, nil
 	case k.float():
-		return &Schema{Type: []string{"number"}}, nil
+		s := &Schema{Type: []string{"number"}}
+		if bounds, ok := numBounds[k]; ok {
+			s.Minimum, s.Maximum = bounds[0], bounds[1]
+		}
+		return s, nil
 	case k == String:
 		return &Schema{Type: []string{"string"}}, nil
 	case k == Pointer:

@@ -25,7 +25,9 @@ func Tools() runtime.ToolList {
 			"type": "boolean"
 		},
 		"int": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"int8": {
 			"type": "integer",
@@ -54,7 +56,8 @@ func Tools() runtime.ToolList {
 		},
 		"uint": {
 			"type": "integer",
-			"minimum": 0
+			"minimum": 0,
+			"maximum": 18446744073709551615
 		},
 		"uint8": {
 			"type": "integer",
@@ -83,10 +86,13 @@ func Tools() runtime.ToolList {
 		},
 		"uintptr": {
 			"type": "integer",
-			"minimum": 0
+			"minimum": 0,
+			"maximum": 18446744073709551615
 		},
 		"float32": {
-			"type": "number"
+			"type": "number",
+			"minimum": -3.4028234663852886e+38,
+			"maximum": 3.4028234663852886e+38
 		},
 		"float64": {
 			"type": "number"
@@ -148,7 +154,9 @@ func Tools() runtime.ToolList {
 			"type": "boolean"
 		},
 		"int": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"int8": {
 			"type": "integer",
@@ -177,7 +185,8 @@ func Tools() runtime.ToolList {
 		},
 		"uint": {
 			"type": "integer",
-			"minimum": 0
+			"minimum": 0,
+			"maximum": 18446744073709551615
 		},
 		"uint8": {
 			"type": "integer",
@@ -206,10 +215,13 @@ func Tools() runtime.ToolList {
 		},
 		"uintptr": {
 			"type": "integer",
-			"minimum": 0
+			"minimum": 0,
+			"maximum": 18446744073709551615
 		},
 		"float32": {
-			"type": "number"
+			"type": "number",
+			"minimum": -3.4028234663852886e+38,
+			"maximum": 3.4028234663852886e+38
 		},
 		"float64": {
 			"type": "number"

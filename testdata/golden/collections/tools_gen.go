@@ -32,14 +32,18 @@ func Tools() runtime.ToolList {
 			"items": {
 				"type": "array",
 				"items": {
-					"type": "integer"
+					"type": "integer",
+					"minimum": -9223372036854775808,
+					"maximum": 9223372036854775807
 				}
 			}
 		},
 		"triple": {
 			"type": "array",
 			"items": {
-				"type": "integer"
+				"type": "integer",
+				"minimum": -9223372036854775808,
+				"maximum": 9223372036854775807
 			},
 			"minItems": 3,
 			"maxItems": 3
@@ -162,7 +166,9 @@ func Tools() runtime.ToolList {
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
-		"type": "integer"
+		"type": "integer",
+		"minimum": -9223372036854775808,
+		"maximum": 9223372036854775807
 	}
 }`),
 		Signature: "summarize(tags: string[], matrix: integer[][], triple: integer[], byte_array: integer[], points: {x: number, y: number}[], scores: {[key: string]: number}, by_id: {[key: string]: string}, by_code: {[key: string]: {x: number, y: number}}, nested: {[key: string]: boolean[]}, anything: {[key: string]: any}, ptr_slice: {x: number, y: number}[]) -> {[key: string]: integer}",

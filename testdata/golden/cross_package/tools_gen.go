@@ -36,7 +36,8 @@ func Tools() runtime.ToolList {
 				"size": {
 					"type": "integer",
 					"description": "Size in millimetres.",
-					"minimum": 1
+					"minimum": 1,
+					"maximum": 9223372036854775807
 				}
 			},
 			"required": [
@@ -75,7 +76,8 @@ func Tools() runtime.ToolList {
 		"size": {
 			"type": "integer",
 			"description": "Size in millimetres.",
-			"minimum": 1
+			"minimum": 1,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [

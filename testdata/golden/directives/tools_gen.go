@@ -35,7 +35,8 @@ func Tools() runtime.ToolList {
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1
+			"minimum": 1,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -80,7 +81,8 @@ func Tools() runtime.ToolList {
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1
+			"minimum": 1,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -115,7 +117,8 @@ func Tools() runtime.ToolList {
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1
+			"minimum": 1,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -151,7 +154,8 @@ func Tools() runtime.ToolList {
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1
+			"minimum": 1,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [

@@ -40,7 +40,9 @@ The task is stored until it is done. Lines of a paragraph are joined; paragraphs
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first."
+			"description": "Priority orders work. Higher runs first.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"options": {
 			"type": "object",
@@ -115,7 +117,9 @@ The task is stored until it is done. Lines of a paragraph are joined; paragraphs
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first."
+			"description": "Priority orders work. Higher runs first.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"options": {
 			"type": "object",
@@ -188,7 +192,9 @@ The task is stored until it is done. Lines of a paragraph are joined; paragraphs
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first."
+			"description": "Priority orders work. Higher runs first.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"options": {
 			"type": "object",

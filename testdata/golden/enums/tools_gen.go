@@ -37,6 +37,7 @@ func Tools() runtime.ToolList {
 		"times": {
 			"type": "integer",
 			"minimum": 1,
+			"maximum": 9223372036854775807,
 			"default": 1
 		},
 		"days": {
@@ -68,7 +69,9 @@ func Tools() runtime.ToolList {
 			"type": "string"
 		},
 		"count": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [

@@ -83,7 +83,9 @@ func Tools() runtime.ToolList {
 }`),
 		OutputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -9223372036854775808,
+	"maximum": 9223372036854775807
 }`),
 		Signature: "walk(tree: Node, other?: Node, expr: Expr) -> integer",
 		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {

@@ -180,7 +180,9 @@ func Tools() runtime.ToolList {
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
-		"type": "integer"
+		"type": "integer",
+		"minimum": -9223372036854775808,
+		"maximum": 9223372036854775807
 	}
 }`),
 		Signature: "map() -> {[key: string]: integer}",

@@ -22,7 +22,9 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -51,7 +53,9 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -77,7 +81,9 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"a": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"b": {
 			"type": "string"
@@ -129,10 +135,14 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"x": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"X": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -143,7 +153,9 @@ func Tools() runtime.ToolList {
 }`),
 		OutputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -9223372036854775808,
+	"maximum": 9223372036854775807
 }`),
 		Signature: "clash(x: integer, X: integer) -> integer",
 		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
@@ -181,7 +193,9 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -209,7 +223,9 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -297,13 +313,19 @@ func Tools() runtime.ToolList {
 	"type": "object",
 	"properties": {
 		"p3": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"y": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"Y": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		}
 	},
 	"required": [
@@ -315,7 +337,9 @@ func Tools() runtime.ToolList {
 }`),
 		OutputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -9223372036854775808,
+	"maximum": 9223372036854775807
 }`),
 		Signature: "fallback(p3: integer, y: integer, Y: integer) -> integer",
 		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {

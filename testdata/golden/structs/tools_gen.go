@@ -70,10 +70,14 @@ func Tools() runtime.ToolList {
 			"type": "number"
 		},
 		"ptr": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"forced": {
-			"type": "integer"
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"loose": {
 			"type": "string"
@@ -173,13 +177,17 @@ func Tools() runtime.ToolList {
 			"type": [
 				"integer",
 				"null"
-			]
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"forced": {
 			"type": [
 				"integer",
 				"null"
-			]
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"loose": {
 			"type": "string"

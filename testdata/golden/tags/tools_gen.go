@@ -39,7 +39,9 @@ func Tools() runtime.ToolList {
 			"enum": [
 				1,
 				2
-			]
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"default": {
 			"type": "string",
@@ -110,7 +112,8 @@ func Tools() runtime.ToolList {
 			"type": "array",
 			"items": {
 				"type": "integer",
-				"minimum": 1
+				"minimum": 1,
+				"maximum": 9223372036854775807
 			},
 			"uniqueItems": true
 		},
@@ -126,7 +129,9 @@ func Tools() runtime.ToolList {
 			"type": [
 				"integer",
 				"null"
-			]
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
 		},
 		"null_enum": {
 			"type": [

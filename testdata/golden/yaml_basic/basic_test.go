@@ -38,7 +38,7 @@ func TestBasic(t *testing.T) {
 		code       int
 		want       string
 	}{
-		{"/tools/add/call", `{"a":1.5,"b":2}`, 200, `{"content":[{"type":"text","text":"3.5"}],"structuredContent":3.5,"isError":false}`},
+		{"/tools/add/call", `{"a":1.5,"b":2}`, 200, `{"content":[{"type":"text","text":"3.5"}],"structuredContent":{"result":3.5},"isError":false}`},
 		{"/tools/add/call", `{"a":1}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /b: missing required property (required)"}],"isError":true}`},
 		{"/tools/ring_doorbell/call", `{"doorbell_id":"front"}`, 200, `{"content":[{"type":"text","text":"Ding dong front"}],"isError":false}`},
 		{"/tools/ring_doorbell/call", `{"doorbell_id":"front","x":1}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /x: unknown property (additionalProperties)"}],"isError":true}`},

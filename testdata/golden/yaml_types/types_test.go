@@ -53,7 +53,7 @@ func TestTypes(t *testing.T) {
 		!strings.Contains(body, `/start`) || !strings.Contains(body, `/stops/0/city: missing required property`) || !strings.Contains(body, `/stops/0/nights`) {
 		t.Errorf("invalid plan_trip: %d %s", code, body)
 	}
-	if code, body := call("list_cities", `{}`); code != 200 || !strings.Contains(body, `"structuredContent":["Oslo","Bergen"]`) {
+	if code, body := call("list_cities", `{}`); code != 200 || !strings.Contains(body, `"structuredContent":{"result":["Oslo","Bergen"]}`) {
 		t.Errorf("list_cities: %d %s", code, body)
 	}
 	if code, body := call("motto", `{}`); code != 500 || !strings.Contains(body, `tool motto is not implemented`) {
