@@ -111,6 +111,7 @@ func (s *Server) buildMCP() {
 		// the tools capability is declared here; logging is the SDK's
 		// default, which setting Capabilities replaces.
 		Capabilities: &mcp.ServerCapabilities{
+			//lint:ignore SA1019 deprecated in MCP 2026-07-28 but supported (see session.go)
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 		},
