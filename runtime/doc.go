@@ -20,8 +20,10 @@
 //	}}
 //	http.ListenAndServe("127.0.0.1:8080", runtime.NewServer(tools, &runtime.Options{AllowExecute: true}))
 //
-// Every call, whatever the surface, goes through one pipeline: look the tool
-// up, decode the body, validate it against the tool's compiled input schema,
-// run the handler in the context returned by the auth hook (with an optional
-// timeout and panic recovery), and encode the [Result].
+// Every call, whatever the surface, goes through one pipeline,
+// [Server.Invoke]: look the tool up, check the arguments and validate them
+// against the tool's compiled input schema, run the handler in the context
+// returned by the auth hook (with an optional timeout and panic recovery),
+// and shape the [Result]. Options.Middleware wraps it on every surface; the
+// surfaces only translate its [Outcome] into their own wire formats.
 package runtime
