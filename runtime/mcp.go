@@ -36,11 +36,6 @@ type MCPOptions struct {
 	// JSONResponse answers a POST with application/json instead of an SSE
 	// stream.
 	JSONResponse bool
-	// DisableLocalhostProtection turns off the SDK's DNS-rebinding
-	// protection: a server listening on a loopback address refuses requests
-	// whose Host header is not a loopback name. Leave it on.
-	DisableLocalhostProtection bool
-
 	// Name and Version identify the server to clients. Defaults: "toolgen"
 	// and "0.0.0". The server's title is Options.Title.
 	Name, Version string
@@ -220,7 +215,9 @@ func (s *Server) mcpHandler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.StreamableHTTPOptions{
 		Stateless:                  o.Stateless,
 		JSONResponse:               o.JSONResponse,
-		DisableLocalhostProtection: o.DisableLocalhostProtection,
+		// The server's own browser guard checks the Host header for
+		// every surface, with Options.AllowedHosts (see browser.go).
+		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
 		Logger:                     s.log,
 	})

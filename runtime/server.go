@@ -37,6 +37,23 @@ type Options struct {
 	// CallTimeout bounds each tool call; when it passes the caller gets an
 	// isError result saying so (HTTP 504). Zero means no limit.
 	CallTimeout time.Duration
+	// TrustedOrigins are web origins ("https://app.example.com") whose pages
+	// may send requests that change state (POST, DELETE: calling a tool)
+	// from a browser. By default the server refuses every cross-origin
+	// browser request of that kind (Sec-Fetch-Site, else Origin, as
+	// http.CrossOriginProtection reads them) with a 403: a page the user
+	// visits could otherwise run tools blind. Requests without those
+	// headers (curl, SDK clients, servers) are not affected. Trust only
+	// origins whose every page you would let call your tools.
+	TrustedOrigins []string
+	// AllowedHosts are Host header values (a name, or name:port) accepted
+	// on requests that arrive on a loopback address, besides loopback
+	// names and addresses. By default such a request for any other host is
+	// refused with a 403: it is how a DNS-rebinding page reaches a server
+	// on 127.0.0.1. Name the public host here when a reverse proxy on the
+	// same machine forwards to a loopback listener; "*" turns the check
+	// off, which lets any web page reach a loopback server by rebinding.
+	AllowedHosts []string
 	// Middleware wraps every tool call on every surface (see
 	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
 	// first and its outcome last.
@@ -78,6 +95,7 @@ type Server struct {
 	// other providers, which are asked on every request.
 	static map[string]*Tool
 	mux    *http.ServeMux
+	root   http.Handler // mux behind the browser guard
 	page   page
 	mcp    *mcpState
 }
@@ -121,6 +139,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	s.page = renderPage(&s.opts)
 	s.buildMCP()
 	s.routes()
+	s.root = s.browserGuard(s.mux)
 	return s
 }
 
@@ -161,7 +180,7 @@ func (s *Server) routes() {
 
 // ServeHTTP implements [http.Handler].
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mux.ServeHTTP(w, r)
+	s.root.ServeHTTP(w, r)
 }
 
 // allow answers methods other than the given ones with a JSON 405. The

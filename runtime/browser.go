@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// Browser safety: a web page the user visits must not be able to run a
+// tool. A cross-origin form or fetch POST needs no CORS preflight when its
+// content type is text/plain, so a page can send one blind; and a page on a
+// rebinding domain (one whose DNS answer switches to 127.0.0.1) is
+// same-origin to the browser, so only the Host header gives it away. One
+// layer in front of every surface refuses both, before any surface sees
+// the request.
+
+// browserGuard wraps h in the cross-origin and DNS-rebinding checks.
+// Options.TrustedOrigins and Options.AllowedHosts widen them; a bad origin
+// is a programming error, and panics as NewServer does for bad tools.
+func (s *Server) browserGuard(h http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range s.opts.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			panic(fmt.Sprintf("runtime.NewServer: TrustedOrigins: %v", err))
+		}
+	}
+	anyHost := false
+	hosts := make(map[string]bool, len(s.opts.AllowedHosts))
+	for _, h := range s.opts.AllowedHosts {
+		if h == "*" {
+			anyHost = true
+		}
+		hosts[strings.ToLower(h)] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := cop.Check(r); err != nil {
+			s.log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
+			writeError(w, http.StatusForbidden, "Cross-origin request refused.")
+			return
+		}
+		if !anyHost && !hostAllowed(r, hosts) {
+			s.log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
+			writeError(w, http.StatusForbidden, "Host not allowed.")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed reports whether r may be served for its Host header: always
+// when it did not arrive on a loopback address (a server reachable from
+// elsewhere is reached under names this one cannot know), else only for a
+// loopback name or address, or a host in allowed (with or without its
+// port).
+func hostAllowed(r *http.Request, allowed map[string]bool) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) {
+		return true
+	}
+	if isLoopback(r.Host) {
+		return true
+	}
+	host := strings.ToLower(r.Host)
+	if allowed[host] {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil && allowed[h] {
+		return true
+	}
+	return false
+}
+
+// isLoopback reports whether addr ("host", "host:port", "[v6]:port") names
+// this machine's loopback interface: localhost, a name under .localhost
+// (which resolvers must map to loopback, RFC 6761), or a loopback IP.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
