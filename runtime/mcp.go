@@ -9,6 +9,7 @@ import (
 	"net/http"
 	goruntime "runtime"
 	"sync"
+	"time"
 	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -36,6 +37,15 @@ type MCPOptions struct {
 	// JSONResponse answers a POST with application/json instead of an SSE
 	// stream.
 	JSONResponse bool
+	// SessionIdleTimeout closes a Streamable HTTP session that has had no
+	// request for this long (the SDK's SessionTimeout; a client that keeps
+	// a session open sends pings). Zero means
+	// [DefaultSessionIdleTimeout]; negative, never.
+	SessionIdleTimeout time.Duration
+	// MaxSessions bounds the live Streamable HTTP sessions: a new session
+	// past it closes the least recently used one. Zero means
+	// [DefaultMaxSessions]; negative, no bound.
+	MaxSessions int
 	// Name and Version identify the server to clients. Defaults: "toolgen"
 	// and "0.0.0". The server's title is Options.Title.
 	Name, Version string
@@ -71,9 +81,8 @@ type CompletionRequest struct {
 // mcpState is the server's MCP side.
 type mcpState struct {
 	srv *mcp.Server
-	// owners maps an HTTP session's id to the subject of the principal
-	// that opened it, when the auth hook names one.
-	owners sync.Map
+	// sessions knows the owner and last use of each HTTP session.
+	sessions sessionTable
 	// listed holds, per session (weakly), the fingerprint of the tool list
 	// the provider last gave for it, to notice changes.
 	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
@@ -121,6 +130,10 @@ func (s *Server) buildMCP() {
 	m := mcp.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
 	s.mcp = &mcpState{srv: m}
+	s.mcp.sessions.max = o.MaxSessions
+	if o.MaxSessions == 0 {
+		s.mcp.sessions.max = DefaultMaxSessions
+	}
 	for i := range o.Prompts {
 		s.addPrompt(&o.Prompts[i])
 	}
@@ -212,42 +225,51 @@ func fingerprint(tools []Tool) uint64 {
 // request's RequestExtra.
 func (s *Server) mcpHandler() http.Handler {
 	o := &s.opts.MCP
+	idle := o.SessionIdleTimeout
+	if idle == 0 {
+		idle = DefaultSessionIdleTimeout
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                  o.Stateless,
-		JSONResponse:               o.JSONResponse,
+		Stateless:    o.Stateless,
+		JSONResponse: o.JSONResponse,
 		// The server's own browser guard checks the Host header for
 		// every surface, with Options.AllowedHosts (see browser.go).
 		DisableLocalhostProtection: true,
+		SessionTimeout:             max(idle, 0),
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
 		Logger:                     s.log,
 	})
 	s.mcp.inject = tokenInjector(h)
+	s.mcp.sessions.every = idle
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, ok := s.authenticate(w, r)
 		if !ok {
 			return
 		}
-		var subject string
-		if p, ok := PrincipalFrom(ctx); ok {
-			subject = p.Subject
-		}
+		var owner string
 		if s.opts.AuthHook != nil {
-			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
-				// A session belongs to the principal that opened it.
-				if owner, ok := s.mcp.owners.Load(sid); ok && owner.(string) != subject {
-					s.log.WarnContext(ctx, "MCP session used by another principal", "session", sid, "principal", subject)
-					writeError(w, http.StatusForbidden, "Forbidden")
-					return
-				}
-				if r.Method == http.MethodDelete {
-					defer s.mcp.owners.Delete(sid)
-				}
-			} else if subject != "" {
-				w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.owners.Store(sid, subject) }}
+			p, _ := PrincipalFrom(ctx)
+			owner = sessionOwner(r, p)
+		}
+		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+			// A session belongs to whoever opened it.
+			if !s.mcp.sessions.use(sid, owner) {
+				s.log.WarnContext(ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
+				writeError(w, http.StatusForbidden, "Forbidden")
+				return
 			}
+			if r.Method == http.MethodDelete {
+				defer s.mcp.sessions.forget(sid)
+			}
+		} else if !o.Stateless && r.Method == http.MethodPost {
+			if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
+				s.log.InfoContext(ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
+				closeSession(s.mcp.srv, old)
+			}
+			w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}
 		}
 		// UserID also has the SDK refuse the session to anyone else.
-		serveWithToken(s.mcp.inject, w, r, &auth.TokenInfo{UserID: subject, Extra: map[string]any{tokenContextKey: ctx}})
+		serveWithToken(s.mcp.inject, w, r, &auth.TokenInfo{UserID: owner, Extra: map[string]any{tokenContextKey: ctx}})
 	})
 }
 

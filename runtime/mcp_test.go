@@ -597,10 +597,16 @@ func TestMCPHTTP(t *testing.T) {
 			if got := call(); got != "good /mcp" {
 				t.Errorf("identity %q", got)
 			}
-			// The identity is the current request's, not the session's.
+			// The identity is the current request's, not the session's; a
+			// session, bound to the credentials that opened it (this hook
+			// names no principal), refuses other ones.
 			token = "other"
-			if got := call(); got != "other /mcp" {
-				t.Errorf("identity after the token changed %q", got)
+			if stateless {
+				if got := call(); got != "other /mcp" {
+					t.Errorf("identity after the token changed %q", got)
+				}
+			} else if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+				t.Errorf("another token on the session: %v", err)
 			}
 
 			// Without a token: 401 with the generic JSON body.

@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// openSession sends an initialize without ever closing the session, as an
+// abandoning client does, and returns the session id.
+func openSession(t *testing.T, url string, header ...string) string {
+	t.Helper()
+	code, sid, body := postMCP(t, url, "", mcpInitialize, header...)
+	if code != 200 || sid == "" {
+		t.Fatalf("initialize: %d %q %s", code, sid, body)
+	}
+	return sid
+}
+
+// postMCP posts one JSON-RPC message, on session sid when it is not empty.
+func postMCP(t *testing.T, url, sid, msg string, header ...string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(msg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), readAll(resp)
+}
+
+const mcpPing = `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+
+// Abandoned sessions go once idle: the goroutines, the memory and the
+// server's table of them come back near where they were (the issue's
+// 10,000 sessions, scaled down with a short timeout).
+func TestMCPAbandonedSessionsExpire(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens a thousand sessions")
+	}
+	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Second, MaxSessions: -1}})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	openSession(t, hs.URL) // warm up the client's and the server's pools
+	settle := func() (int, uint64) {
+		goruntime.GC()
+		var ms goruntime.MemStats
+		goruntime.ReadMemStats(&ms)
+		return goruntime.NumGoroutine(), ms.HeapInuse
+	}
+	time.Sleep(300 * time.Millisecond)
+	baseG, baseHeap := settle()
+
+	const n = 1000
+	peak := 0
+	for i := range n {
+		openSession(t, hs.URL)
+		if i%100 == 99 {
+			peak = max(peak, goruntime.NumGoroutine())
+		}
+	}
+	if peak < baseG+100 {
+		t.Fatalf("at most %d goroutines with sessions open (baseline %d): the test does not see sessions", peak, baseG)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		g, heap := settle()
+		if g <= baseG+10 && heap <= baseHeap+8<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the idle timeout: %d goroutines (baseline %d), heap %d KiB (baseline %d KiB)", g, baseG, heap>>10, baseHeap>>10)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if live := countSessions(s); live != 0 {
+		t.Errorf("%d sessions still live", live)
+	}
+	openSession(t, hs.URL)
+	if size := s.mcp.sessions.len(); size > 64 {
+		t.Errorf("the session table holds %d entries after the sessions closed", size)
+	}
+}
+
+func countSessions(s *Server) int {
+	n := 0
+	for range s.mcp.srv.Sessions() {
+		n++
+	}
+	return n
+}
+
+// Past MaxSessions, a new session closes the least recently used one.
+func TestMCPMaxSessions(t *testing.T) {
+	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{MaxSessions: 3}})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	var sids []string
+	for range 3 {
+		sids = append(sids, openSession(t, hs.URL))
+	}
+	// The first is used again, so the second is the least recently used.
+	if code, _, body := postMCP(t, hs.URL, sids[0], mcpPing); code != 200 {
+		t.Fatalf("ping: %d %s", code, body)
+	}
+	sids = append(sids, openSession(t, hs.URL), openSession(t, hs.URL))
+	if n := countSessions(s); n != 3 {
+		t.Errorf("%d live sessions, want 3", n)
+	}
+	for i, want := range []int{200, 404, 404, 200, 200} {
+		if code, _, body := postMCP(t, hs.URL, sids[i], mcpPing); code != want {
+			t.Errorf("session %d: %d %s, want %d", i, code, body, want)
+		}
+	}
+}
+
+// A hook that names no subject still binds a session: to the credentials
+// that opened it, so another caller's valid token cannot use it.
+func TestMCPSessionBindingWithoutSubject(t *testing.T) {
+	hook := func(r *http.Request) (context.Context, error) {
+		switch r.Header.Get("X-Api-Key") {
+		case "alice-key", "bob-key":
+			return WithPrincipal(r.Context(), &Principal{}), nil
+		}
+		return nil, errors.New("bad key")
+	}
+	s := NewServer(ToolList{}, &Options{AuthHook: hook, Logger: discard()})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	sid := openSession(t, hs.URL, "X-Api-Key", "alice-key")
+	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "bob-key"); code != 403 || body != `{"error":"Forbidden"}` {
+		t.Errorf("another key on the session: %d %s", code, body)
+	}
+	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "alice-key"); code != 200 {
+		t.Errorf("the owner: %d %s", code, body)
+	}
+	// DELETE ends the session and its entry.
+	req, _ := http.NewRequest("DELETE", hs.URL+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("X-Api-Key", "alice-key")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode >= 300 {
+		t.Fatalf("DELETE: %v %v", resp, err)
+	}
+	if n := s.mcp.sessions.len(); n != 0 {
+		t.Errorf("%d table entries after DELETE", n)
+	}
+}
+
+func TestSessionOwner(t *testing.T) {
+	req := func(h ...string) *http.Request {
+		r := httptest.NewRequest("POST", "/mcp", nil)
+		for i := 0; i+1 < len(h); i += 2 {
+			r.Header.Set(h[i], h[i+1])
+		}
+		return r
+	}
+	a := sessionOwner(req("Authorization", "Bearer a", "User-Agent", "x"), &Principal{})
+	for _, other := range []string{
+		sessionOwner(req("Authorization", "Bearer b"), &Principal{}),
+		sessionOwner(req("Authorization", "Bearer a", "X-Api-Key", "k"), nil),
+		sessionOwner(req("Authorization", "Bearer a"), &Principal{Subject: "a"}),
+	} {
+		if other == a {
+			t.Errorf("different callers, one owner %s", a)
+		}
+	}
+	if b := sessionOwner(req("Authorization", "Bearer a", "User-Agent", "y"), nil); b != a {
+		t.Errorf("the same credentials, two owners: %s %s", a, b)
+	}
+	if got := sessionOwner(req(), &Principal{Subject: "ada"}); got != "sub:ada" {
+		t.Errorf("subject owner %q", got)
+	}
+	if strings.Contains(fmt.Sprint(a), "Bearer") {
+		t.Errorf("the owner shows the token: %s", a)
+	}
+}
