@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/toolgen-go/toolgen/examples/internal/serve"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 func main() {

@@ -1,0 +1,234 @@
+// Package serve is the whole main of a tool server: the command line every
+// toolgen server shares, an HTTP server whose timeouts slow or idle
+// clients cannot exhaust, and a graceful shutdown.
+//
+//	func main() {
+//		serve.Main(Tools(), &runtime.Options{Title: "Weather tools"})
+//	}
+//
+// The flags:
+//
+//	-addr HOST:PORT   where to listen (default 127.0.0.1:8080; port 0 picks one)
+//	-allow-execute    let the Tool Explorer page run tools
+//	-stdio            speak MCP on standard input and output instead of HTTP
+//	-stateless        serve MCP without sessions (protocol revision 2026-07-28)
+//
+// It prints "Serving on http://HOST:PORT/" with the real port once it
+// listens, and stops on SIGINT or SIGTERM, letting calls in flight finish.
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// Main parses the command line (os.Args) and serves p's tools until
+// interrupted; it exits the process with status 2 for bad flags and 1 when
+// it cannot serve. opts may be nil; the flags set AllowExecute and
+// MCP.Stateless, and a nil Logger becomes a text logger on standard error.
+func Main(p runtime.ToolsProvider, opts *runtime.Options) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], p, opts, os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case errors.As(err, new(usageError)):
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// usageError is a command line flag.Parse refused (it has printed why).
+type usageError struct{ error }
+
+// run is Main without the process: flags from args, output to stdout and
+// stderr, stopping when ctx is done.
+func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runtime.Options, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	allowExecute := fs.Bool("allow-execute", false, "let the Tool Explorer page run tools")
+	stdio := fs.Bool("stdio", false, "speak MCP on standard input and output instead of serving HTTP")
+	stateless := fs.Bool("stateless", false, "serve MCP without sessions (protocol revision 2026-07-28)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+
+	var o runtime.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.AllowExecute = *allowExecute
+	o.MCP.Stateless = *stateless
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	srv := runtime.NewServer(p, &o)
+	if *stdio {
+		// Standard output is the protocol's: the logger writes to
+		// standard error.
+		if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Serving on http://%s/\n", ln.Addr())
+	return Serve(ctx, ln, srv, Timeouts{})
+}
+
+// Timeouts bound what a slow or idle client can hold. Zero fields take the
+// defaults. There is no bound on writing a response: MCP streams (a GET
+// stream, a tool call answered as server-sent events) live as long as they
+// need to.
+type Timeouts struct {
+	// Header bounds reading a request's headers. Default 10 s.
+	Header time.Duration
+	// Body bounds reading a request's body, from the end of its headers.
+	// It ends when the body is read, so that a response streamed after it
+	// is not cut. Default 30 s.
+	Body time.Duration
+	// Idle bounds a keep-alive connection's wait for its next request.
+	// Default 2 min.
+	Idle time.Duration
+	// Shutdown bounds the wait for calls in flight on SIGINT or SIGTERM;
+	// the connections still open then are closed. Default 10 s.
+	Shutdown time.Duration
+	// MaxHeaderBytes bounds the size of a request's headers. Default
+	// 64 KiB.
+	MaxHeaderBytes int
+}
+
+func (t Timeouts) withDefaults() Timeouts {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&t.Header, 10*time.Second)
+	def(&t.Body, 30*time.Second)
+	def(&t.Idle, 2*time.Minute)
+	def(&t.Shutdown, 10*time.Second)
+	if t.MaxHeaderBytes <= 0 {
+		t.MaxHeaderBytes = 64 << 10
+	}
+	return t
+}
+
+// HTTPServer returns an http.Server for h with t's bounds, for a program
+// that listens itself. Serve uses it.
+func HTTPServer(h http.Handler, t Timeouts) *http.Server {
+	t = t.withDefaults()
+	return &http.Server{
+		Handler:           bodyDeadline(h, t.Body),
+		ReadHeaderTimeout: t.Header,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    t.MaxHeaderBytes,
+	}
+}
+
+// Serve serves h on ln with t's bounds until ctx is done, then shuts down
+// gracefully: it stops accepting, ends the event streams that clients hold
+// open (their requests' contexts are cancelled), waits up to t.Shutdown
+// for calls in flight, and closes what is left.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, t Timeouts) error {
+	t = t.withDefaults()
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	hs := HTTPServer(endOnShutdown(h, streams), t)
+	done := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		endStreams()
+		sctx, cancel := context.WithTimeout(context.Background(), t.Shutdown)
+		defer cancel()
+		err := hs.Shutdown(sctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = hs.Close()
+		}
+		done <- err
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return <-done
+}
+
+// endOnShutdown cancels the context of every GET for an event stream
+// (MCP's standalone stream, which lasts as long as the session) once
+// shutdown has begun, so that shutdown does not wait for them. Calls, which
+// end on their own, keep their context.
+func endOnShutdown(h http.Handler, shutdown context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(shutdown, cancel)
+		defer stop()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// bodyDeadline gives each request with a body d to send it: a read
+// deadline from when the handler starts, lifted once the body has been
+// read to its end, so that it never cuts the response that follows.
+func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		if err := rc.SetReadDeadline(time.Now().Add(d)); err != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		h.ServeHTTP(w, r)
+	})
+}
+
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}

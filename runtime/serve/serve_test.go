@@ -1,0 +1,299 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+func tools() runtime.ToolList {
+	return runtime.ToolList{
+		{Name: "hello", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult("hi"), nil
+		}},
+		{Name: "slow", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			time.Sleep(600 * time.Millisecond)
+			return runtime.TextResult("done"), nil
+		}},
+	}
+}
+
+var quiet = &runtime.Options{Logger: slog.New(slog.DiscardHandler)}
+
+// start runs the command line in the background and returns the URL it
+// printed and a function that stops it and returns run's error.
+func start(t *testing.T, args ...string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), tools(), quiet, pw, io.Discard) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "Serving on ")
+	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") || strings.HasSuffix(url, ":0/") {
+		t.Fatalf("printed %q", line)
+	}
+	go io.Copy(io.Discard, pr)
+	stopped := false
+	stop := func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			return errors.New("run did not return")
+		}
+	}
+	t.Cleanup(func() { stop() })
+	return strings.TrimSuffix(url, "/"), stop
+}
+
+func post(t *testing.T, url, body string, header ...string) (int, string, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// The command line: it prints the URL with the real port, serves the
+// explorer, its REST protocol and MCP, and stops when told.
+func TestRun(t *testing.T) {
+	url, stop := start(t)
+	resp, err := http.Get(url + "/")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("explorer page: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if code, body, _ := post(t, url+"/tools/hello/call", `{}`); code != 403 {
+		t.Errorf("call without -allow-execute: %d %s", code, body)
+	}
+	code, _, h := post(t, url+"/mcp", initialize, "Accept", "application/json, text/event-stream")
+	if code != 200 || h.Get("Mcp-Session-Id") == "" {
+		t.Errorf("MCP initialize: %d, session %q", code, h.Get("Mcp-Session-Id"))
+	}
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
+	}
+	if _, err := http.Get(url + "/"); err == nil {
+		t.Error("still serving after stop")
+	}
+}
+
+func TestRunFlags(t *testing.T) {
+	url, _ := start(t, "-allow-execute", "-stateless")
+	if code, body, _ := post(t, url+"/tools/hello/call", `{}`); code != 200 || body != `{"content":[{"type":"text","text":"hi"}],"isError":false}` {
+		t.Errorf("call with -allow-execute: %d %s", code, body)
+	}
+	if code, _, h := post(t, url+"/mcp", initialize, "Accept", "application/json, text/event-stream"); code != 200 || h.Get("Mcp-Session-Id") != "" {
+		t.Errorf("-stateless initialize: %d, session %q", code, h.Get("Mcp-Session-Id"))
+	}
+
+	var stderr bytes.Buffer
+	for _, args := range [][]string{{"-nope"}, {"extra"}} {
+		err := run(context.Background(), args, tools(), quiet, io.Discard, &stderr)
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	if !strings.Contains(stderr.String(), "-allow-execute") {
+		t.Errorf("no usage printed: %s", stderr.String())
+	}
+	if err := run(context.Background(), []string{"-addr", "256.0.0.1:0"}, tools(), quiet, io.Discard, io.Discard); err == nil {
+		t.Error("a bad address did not fail")
+	}
+}
+
+// serveWith serves tools with short timeouts on a fresh loopback port.
+func serveWith(t *testing.T, tm Timeouts, opts *runtime.Options) (string, *runtime.Server, context.CancelFunc, chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts == nil {
+		opts = &runtime.Options{AllowExecute: true, Logger: slog.New(slog.DiscardHandler)}
+	}
+	srv := runtime.NewServer(tools(), opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, srv, tm) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return ln.Addr().String(), srv, cancel, done
+}
+
+// closedWithin reports whether the server closes conn within d, reading
+// (and dropping) whatever it answers first.
+func closedWithin(conn net.Conn, d time.Duration) bool {
+	conn.SetReadDeadline(time.Now().Add(d))
+	_, err := io.Copy(io.Discard, conn)
+	var ne net.Error
+	return err == nil || !(errors.As(err, &ne) && ne.Timeout())
+}
+
+var short = Timeouts{Header: 200 * time.Millisecond, Body: 200 * time.Millisecond, Idle: 300 * time.Millisecond, Shutdown: 2 * time.Second}
+
+// A slow-header, slow-body or idle connection is closed by the timeouts.
+func TestSlowClientsAreCut(t *testing.T) {
+	addr, _, _, _ := serveWith(t, short, nil)
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+
+	slowHeader := dial()
+	io.WriteString(slowHeader, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+	if !closedWithin(slowHeader, 2*time.Second) {
+		t.Error("a connection that never finished its headers was kept")
+	}
+
+	slowBody := dial()
+	io.WriteString(slowBody, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	trickle := time.NewTicker(50 * time.Millisecond)
+	defer trickle.Stop()
+	stopTrickle := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-trickle.C:
+				if _, err := io.WriteString(slowBody, " "); err != nil {
+					return
+				}
+			case <-stopTrickle:
+				return
+			}
+		}
+	}()
+	if !closedWithin(slowBody, 3*time.Second) {
+		t.Error("a body sent a byte at a time was waited for")
+	}
+	close(stopTrickle)
+
+	idle := dial()
+	io.WriteString(idle, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	br := bufio.NewReader(idle)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("keep-alive request: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	if !closedWithin(idle, 2*time.Second) {
+		t.Error("an idle keep-alive connection was kept")
+	}
+
+	big := dial()
+	io.WriteString(big, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+strings.Repeat("a", 200<<10)+"\r\n\r\n")
+	resp, err = http.ReadResponse(bufio.NewReader(big), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("oversized headers: %v %v", resp, err)
+	}
+}
+
+// The body deadline ends with the body: a call answered after it, and an
+// MCP stream open far longer than every timeout, go on.
+func TestStreamsOutliveTheTimeouts(t *testing.T) {
+	addr, srv, _, _ := serveWith(t, short, nil)
+	url := "http://" + addr
+	if code, body, _ := post(t, url+"/tools/slow/call", `{}`); code != 200 || !strings.Contains(body, "done") {
+		t.Errorf("a call slower than the body timeout: %d %s", code, body)
+	}
+
+	var notices atomic.Int32
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
+	}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow"})
+	if err != nil || res.IsError {
+		t.Fatalf("slow MCP call: %v %v", res, err)
+	}
+	time.Sleep(time.Second) // past the header, body and idle timeouts
+	srv.NotifyToolsChanged()
+	deadline := time.Now().Add(3 * time.Second)
+	for notices.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if notices.Load() == 0 {
+		t.Error("the session's stream did not outlive the timeouts")
+	}
+}
+
+// On shutdown a call in flight finishes, and an open MCP stream does not
+// hold the server up.
+func TestGracefulShutdown(t *testing.T) {
+	addr, _, cancel, done := serveWith(t, short, nil)
+	url := "http://" + addr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	type answer struct {
+		code int
+		body string
+	}
+	inflight := make(chan answer, 1)
+	go func() {
+		code, body, _ := post(t, url+"/tools/slow/call", `{}`)
+		inflight <- answer{code, body}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	begun := time.Now()
+	cancel()
+	if a := <-inflight; a.code != 200 || !strings.Contains(a.body, "done") {
+		t.Errorf("the call in flight: %d %s", a.code, a.body)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		if d := time.Since(begun); d > 1500*time.Millisecond {
+			t.Errorf("shutdown took %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	done <- nil // for the cleanup
+}
