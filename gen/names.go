@@ -119,9 +119,13 @@ func (u *unit) declarations() []declaration {
 // two of its pieces, or where the package (lookup) declares one itself.
 func (g *generator) checkDeclared(u *unit, lookup func(name string) (token.Position, bool)) {
 	seen := map[string]declaration{}
+	clashed := map[[2]string]bool{} // reported once a pair
 	for _, d := range u.declarations() {
 		if prev, dup := seen[d.name]; dup {
-			g.errs.add(d.pos, "%s and %s (at %s) would both declare %s in the generated file: rename one", d.what, prev.what, g.errs.rel(prev.pos), d.name)
+			if pair := [2]string{prev.what, d.what}; !clashed[pair] {
+				clashed[pair] = true
+				g.errs.add(d.pos, "%s and %s (at %s) would both declare %s in the generated file: rename one", d.what, prev.what, g.errs.rel(prev.pos), d.name)
+			}
 			continue
 		}
 		seen[d.name] = d
