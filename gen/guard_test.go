@@ -12,7 +12,9 @@ import (
 // The guards work: the guards golden case, copied with its generated file
 // into a module of its own, builds as generated, and stops building when a
 // field's type, a json tag, a function's result, or a struct of another
-// package changes without regenerating; the compiler names the guard.
+// package changes without regenerating; the compiler names the guard, and
+// running toolgen again (which reads a package whose generated file does
+// not compile) makes it build.
 func TestGuardsStopStaleBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
@@ -35,39 +37,19 @@ func TestGuardsStopStaleBuilds(t *testing.T) {
 	}
 	files["go.sum"] = string(sum)
 	files["go.mod"] = "module example.com/guards\n\ngo 1.25.0\n\nrequire github.com/toolgen-go/toolgen v0.0.0\n\nreplace github.com/toolgen-go/toolgen => " + root + "\n"
-	write := func(files map[string]string) {
-		t.Helper()
-		for name, content := range files {
-			p := filepath.Join(dir, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	build := func() (string, bool) {
-		t.Helper()
 		cmd := exec.Command("go", "build", "./...")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 		out, err := cmd.CombinedOutput()
 		return string(out), err == nil
 	}
-	// guardLine is the line of the generated file that starts with text.
-	guardLine := func(text string) string {
-		t.Helper()
-		for i, l := range strings.Split(files[DefaultOutput], "\n") {
-			if strings.HasPrefix(strings.TrimSpace(l), text) {
-				return DefaultOutput + ":" + strconv.Itoa(i+1) + ":"
-			}
-		}
-		t.Fatalf("no line %q in the generated file", text)
-		return ""
-	}
 
-	write(files)
+	// For go build and for the loader alike: the module's go.sum may
+	// gain lines, and nothing is downloaded.
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	writeFiles(t, dir, files)
 	if out, ok := build(); !ok {
 		t.Fatalf("the generated code does not build as generated:\n%s", out)
 	}
@@ -86,18 +68,54 @@ func TestGuardsStopStaleBuilds(t *testing.T) {
 			if changed == files[c.file] {
 				t.Fatalf("%q is not in %s", c.old, c.file)
 			}
-			write(map[string]string{c.file: changed})
-			defer write(map[string]string{c.file: files[c.file]})
+			writeFiles(t, dir, map[string]string{c.file: changed})
+			defer writeFiles(t, dir, files)
 			out, ok := build()
 			if ok {
 				t.Fatalf("a stale generated file still builds after changing the %s", c.name)
 			}
-			if want := guardLine(c.guard); !strings.Contains(out, want) {
+			if want := lineOf(t, files[DefaultOutput], c.guard); !strings.Contains(out, want) {
 				t.Errorf("the build failed, but not at the guard (%s):\n%s", want, out)
 			}
 			if c.onlyGuard && strings.Count(out, ".go:") != 1 {
 				t.Errorf("want the guard's error alone:\n%s", out)
 			}
+			regenerated, err := Generate(Config{Dir: dir}, []string{"."})
+			if err != nil {
+				t.Fatalf("toolgen on the stale package: %v", err)
+			}
+			if _, err := Write(regenerated); err != nil {
+				t.Fatal(err)
+			}
+			if out, ok := build(); !ok {
+				t.Errorf("still does not build after running toolgen again:\n%s", out)
+			}
 		})
 	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lineOf is "file:N:" for the first line of the generated file src that
+// starts with text, as the compiler names it.
+func lineOf(t *testing.T, src, text string) string {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), text) {
+			return DefaultOutput + ":" + strconv.Itoa(i+1) + ":"
+		}
+	}
+	t.Fatalf("no line %q in the generated file", text)
+	return ""
 }
