@@ -170,17 +170,30 @@ func emitSchema(f *jen.File, name, what string, schema json.RawMessage) {
 	f.Const().Id(name).Op("=").Add(jsonLit(schema, true))
 }
 
+// keyed are the fields of a keyed composite literal.
+type keyed []jen.Code
+
+func (k *keyed) add(name string, v jen.Code) { *k = append(*k, jen.Id(name).Op(":").Add(v)) }
+
+// described starts a tool's or prompt's descriptor: its name, and its
+// title and description when it has them.
+func described(name, title, description string) *keyed {
+	k := &keyed{}
+	k.add("Name", jen.Lit(name))
+	if title != "" {
+		k.add("Title", stringLit(title))
+	}
+	if description != "" {
+		k.add("Description", stringLit(description))
+	}
+	return k
+}
+
 // toolLiteral is a runtime.Tool composite literal (the element of a
 // ToolList) with the given handler.
 func toolLiteral(t *tool, handler jen.Code) jen.Code {
-	fields := []jen.Code{jen.Id("Name").Op(":").Lit(t.name)}
-	add := func(name string, v jen.Code) { fields = append(fields, jen.Id(name).Op(":").Add(v)) }
-	if t.title != "" {
-		add("Title", stringLit(t.title))
-	}
-	if t.description != "" {
-		add("Description", stringLit(t.description))
-	}
+	fields := described(t.name, t.title, t.description)
+	add := fields.add
 	if t.version != "" {
 		add("Version", jen.Lit(t.version))
 	}
@@ -215,7 +228,45 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 		add("Signature", stringLit(t.signature))
 	}
 	add("Handler", handler)
-	return jen.Values(multiline(fields)...)
+	return jen.Values(multiline(*fields)...)
+}
+
+// emitPrompts writes Prompts: the descriptors, each referring to its
+// handler by name (a tools.yaml prompt is a template).
+func emitPrompts(f *jen.File, u *unit) {
+	if len(u.prompts) == 0 {
+		return
+	}
+	f.Line()
+	f.Comment("Prompts returns the package's MCP prompts; serve them with")
+	f.Comment("runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.")
+	items := make([]jen.Code, len(u.prompts))
+	for i, p := range u.prompts {
+		fields := described(p.name, p.title, p.description)
+		if len(p.args) > 0 {
+			args := make([]jen.Code, len(p.args))
+			for j, a := range p.args {
+				kv := []jen.Code{jen.Id("Name").Op(":").Lit(a.name)}
+				if a.description != "" {
+					kv = append(kv, jen.Id("Description").Op(":").Add(stringLit(a.description)))
+				}
+				if a.required {
+					kv = append(kv, jen.Id("Required").Op(":").True())
+				}
+				args[j] = jen.Values(kv...)
+			}
+			fields.add("Arguments", jen.Index().Qual(runtimePath, "PromptArgument").Values(multiline(args)...))
+		}
+		if p.call != nil {
+			fields.add("Handler", jen.Id(p.idents.handler))
+		} else {
+			fields.add("Handler", jen.Qual(runtimePath, "TemplatePrompt").Call(jen.Lit(p.name), stringLit(p.template)))
+		}
+		items[i] = jen.Values(multiline(*fields)...)
+	}
+	f.Func().Id("Prompts").Params().Index().Qual(runtimePath, "Prompt").Block(
+		jen.Return(jen.Index().Qual(runtimePath, "Prompt").Values(items...)),
+	)
 }
 
 // multiline puts each item on its own line, with a trailing comma.

@@ -201,51 +201,6 @@ func fieldCodes(fields []field) []jen.Code {
 	return out
 }
 
-// emitPrompts writes Prompts: the descriptors, each referring to its
-// handler by name (a tools.yaml prompt is a template).
-func emitPrompts(f *jen.File, u *unit) {
-	if len(u.prompts) == 0 {
-		return
-	}
-	f.Line()
-	f.Comment("Prompts returns the package's MCP prompts; serve them with")
-	f.Comment("runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.")
-	items := make([]jen.Code, len(u.prompts))
-	for i, p := range u.prompts {
-		fields := []jen.Code{jen.Id("Name").Op(":").Lit(p.name)}
-		add := func(name string, v jen.Code) { fields = append(fields, jen.Id(name).Op(":").Add(v)) }
-		if p.title != "" {
-			add("Title", stringLit(p.title))
-		}
-		if p.description != "" {
-			add("Description", stringLit(p.description))
-		}
-		if len(p.args) > 0 {
-			args := make([]jen.Code, len(p.args))
-			for j, a := range p.args {
-				kv := []jen.Code{jen.Id("Name").Op(":").Lit(a.name)}
-				if a.description != "" {
-					kv = append(kv, jen.Id("Description").Op(":").Add(stringLit(a.description)))
-				}
-				if a.required {
-					kv = append(kv, jen.Id("Required").Op(":").True())
-				}
-				args[j] = jen.Values(kv...)
-			}
-			add("Arguments", jen.Index().Qual(runtimePath, "PromptArgument").Values(multiline(args)...))
-		}
-		if p.call != nil {
-			add("Handler", jen.Id(p.idents.handler))
-		} else {
-			add("Handler", jen.Qual(runtimePath, "TemplatePrompt").Call(jen.Lit(p.name), stringLit(p.template)))
-		}
-		items[i] = jen.Values(multiline(fields)...)
-	}
-	f.Func().Id("Prompts").Params().Index().Qual(runtimePath, "Prompt").Block(
-		jen.Return(jen.Index().Qual(runtimePath, "Prompt").Values(items...)),
-	)
-}
-
 // emitHandlers writes a schema-first file's Handlers interface, one method
 // a tool, and UnimplementedHandlers.
 func emitHandlers(f *jen.File, u *unit) {
