@@ -154,7 +154,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		toolNames:   map[string]*tool{},
 		promptNames: map[string]*prompt{},
 	}
-	g.env.structsRead() // from another package: not this one's
+	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			if fd, ok := decl.(*ast.FuncDecl); ok {
