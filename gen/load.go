@@ -12,8 +12,6 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-const runtimePath = "github.com/toolgen-go/toolgen/runtime"
-
 // loadMode is what the loader needs: the packages' syntax (for directives
 // and docs) and types; dependencies come from export data.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |

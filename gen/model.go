@@ -12,6 +12,10 @@ import (
 // JSON, and no go/types value or YAML node is kept, as stringer's loader
 // returns its own values and sqlc's code generators see one request value.
 
+// runtimePath is the import path of the runtime, which generated code
+// calls (the generator itself does not import it).
+const runtimePath = "github.com/toolgen-go/toolgen/runtime"
+
 // unit is the model of one generated file: a package's tools and prompts.
 type unit struct {
 	path    string // the output file
