@@ -31,37 +31,11 @@ type pkgReader struct {
 // readFunc reads the tool or the prompt a function declares, if any.
 func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	g := r.g
-	var main *directive // //toolgen:tool or //toolgen:prompt
-	var examples []*directive
-	hasTool, both := false, false
-	for _, d := range directives(r.pkg.Fset, fd.Doc, &g.errs) {
-		switch d.name {
-		case "tool", "prompt":
-			hasTool = hasTool || d.name == "tool"
-			switch {
-			case main == nil:
-				main = d
-			case main.name == d.name:
-				g.errs.add(d.pos, "second //toolgen:%s on %s", d.name, fd.Name.Name)
-			default:
-				g.errs.add(d.pos, "%s is both a tool and a prompt", fd.Name.Name)
-				both = true
-			}
-		case "example":
-			examples = append(examples, d)
-		default:
-			g.errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, prompt)", d.name)
-		}
-	}
-	if !hasTool {
-		for _, d := range examples {
-			g.errs.add(d.pos, "//toolgen:example without //toolgen:tool on %s", fd.Name.Name)
-		}
-	}
-	if main == nil || both {
+	d, examples := r.funcDirectives(fd)
+	if d == nil {
 		return
 	}
-	kind := main.name
+	kind := d.name
 	pos := r.pkg.Fset.Position(fd.Name.Pos())
 	if fd.Recv != nil {
 		g.errs.add(pos, "//toolgen:%s on method %s: %ss are top-level functions", kind, fd.Name.Name, kind)
@@ -71,36 +45,9 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		g.errs.add(pos, "//toolgen:%s on generic function %s: a %s's types must be known", kind, fd.Name.Name, kind)
 		return
 	}
-
-	// The directive's arguments: a prompt takes the first three.
-	var name, title, description, version string
-	name = snakeCase(fd.Name.Name)
-	values := map[string]*string{"name": &name, "title": &title, "description": &description}
-	want := "name=, title=, description="
-	var ann annotations
-	var set map[string]bool
-	ok := true
-	if kind == "tool" {
-		values["version"] = &version
-		set, ok = g.directiveArgs(main, values, ann.flags(), want+", version=, readonly, destructive, idempotent, openworld, closedworld")
-		if !g.checkHints(main, set) {
-			ok = false
-		}
-	} else {
-		set, ok = g.directiveArgs(main, values, nil, want)
-	}
-	if set == nil {
-		return
-	}
-	if !toolname.Valid(name) {
-		g.errs.add(main.pos, "//toolgen:%s: invalid %s name %q: use %s", kind, kind, name, toolname.Rule)
-		ok = false
-	}
+	info, ok := r.funcInfo(d, fd)
 	if !ok {
 		return
-	}
-	if description == "" {
-		description = funcDescription(docText(fd.Doc), fd.Name.Name)
 	}
 	fn, isFunc := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
 	if !isFunc {
@@ -119,14 +66,14 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	base := capitalise(fd.Name.Name)
 	if kind == "prompt" {
-		p := &prompt{name: name, title: title, description: description, pos: pos, call: sig.call, idents: promptIdents(base)}
+		p := &prompt{name: info.name, title: info.title, description: info.description, pos: pos, call: sig.call, idents: promptIdents(base)}
 		if p.args, ok = r.promptArgs(input, pos, fd.Name.Name); ok {
 			r.addPrompt(p)
 		}
 		return
 	}
-	t := &tool{name: name, title: title, description: description, version: version, annotations: ann,
-		input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
+	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
+		annotations: info.annotations, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -155,6 +102,82 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	r.toolNames[t.name] = t
 	r.u.tools = append(r.u.tools, t)
+}
+
+// funcDirectives returns a function's //toolgen:tool or //toolgen:prompt
+// directive (nil for none, or for both) and its examples, reporting
+// directives that do not belong.
+func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) {
+	errs := &r.g.errs
+	var main *directive
+	var examples []*directive
+	hasTool, both := false, false
+	for _, d := range directives(r.pkg.Fset, fd.Doc, errs) {
+		switch d.name {
+		case "tool", "prompt":
+			hasTool = hasTool || d.name == "tool"
+			switch {
+			case main == nil:
+				main = d
+			case main.name == d.name:
+				errs.add(d.pos, "second //toolgen:%s on %s", d.name, fd.Name.Name)
+			default:
+				errs.add(d.pos, "%s is both a tool and a prompt", fd.Name.Name)
+				both = true
+			}
+		case "example":
+			examples = append(examples, d)
+		default:
+			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, prompt)", d.name)
+		}
+	}
+	if !hasTool {
+		for _, d := range examples {
+			errs.add(d.pos, "//toolgen:example without //toolgen:tool on %s", fd.Name.Name)
+		}
+	}
+	if both {
+		return nil, nil
+	}
+	return main, examples
+}
+
+// funcInfo is what a //toolgen:tool or //toolgen:prompt directive says,
+// defaults filled in.
+type funcInfo struct {
+	name, title, description, version string
+	annotations                       annotations
+}
+
+// funcInfo reads the directive's arguments: a prompt takes name, title and
+// description; a tool also a version and the hint flags.
+func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
+	g := r.g
+	info := funcInfo{name: snakeCase(fd.Name.Name)}
+	values := map[string]*string{"name": &info.name, "title": &info.title, "description": &info.description}
+	want := "name=, title=, description="
+	var set map[string]bool
+	var ok bool
+	if d.name == "tool" {
+		values["version"] = &info.version
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, readonly, destructive, idempotent, openworld, closedworld")
+		if !g.checkHints(d, set) {
+			ok = false
+		}
+	} else {
+		set, ok = g.directiveArgs(d, values, nil, want)
+	}
+	if set == nil {
+		return info, false
+	}
+	if !toolname.Valid(info.name) {
+		g.errs.add(d.pos, "//toolgen:%s: invalid %s name %q: use %s", d.name, d.name, info.name, toolname.Rule)
+		ok = false
+	}
+	if info.description == "" {
+		info.description = funcDescription(docText(fd.Doc), fd.Name.Name)
+	}
+	return info, ok
 }
 
 // flags are //toolgen:tool's hint flags, each setting one annotation.
