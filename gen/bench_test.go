@@ -108,10 +108,10 @@ func TestSynthPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(files[0].Content)
-	if got := strings.Count(out, "Handler: func("); got != 20 {
+	if got := strings.Count(out, "\nfunc toolgenTool"); got != 20 {
 		t.Errorf("%d handlers, want 20", got)
 	}
-	if !strings.Contains(out, `Name:        "tool19"`) {
-		t.Error("tool19 missing")
+	if got := strings.Count(out, "toolgenTool19Handler"); got != 3 { // declared, documented, listed
+		t.Errorf("tool19's handler appears %d times, want 3", got)
 	}
 }

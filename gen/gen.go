@@ -6,6 +6,17 @@
 // The data flows one way: input → model → output. [Generate] does all of it
 // and writes nothing; the caller (cmd/toolgen) decides what to do with the
 // files, so that nothing is written when anything failed.
+//
+//   - Load: load.go and funcs.go read Go packages (directives, one signature
+//     checker in signature.go, schemas through internal/typeschema over
+//     gotypes.go, Go types rendered as data by typeexpr.go); yaml.go reads
+//     a tools.yaml (internal/toolsyaml).
+//   - Model: model.go. Both loaders give a unit of plain values.
+//   - Emit: emit.go (the file, Tools, Prompts, schemas, guards) and
+//     emit_code.go (the one handler emitter, types, Handlers).
+//
+// gen does not import the runtime that generated code calls: rules both
+// sides share live in leaf packages (internal/toolname, internal/typeschema).
 package gen
 
 import (

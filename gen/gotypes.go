@@ -20,6 +20,11 @@ type typeEnv struct {
 	errs *errs
 	// cache of what a named type's declaration says, by its object.
 	decls map[*types.TypeName]*namedInfo
+	// read lists the named struct types whose fields the schema rules
+	// read, in order, since the last call of structsRead: the types the
+	// schemas describe field for field, which get guards.
+	read     []*types.Named
+	readKeys map[string]bool
 }
 
 // namedInfo is what a named type's declaration adds to its type.
@@ -35,10 +40,18 @@ type namedInfo struct {
 }
 
 func newTypeEnv(fset *token.FileSet, docs *docIndex, e *errs) *typeEnv {
-	return &typeEnv{fset: fset, docs: docs, errs: e, decls: map[*types.TypeName]*namedInfo{}}
+	return &typeEnv{fset: fset, docs: docs, errs: e, decls: map[*types.TypeName]*namedInfo{}, readKeys: map[string]bool{}}
 }
 
-func (env *typeEnv) of(t types.Type) typeschema.Type { return goType{types.Unalias(t), env} }
+func (env *typeEnv) of(t types.Type) typeschema.Type { return schemaType{types.Unalias(t), env} }
+
+// structsRead returns the named struct types whose fields were read since
+// the last call.
+func (env *typeEnv) structsRead() []*types.Named {
+	read := env.read
+	env.read, env.readKeys = nil, map[string]bool{}
+	return read
+}
 
 func (env *typeEnv) position(p token.Pos) string {
 	if !p.IsValid() {
@@ -75,7 +88,8 @@ func (env *typeEnv) named(obj *types.TypeName) *namedInfo {
 	return info
 }
 
-type goType struct {
+// schemaType is a go/types type as the schema rules see it.
+type schemaType struct {
 	t   types.Type
 	env *typeEnv
 }
@@ -88,7 +102,7 @@ var basicKinds = map[types.BasicKind]typeschema.Kind{
 	types.Complex128: typeschema.Complex, types.String: typeschema.String, types.UnsafePointer: typeschema.UnsafePointer,
 }
 
-func (g goType) Kind() typeschema.Kind {
+func (g schemaType) Kind() typeschema.Kind {
 	switch u := g.t.Underlying().(type) {
 	case *types.Basic:
 		return basicKinds[u.Kind()]
@@ -112,23 +126,23 @@ func (g goType) Kind() typeschema.Kind {
 	return typeschema.Invalid
 }
 
-func (g goType) obj() *types.TypeName {
+func (g schemaType) obj() *types.TypeName {
 	if n, ok := g.t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		return n.Obj()
 	}
 	return nil
 }
 
-func (g goType) Name() (string, string, bool) {
+func (g schemaType) Name() (string, string, bool) {
 	if o := g.obj(); o != nil {
 		return o.Pkg().Path(), o.Name(), true
 	}
 	return "", "", false
 }
 
-func (g goType) sub(t types.Type) typeschema.Type { return g.env.of(t) }
+func (g schemaType) sub(t types.Type) typeschema.Type { return g.env.of(t) }
 
-func (g goType) Elem() typeschema.Type {
+func (g schemaType) Elem() typeschema.Type {
 	switch u := g.t.Underlying().(type) {
 	case *types.Array:
 		return g.sub(u.Elem())
@@ -142,20 +156,26 @@ func (g goType) Elem() typeschema.Type {
 	panic("Elem of " + g.t.String())
 }
 
-func (g goType) Key() typeschema.Type { return g.sub(g.t.Underlying().(*types.Map).Key()) }
-func (g goType) Len() int64           { return g.t.Underlying().(*types.Array).Len() }
+func (g schemaType) Key() typeschema.Type { return g.sub(g.t.Underlying().(*types.Map).Key()) }
+func (g schemaType) Len() int64           { return g.t.Underlying().(*types.Array).Len() }
 
-func (g goType) EmptyInterface() bool {
+func (g schemaType) EmptyInterface() bool {
 	return g.t.Underlying().(*types.Interface).Empty()
 }
 
-func (g goType) ID() any { return types.TypeString(g.t, nil) }
+func (g schemaType) ID() any { return types.TypeString(g.t, nil) }
 
-func (g goType) String() string {
+func (g schemaType) String() string {
 	return types.TypeString(g.t, func(p *types.Package) string { return p.Name() })
 }
 
-func (g goType) Fields() []typeschema.Field {
+func (g schemaType) Fields() []typeschema.Field {
+	if n, ok := g.t.(*types.Named); ok {
+		if key := types.TypeString(n, nil); !g.env.readKeys[key] {
+			g.env.readKeys[key] = true
+			g.env.read = append(g.env.read, n)
+		}
+	}
 	st := g.t.Underlying().(*types.Struct)
 	fs := make([]typeschema.Field, st.NumFields())
 	for i := range fs {
@@ -174,11 +194,11 @@ func (g goType) Fields() []typeschema.Field {
 
 // Marshals looks for MarshalJSON and MarshalText in the method set of the
 // type or a pointer to it, as encoding/json does for addressable values.
-func (g goType) Marshals() (bool, bool) {
+func (g schemaType) Marshals() (bool, bool) {
 	return g.hasMarshal("MarshalJSON"), g.hasMarshal("MarshalText")
 }
 
-func (g goType) hasMarshal(name string) bool {
+func (g schemaType) hasMarshal(name string) bool {
 	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
@@ -196,14 +216,14 @@ func (g goType) hasMarshal(name string) bool {
 	return ok && b.Kind() == types.Byte && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
-func (g goType) Doc() string {
+func (g schemaType) Doc() string {
 	if o := g.obj(); o != nil {
 		return g.env.named(o).doc
 	}
 	return ""
 }
 
-func (g goType) Enum() ([]any, error) {
+func (g schemaType) Enum() ([]any, error) {
 	o := g.obj()
 	if o == nil {
 		return nil, nil
@@ -220,7 +240,7 @@ func (g goType) Enum() ([]any, error) {
 }
 
 // enumValues lists the constants of an enum type in declaration order.
-func (g goType) enumValues(o *types.TypeName, d *directive) ([]any, error) {
+func (g schemaType) enumValues(o *types.TypeName, d *directive) ([]any, error) {
 	fail := func(format string, args ...any) error {
 		return &typeschema.Error{Pos: g.env.errs.rel(d.pos).String(), Msg: fmt.Sprintf(format, args...)}
 	}
@@ -270,7 +290,7 @@ func (g goType) enumValues(o *types.TypeName, d *directive) ([]any, error) {
 	return vals, nil
 }
 
-func (g goType) Override() (json.RawMessage, error) {
+func (g schemaType) Override() (json.RawMessage, error) {
 	o := g.obj()
 	if o == nil {
 		return nil, nil
@@ -290,9 +310,4 @@ func (g goType) Override() (json.RawMessage, error) {
 	var b bytes.Buffer
 	_ = json.Compact(&b, raw)
 	return b.Bytes(), nil
-}
-
-// typeString renders t for messages, packages by name.
-func typeString(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }

@@ -3,26 +3,50 @@ package gen
 import (
 	"encoding/json"
 	"go/token"
-	"go/types"
 )
 
-// The model both inputs are read into and the emitter writes out. Code-first
-// and schema-first differ only in how a tool is dispatched.
+// The model: what the loaders produce and the emitter writes out. Loading Go
+// (load.go, over go/packages) and loading a tools.yaml (yaml.go) each give
+// a *unit; the emitter (emit*.go) sees nothing else. Everything in it is
+// plain data: Go types are rendered at load time into typeExprs, schemas are
+// JSON, and no go/types value or YAML node is kept, as stringer's loader
+// returns its own values and sqlc's code generators see one request value.
 
-// unit is one generated file: a package's tools.
+// runtimePath is the import path of the runtime, which generated code
+// calls (the generator itself does not import it).
+const runtimePath = "github.com/toolgen-go/toolgen/runtime"
+
+// unit is the model of one generated file: a package's tools and prompts.
 type unit struct {
 	path    string // the output file
 	pkgName string
-	pkgPath string // import path ("" when unknown, for a tools.yaml)
+	pkgPath string // import path; "" for a tools.yaml, whose own types are unqualified
 	source  string // what it was generated from, for the header
+
 	tools   []*tool
 	prompts []*prompt
 
-	// Schema-first only.
-	yaml *yamlUnit
+	// imports names the packages the file's typeExprs refer to, by path.
+	imports map[string]importName
+
+	// Code-first: the guards that make the file fail to compile once the
+	// code it was generated from changed.
+	guards []guard
+
+	// Schema-first: h is a Handlers value whose methods serve the tools,
+	// and decls are the Go types of the schemas.
+	handlers bool
+	decls    []*declaredType
 }
 
-// tool is one tool's descriptor and how to call it.
+// importName is the name a generated file refers to a package by: its own
+// name, or an alias where that name is taken in the generating package.
+type importName struct {
+	name  string
+	alias bool
+}
+
+// tool is one tool's descriptor and the call behind it.
 type tool struct {
 	name, title, description string
 	version, toolkit         string
@@ -32,7 +56,8 @@ type tool struct {
 	signature                string
 	pos                      token.Position
 
-	fn *funcCall // code-first
+	idents idents // the names of its generated pieces
+	call   *call
 }
 
 type annotations struct {
@@ -43,39 +68,16 @@ func (a annotations) empty() bool {
 	return a.readOnly == nil && a.destructive == nil && a.idempotent == nil && a.openWorld == nil
 }
 
-// resultKind is how a function's result becomes a tool result.
-type resultKind int
-
-const (
-	resultNone       resultKind = iota // the function returns only an error, or nothing
-	resultText                         // string: one text content
-	resultContent                      // runtime.Content
-	resultContents                     // []runtime.Content
-	resultResult                       // *runtime.Result, as is
-	resultStructured                   // anything else: structured content and an output schema
-)
-
-// funcCall is a code-first tool's Go function.
-type funcCall struct {
-	name    string
-	ctx     bool         // takes a context.Context first
-	input   types.Type   // the struct form: the input type (without pointer)
-	inPtr   bool         // ... passed as a pointer
-	params  []*types.Var // the flat form: the named parameters
-	result  resultKind
-	resType types.Type
-	err     bool // returns an error last
-}
-
-// prompt is an MCP prompt: from a //toolgen:prompt function, or a
-// tools.yaml template.
+// prompt is an MCP prompt: a //toolgen:prompt function, or a tools.yaml
+// template.
 type prompt struct {
 	name, title, description string
 	args                     []promptArg
 	pos                      token.Position
 
-	fn       *promptCall // code-first
-	template string      // schema-first: a text/template over the arguments
+	idents   idents
+	call     *call  // code-first
+	template string // schema-first: a text/template over the arguments
 }
 
 type promptArg struct {
@@ -83,13 +85,115 @@ type promptArg struct {
 	required          bool
 }
 
-// promptCall is a //toolgen:prompt function:
-// func(ctx context.Context, in T) (string | []runtime.PromptMessage, error).
-type promptCall struct {
-	name     string
-	ctx      bool
-	input    types.Type // the struct type of in
-	inPtr    bool
-	messages bool // returns []runtime.PromptMessage rather than a string
-	err      bool
+// idents are the package-level names of one tool's or prompt's generated
+// pieces (see names.go).
+type idents struct {
+	input, output string // the schema constants (tools)
+	handler       string // the handler function
+}
+
+// call is how a handler reaches the Go code behind a tool or prompt: it
+// decodes the arguments into in and calls fn with them.
+type call struct {
+	recv  string // "h" for a method of the Handlers value; "" for a function of the package
+	fn    string
+	ctx   bool      // pass the context first
+	in    *typeExpr // what the arguments decode into; nil for none
+	inPtr bool      // pass &in
+	// spread lists the fields of in passed as arguments, in order: the
+	// flat form, whose in is a struct of the parameters. Empty: pass in.
+	spread []string
+	result resultKind
+	res    *typeExpr // the result type, or nil
+	err    bool      // the last result is an error
+}
+
+// resultKind is how a function's result becomes a tool or prompt result.
+type resultKind int
+
+const (
+	resultNone       resultKind = iota // the function returns only an error, or nothing
+	resultText                         // a string type: one text content (or a text prompt)
+	resultContent                      // runtime.Content
+	resultContents                     // []runtime.Content
+	resultResult                       // *runtime.Result, as is
+	resultStructured                   // anything else: structured content and an output schema
+	resultMessages                     // []runtime.PromptMessage (prompts)
+)
+
+// typeExpr is a Go type expression as plain data, enough to write it out.
+type typeExpr struct {
+	kind typeKind
+	// exprNamed: the package's import path ("" for a predeclared type or
+	// one the generated file declares) and the name; type arguments.
+	path, name string
+	args       []*typeExpr
+	elem       *typeExpr // exprPointer, exprSlice, exprArray, exprMap, exprChan
+	key        *typeExpr // exprMap
+	len        int64     // exprArray
+	dir        chanDir   // exprChan
+	fields     []field   // exprStruct
+	// exprFunc: parameter and result types; variadic: the last parameter
+	// is ...elem of its slice type.
+	params, results []*typeExpr
+	variadic        bool
+}
+
+type typeKind int
+
+const (
+	exprNamed typeKind = iota
+	exprPointer
+	exprSlice
+	exprArray
+	exprMap
+	exprChan
+	exprStruct
+	exprFunc
+	exprAny // interface{}
+)
+
+type chanDir int
+
+const (
+	chanBoth chanDir = iota
+	chanSend
+	chanRecv
+)
+
+// field is a struct field of a typeExpr or a typeDecl.
+type field struct {
+	name     string // "" when embedded
+	typ      *typeExpr
+	tag      string // the raw struct tag
+	doc      string // declarations only
+	embedded bool
+}
+
+func named(path, name string) *typeExpr { return &typeExpr{kind: exprNamed, path: path, name: name} }
+
+// isString reports whether t is the predeclared string type.
+func (t *typeExpr) isString() bool { return t.kind == exprNamed && t.path == "" && t.name == "string" }
+
+// guard is `var _ typ = value`: it compiles only while typ is what it was
+// when the file was generated.
+type guard struct {
+	typ *typeExpr
+	// Exactly one of: the struct type typ had (written as its zero
+	// value), or the function that must still have type typ.
+	structure *typeExpr
+	fn        string
+}
+
+// declaredType is a named type the generated file declares (schema-first).
+type declaredType struct {
+	name, doc  string
+	fields     []field     // a struct type
+	underlying *typeExpr   // else: type name underlying
+	consts     []enumConst // an enum's values
+}
+
+// enumConst is an enum value: the constant's name and its Go literal.
+type enumConst struct {
+	name, literal string
 }

@@ -1,6 +1,9 @@
 package gen
 
 import (
+	"go/token"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,4 +52,85 @@ func capitalise(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// The generated file's own pieces (schema constants, handler functions) are
+// named after their tool's or prompt's Go name with this prefix, so that
+// they read as what they are and do not collide with the package's own
+// identifiers in practice; a collision that still happens is an error at
+// load time (checkDeclared).
+const identPrefix = "toolgen"
+
+// toolIdents names a tool's pieces: base is its function's name
+// capitalised, or its Go name in a tools.yaml.
+func toolIdents(base string, output bool) idents {
+	p := identPrefix + base
+	ids := idents{input: p + "InputSchema", handler: p + "Handler"}
+	if output {
+		ids.output = p + "OutputSchema"
+	}
+	return ids
+}
+
+func promptIdents(base string) idents {
+	return idents{handler: identPrefix + base + "PromptHandler"}
+}
+
+// declaration is a package-level name a generated file declares, and what
+// for.
+type declaration struct {
+	name, what string
+	pos        token.Position // of what it is for
+}
+
+// declarations lists every package-level name the unit's file declares.
+func (u *unit) declarations() []declaration {
+	var out []declaration
+	add := func(what string, pos token.Position, names ...string) {
+		for _, n := range names {
+			if n != "" {
+				out = append(out, declaration{n, what, pos})
+			}
+		}
+	}
+	add("the tools' list", token.Position{}, "Tools")
+	if len(u.prompts) > 0 {
+		add("the prompts' list", token.Position{}, "Prompts")
+	}
+	if u.handlers {
+		add("the tools' interface", token.Position{}, "Handlers", "UnimplementedHandlers")
+	}
+	for _, d := range u.decls {
+		add("a schema's type", token.Position{}, d.name)
+		for _, c := range d.consts {
+			add("an enum value", token.Position{}, c.name)
+		}
+	}
+	for _, t := range u.tools {
+		add("tool "+strconv.Quote(t.name), t.pos, t.idents.input, t.idents.output, t.idents.handler)
+	}
+	for _, p := range u.prompts {
+		add("prompt "+strconv.Quote(p.name), p.pos, p.idents.handler)
+	}
+	return out
+}
+
+// checkDeclared reports the names the unit's file would declare twice: for
+// two of its pieces, or where the package (lookup) declares one itself.
+func (g *generator) checkDeclared(u *unit, lookup func(name string) (token.Position, bool)) {
+	seen := map[string]declaration{}
+	clashed := map[[2]string]bool{} // reported once a pair
+	for _, d := range u.declarations() {
+		if prev, dup := seen[d.name]; dup {
+			if pair := [2]string{prev.what, d.what}; !clashed[pair] {
+				clashed[pair] = true
+				g.errs.add(d.pos, "%s and %s (at %s) would both declare %s in the generated file: rename one", d.what, prev.what, g.errs.rel(prev.pos), d.name)
+			}
+			continue
+		}
+		seen[d.name] = d
+		if pos, ok := lookup(d.name); ok {
+			g.errs.add(pos, "%s is declared here and by toolgen in %s, for %s: rename this one", d.name, filepath.Base(u.path), d.what)
+		}
+	}
 }

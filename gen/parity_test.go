@@ -24,7 +24,7 @@ func TestParity(t *testing.T) {
 	for _, tl := range units[0].tools {
 		generated[tl.name] = tl
 	}
-	runtimeTools := parity.Tools()
+	runtimeTools := parity.RuntimeTools()
 	if len(runtimeTools) != len(generated) {
 		t.Fatalf("%d run-time tools, %d generated", len(runtimeTools), len(generated))
 	}

@@ -1,32 +1,24 @@
 package gen
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"unicode"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen-go/toolgen/internal/toolsyaml"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
-// yamlUnit is what a tools.yaml adds to a unit: the Go types of its
-// schemas and, per tool, its Go method name and argument and result types.
-type yamlUnit struct {
-	types *toolsyaml.Types
-	tools []*toolsyaml.Tool
-}
-
 func tokenPosition(file string) token.Position { return token.Position{Filename: file} }
 
 // loadYAML reads a schema-first tools.yaml into a unit. Parsing is strict
 // and every schema is compiled (internal/toolsyaml); errors carry the
-// file's line and column.
+// file's line and column. The unit's tools are served by the methods of a
+// Handlers value, h, and its decls are the Go types of the schemas.
 func (g *generator) loadYAML(path string) *unit {
 	abs := path
 	if !filepath.IsAbs(abs) {
@@ -47,14 +39,19 @@ func (g *generator) loadYAML(path string) *unit {
 		g.yamlErrors(err)
 		return nil
 	}
-	dir := filepath.Dir(abs)
 	u := &unit{
-		path:    filepath.Join(dir, g.cfg.output()),
+		path:    filepath.Join(filepath.Dir(abs), g.cfg.output()),
 		pkgName: f.Package,
 		// The file's name, not its path: the output must not depend on
 		// the directory toolgen runs in (-check compares bytes).
-		source: filepath.Base(abs),
-		yaml:   &yamlUnit{types: ts, tools: f.Tools},
+		source:   filepath.Base(abs),
+		handlers: true,
+	}
+	for _, d := range ts.Decls {
+		u.decls = append(u.decls, yamlDecl(d))
+	}
+	at := func(p toolsyaml.Pos) token.Position {
+		return token.Position{Filename: abs, Line: p.Line, Column: p.Col}
 	}
 	for _, yt := range f.Tools {
 		t := &tool{
@@ -65,7 +62,10 @@ func (g *generator) loadYAML(path string) *unit {
 			toolkit:     yt.Toolkit,
 			input:       yt.Input.JSON,
 			examples:    yt.Examples,
-			pos:         token.Position{Filename: abs, Line: yt.Pos.Line, Column: yt.Pos.Col},
+			pos:         at(yt.Pos),
+			idents:      toolIdents(yt.GoName, yt.Output != nil),
+			call: &call{recv: "h", fn: yt.GoName, ctx: true, err: true,
+				in: yamlType(ts.Input[yt.Name]), result: resultResult},
 		}
 		if a := yt.Annotations; a != nil {
 			t.annotations = annotations{readOnly: a.ReadOnlyHint, destructive: a.DestructiveHint, idempotent: a.IdempotentHint, openWorld: a.OpenWorldHint}
@@ -73,14 +73,14 @@ func (g *generator) loadYAML(path string) *unit {
 		hint := "content"
 		if yt.Output != nil {
 			t.output = yt.Output.JSON
+			t.call.result, t.call.res = resultStructured, yamlType(ts.Output[yt.Name])
 			hint = ""
 		}
 		t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
 		u.tools = append(u.tools, t)
 	}
 	for _, yp := range f.Prompts {
-		p := &prompt{name: yp.Name, title: yp.Title, description: yp.Description, template: yp.Template,
-			pos: token.Position{Filename: abs, Line: yp.Pos.Line, Column: yp.Pos.Col}}
+		p := &prompt{name: yp.Name, title: yp.Title, description: yp.Description, template: yp.Template, pos: at(yp.Pos)}
 		for _, a := range yp.Arguments {
 			p.args = append(p.args, promptArg{name: a.Name, description: a.Description, required: a.Required})
 		}
@@ -100,148 +100,36 @@ func (g *generator) yamlErrors(err error) {
 	}
 }
 
-// emitYAML writes a schema-first package: the Go types of the schemas, the
-// Handlers interface to implement, UnimplementedHandlers to embed, and
-// Tools(h).
-func emitYAML(f *jen.File, u *unit) {
-	y := u.yaml
-	for _, d := range y.types.Decls {
-		emitDecl(f, d)
-	}
-
-	f.Comment("Handlers implements the tools of " + u.source + ", one method each. Embed")
-	f.Comment("UnimplementedHandlers so that a tool added to the file later does not")
-	f.Comment("break the build: it answers that the tool is not implemented until a")
-	f.Comment("method of your own replaces it.")
-	methods := make([]jen.Code, 0, len(y.tools))
-	for i, yt := range y.tools {
-		if i > 0 {
-			methods = append(methods, jen.Line())
-		}
-		methods = append(methods, commentLines(methodDoc(yt))...)
-		methods = append(methods, jen.Id(yt.GoName).Params(
-			jen.Id("ctx").Qual("context", "Context"),
-			jen.Id("in").Add(yamlType(y.types.Input[yt.Name])),
-		).Params(resultType(y, yt), jen.Error()))
-	}
-	f.Type().Id("Handlers").Interface(methods...)
-	f.Line()
-
-	f.Comment("UnimplementedHandlers answers every tool with an error saying it is not")
-	f.Comment("implemented. Embed it in your Handlers for forward compatibility.")
-	f.Type().Id("UnimplementedHandlers").Struct()
-	for _, yt := range y.tools {
-		f.Line()
-		notImplemented := jen.Qual("errors", "New").Call(jen.Lit("tool " + yt.Name + " is not implemented"))
-		var body []jen.Code
-		if out := y.types.Output[yt.Name]; out != nil {
-			body = []jen.Code{jen.Var().Id("out").Add(yamlType(out)), jen.Return(jen.Id("out"), notImplemented)}
-		} else {
-			body = []jen.Code{jen.Return(jen.Nil(), notImplemented)}
-		}
-		f.Comment(yt.GoName + " answers that the tool " + yt.Name + " is not implemented.")
-		f.Func().Params(jen.Id("UnimplementedHandlers")).Id(yt.GoName).Params(
-			jen.Qual("context", "Context"),
-			yamlType(y.types.Input[yt.Name]),
-		).Params(resultType(y, yt), jen.Error()).Block(body...)
-	}
-	f.Line()
-
-	f.Comment("Tools returns the tools of " + u.source + ", served by h: each call's")
-	f.Comment("arguments, validated against the tool's schema as written, are decoded")
-	f.Comment("into its input type and passed to h's method.")
-	items := make([]jen.Code, len(u.tools))
-	for i, t := range u.tools {
-		items[i] = toolLiteral(t, yamlHandler(y, y.tools[i]))
-	}
-	f.Func().Id("Tools").Params(jen.Id("h").Id("Handlers")).Qual(runtimePath, "ToolList").Block(
-		jen.Return(jen.Qual(runtimePath, "ToolList").Values(items...)),
-	)
-}
-
-func methodDoc(yt *toolsyaml.Tool) string {
-	desc := strings.TrimSpace(yt.Description)
-	if desc == "" {
-		return yt.GoName + " runs the tool " + yt.Name + "."
-	}
-	return yt.GoName + " runs the tool " + yt.Name + ": " + lowerFirst(desc)
-}
-
-// lowerFirst lower-cases a sentence's first letter, unless it starts an
-// acronym ("HTTP ...").
-func lowerFirst(s string) string {
-	r := []rune(s)
-	if len(r) == 0 || !unicode.IsUpper(r[0]) || len(r) > 1 && unicode.IsUpper(r[1]) {
-		return s
-	}
-	r[0] = unicode.ToLower(r[0])
-	return string(r)
-}
-
-// resultType is a method's first result: the output type, or
-// *runtime.Result for a tool without an output schema.
-func resultType(y *yamlUnit, yt *toolsyaml.Tool) jen.Code {
-	if out := y.types.Output[yt.Name]; out != nil {
-		return yamlType(out)
-	}
-	return jen.Op("*").Qual(runtimePath, "Result")
-}
-
-func yamlHandler(y *yamlUnit, yt *toolsyaml.Tool) jen.Code {
-	body := []jen.Code{
-		jen.Var().Id("in").Add(yamlType(y.types.Input[yt.Name])),
-		jen.If(
-			jen.Err().Op(":=").Qual(runtimePath, "DecodeArgs").Call(jen.Id("args"), jen.Op("&").Id("in")),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Nil(), jen.Err())),
-	}
-	call := jen.Id("h").Dot(yt.GoName).Call(jen.Id("ctx"), jen.Id("in"))
-	if y.types.Output[yt.Name] == nil {
-		body = append(body, jen.Return(call))
-	} else {
-		body = append(body,
-			jen.List(jen.Id("out"), jen.Err()).Op(":=").Add(call),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(runtimePath, "StructuredResult").Call(jen.Id("out"))),
-		)
-	}
-	return jen.Func().Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("args").Qual("encoding/json", "RawMessage"),
-	).Params(jen.Op("*").Qual(runtimePath, "Result"), jen.Error()).Block(body...)
-}
-
-// yamlType writes a Go type of the schema-first model.
-func yamlType(t *toolsyaml.Type) jen.Code {
+// yamlType is a Go type of the schema-first mapping as a typeExpr.
+func yamlType(t *toolsyaml.Type) *typeExpr {
 	switch t.Kind {
 	case toolsyaml.KindString:
-		return jen.String()
+		return named("", "string")
 	case toolsyaml.KindInt:
-		return jen.Int64()
+		return named("", "int64")
 	case toolsyaml.KindFloat:
-		return jen.Float64()
+		return named("", "float64")
 	case toolsyaml.KindBool:
-		return jen.Bool()
+		return named("", "bool")
 	case toolsyaml.KindTime:
-		return jen.Qual("time", "Time")
+		return named("time", "Time")
 	case toolsyaml.KindNamed:
-		return jen.Id(t.Name)
+		return named("", t.Name)
 	case toolsyaml.KindSlice:
-		return jen.Index().Add(yamlType(t.Elem))
+		return &typeExpr{kind: exprSlice, elem: yamlType(t.Elem)}
 	case toolsyaml.KindMap:
-		return jen.Map(jen.String()).Add(yamlType(t.Elem))
+		return &typeExpr{kind: exprMap, key: named("", "string"), elem: yamlType(t.Elem)}
 	case toolsyaml.KindPointer:
-		return jen.Op("*").Add(yamlType(t.Elem))
+		return &typeExpr{kind: exprPointer, elem: yamlType(t.Elem)}
 	}
-	return jen.Qual("encoding/json", "RawMessage")
+	return named("encoding/json", "RawMessage")
 }
 
-// emitDecl declares one named type, with its description as its doc.
-func emitDecl(f *jen.File, d *toolsyaml.Decl) {
-	docComment(f, d.Name, d.Doc)
+// yamlDecl is a named type of the schema-first mapping as a typeDecl.
+func yamlDecl(d *toolsyaml.Decl) *declaredType {
+	td := &declaredType{name: d.Name, doc: d.Doc}
 	switch d.Kind {
 	case toolsyaml.DeclStruct:
-		fields := make([]jen.Code, 0, len(d.Fields))
 		for _, fd := range d.Fields {
 			tag := fd.JSONName
 			if fd.Optional {
@@ -251,55 +139,19 @@ func emitDecl(f *jen.File, d *toolsyaml.Decl) {
 					tag += ",omitempty"
 				}
 			}
-			field := jen.Id(fd.Name).Add(yamlType(fd.Type)).Tag(map[string]string{"json": tag})
-			fields = append(fields, commentLines(fd.Doc)...)
-			fields = append(fields, field)
+			td.fields = append(td.fields, field{name: fd.Name, typ: yamlType(fd.Type), tag: fmt.Sprintf("json:%q", tag), doc: fd.Doc})
 		}
-		f.Type().Id(d.Name).Struct(fields...)
-	case toolsyaml.DeclEnum:
-		f.Type().Id(d.Name).Add(yamlType(d.Underlying))
-		f.Line()
-		consts := make([]jen.Code, len(d.Values))
-		for i, v := range d.Values {
-			var lit jen.Code
-			if d.Underlying.Kind == toolsyaml.KindInt {
-				lit = jen.Op(string(v.Value)) // a JSON integer is a Go integer literal
-			} else {
-				s, _ := strconv.Unquote(string(v.Value))
-				lit = jen.Lit(s)
+	case toolsyaml.DeclEnum, toolsyaml.DeclDefined:
+		td.underlying = yamlType(d.Underlying)
+		for _, v := range d.Values {
+			lit := string(v.Value) // a JSON integer is a Go integer literal
+			if d.Underlying.Kind != toolsyaml.KindInt {
+				var s string
+				_ = json.Unmarshal(v.Value, &s) // a JSON string, checked by the parser
+				lit = strconv.Quote(s)
 			}
-			consts[i] = jen.Id(v.Name).Id(d.Name).Op("=").Add(lit)
+			td.consts = append(td.consts, enumConst{name: v.Name, literal: lit})
 		}
-		f.Comment("The values of " + d.Name + ".")
-		f.Const().Defs(consts...)
-	case toolsyaml.DeclDefined:
-		f.Type().Id(d.Name).Add(yamlType(d.Underlying))
 	}
-	f.Line()
-}
-
-// docComment writes a type's doc comment, "Name: description", from its
-// schema's description.
-func docComment(f *jen.File, name, desc string) {
-	desc = strings.TrimSpace(desc)
-	if desc == "" {
-		return
-	}
-	for _, c := range commentLines(name + ": " + desc) {
-		f.Add(c)
-	}
-}
-
-// commentLines writes a description as // comment lines, one per line
-// (jennifer would make a multi-line comment a /* */ block).
-func commentLines(s string) []jen.Code {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	var out []jen.Code
-	for _, l := range strings.Split(s, "\n") {
-		out = append(out, jen.Comment(strings.TrimRight(l, " \t")))
-	}
-	return out
+	return td
 }

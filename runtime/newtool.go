@@ -5,19 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 
+	"github.com/toolgen-go/toolgen/internal/toolname"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
-
-// toolNamePattern is what MCP allows in a tool name: 1 to 128 ASCII
-// letters, digits, '_', '-' and '.'.
-var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
 // ValidToolName reports whether name is a valid tool name: 1 to 128 ASCII
 // letters, digits, '_', '-' and '.', as MCP allows and the explorer's URLs
 // need no escaping for.
-func ValidToolName(name string) bool { return toolNamePattern.MatchString(name) }
+func ValidToolName(name string) bool { return toolname.Valid(name) }
 
 var (
 	contentType  = reflect.TypeFor[Content]()

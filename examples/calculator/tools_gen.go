@@ -68,7 +68,33 @@ func Tools(h Handlers) runtime.ToolList {
 			IdempotentHint: runtime.Bool(true),
 			OpenWorldHint:  runtime.Bool(false),
 		},
-		InputSchema: json.RawMessage(`{
+		InputSchema:  json.RawMessage(toolgenAddInputSchema),
+		OutputSchema: json.RawMessage(toolgenAddOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"a":1,"b":2}`),
+		},
+		Signature: "add(a: number, b: number) -> number",
+		Handler:   toolgenAddHandler(h),
+	}, {
+		Name:        "ring",
+		Title:       "Ring doorbell",
+		Description: "Rings a doorbell given a doorbell ID.",
+		Version:     "0.1.0",
+		Toolkit:     "Doorbell",
+		Annotations: &runtime.Annotations{
+			OpenWorldHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenRingInputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"doorbell_id":"front-door"}`),
+		},
+		Signature: "ring(doorbell_id: string) -> content",
+		Handler:   toolgenRingHandler(h),
+	}}
+}
+
+// toolgenAddInputSchema is the JSON Schema of add's arguments.
+const toolgenAddInputSchema = `{
 	"type": "object",
 	"properties": {
 		"a": {
@@ -84,36 +110,32 @@ func Tools(h Handlers) runtime.ToolList {
 		"a",
 		"b"
 	]
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenAddOutputSchema is the JSON Schema of add's structured result.
+const toolgenAddOutputSchema = `{
 	"type": "number",
 	"description": "The sum of the two numbers."
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"a":1,"b":2}`),
-		},
-		Signature: "add(a: number, b: number) -> number",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in AddInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.Add(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "ring",
-		Title:       "Ring doorbell",
-		Description: "Rings a doorbell given a doorbell ID.",
-		Version:     "0.1.0",
-		Toolkit:     "Doorbell",
-		Annotations: &runtime.Annotations{
-			OpenWorldHint: runtime.Bool(true),
-		},
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenAddHandler returns the handler of tool add: it decodes the arguments
+// and calls h.Add.
+func toolgenAddHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in AddInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.Add(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
+}
+
+// toolgenRingInputSchema is the JSON Schema of ring's arguments.
+const toolgenRingInputSchema = `{
 	"type": "object",
 	"properties": {
 		"doorbell_id": {
@@ -124,17 +146,16 @@ func Tools(h Handlers) runtime.ToolList {
 	"required": [
 		"doorbell_id"
 	]
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"doorbell_id":"front-door"}`),
-		},
-		Signature: "ring(doorbell_id: string) -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in RingInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return h.Ring(ctx, in)
-		},
-	}}
+}`
+
+// toolgenRingHandler returns the handler of tool ring: it decodes the arguments
+// and calls h.Ring.
+func toolgenRingHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in RingInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.Ring(ctx, in)
+	}
 }

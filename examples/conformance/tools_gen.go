@@ -10,6 +10,38 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ PromptArgs = struct {
+		Arg1 string `json:"arg1"`
+		Arg2 string `json:"arg2"`
+	}{}
+	_ EmbedArgs = struct {
+		ResourceURI string `json:"resourceUri"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, struct{}) (string, error)                   = TestSimplePrompt
+	_ func(context.Context, PromptArgs) (string, error)                 = TestPromptWithArguments
+	_ func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error) = TestPromptWithEmbeddedResource
+	_ func(context.Context, struct{}) ([]runtime.PromptMessage, error)  = TestPromptWithImage
+	_ func() string                                                     = TestSimpleText
+	_ func() runtime.Content                                            = TestImageContent
+	_ func() runtime.Content                                            = TestAudioContent
+	_ func() runtime.Content                                            = TestEmbeddedResource
+	_ func() []runtime.Content                                          = TestMultipleContentTypes
+	_ func(context.Context) (string, error)                             = TestToolWithLogging
+	_ func(context.Context) (string, error)                             = TestToolWithProgress
+	_ func() *runtime.Result                                            = TestErrorHandling
+	_ func(context.Context, string) (string, error)                     = TestSampling
+	_ func(context.Context, string) (string, error)                     = TestElicitation
+	_ func(context.Context) (string, error)                             = TestElicitationSep1034Defaults
+	_ func(context.Context) (string, error)                             = TestElicitationSep1330Enums
+	_ func(SchemaInput) string                                          = JSONSchema202012Tool
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -21,17 +53,9 @@ func Tools() runtime.ToolList {
 		Annotations: &runtime.Annotations{
 			ReadOnlyHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_simple_text() -> string",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestSimpleText()
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestSimpleTextInputSchema),
+		Signature:   "test_simple_text() -> string",
+		Handler:     toolgenTestSimpleTextHandler,
 	}, {
 		Name:        "test_image_content",
 		Description: "Returns a PNG image.",
@@ -40,17 +64,9 @@ func Tools() runtime.ToolList {
 		Annotations: &runtime.Annotations{
 			ReadOnlyHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_image_content() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestImageContent()
-			return runtime.ContentResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestImageContentInputSchema),
+		Signature:   "test_image_content() -> content",
+		Handler:     toolgenTestImageContentHandler,
 	}, {
 		Name:        "test_audio_content",
 		Description: "Returns a WAV clip.",
@@ -59,17 +75,9 @@ func Tools() runtime.ToolList {
 		Annotations: &runtime.Annotations{
 			ReadOnlyHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_audio_content() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestAudioContent()
-			return runtime.ContentResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestAudioContentInputSchema),
+		Signature:   "test_audio_content() -> content",
+		Handler:     toolgenTestAudioContentHandler,
 	}, {
 		Name:        "test_embedded_resource",
 		Description: "Returns a resource embedded in the result.",
@@ -78,17 +86,9 @@ func Tools() runtime.ToolList {
 		Annotations: &runtime.Annotations{
 			ReadOnlyHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_embedded_resource() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestEmbeddedResource()
-			return runtime.ContentResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestEmbeddedResourceInputSchema),
+		Signature:   "test_embedded_resource() -> content",
+		Handler:     toolgenTestEmbeddedResourceHandler,
 	}, {
 		Name:        "test_multiple_content_types",
 		Description: "Returns text, an image and a resource.",
@@ -97,77 +97,246 @@ func Tools() runtime.ToolList {
 		Annotations: &runtime.Annotations{
 			ReadOnlyHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_multiple_content_types() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestMultipleContentTypes()
-			return runtime.ContentResult(out...), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestMultipleContentTypesInputSchema),
+		Signature:   "test_multiple_content_types() -> content",
+		Handler:     toolgenTestMultipleContentTypesHandler,
 	}, {
 		Name:        "test_tool_with_logging",
 		Description: "Logs three messages to the client while it runs.",
 		Version:     "1.0.0",
 		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_tool_with_logging() -> string",
-		Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out, err := TestToolWithLogging(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestToolWithLoggingInputSchema),
+		Signature:   "test_tool_with_logging() -> string",
+		Handler:     toolgenTestToolWithLoggingHandler,
 	}, {
 		Name:        "test_tool_with_progress",
 		Description: "Reports its progress three times while it runs.",
 		Version:     "1.0.0",
 		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_tool_with_progress() -> string",
-		Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out, err := TestToolWithProgress(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTestToolWithProgressInputSchema),
+		Signature:   "test_tool_with_progress() -> string",
+		Handler:     toolgenTestToolWithProgressHandler,
 	}, {
 		Name:        "test_error_handling",
 		Description: "Always fails, as a tool error the model sees.",
 		Version:     "1.0.0",
 		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "test_error_handling() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := TestErrorHandling()
-			return out, nil
-		},
+		InputSchema: json.RawMessage(toolgenTestErrorHandlingInputSchema),
+		Signature:   "test_error_handling() -> content",
+		Handler:     toolgenTestErrorHandlingHandler,
 	}, {
 		Name:        "test_sampling",
 		Description: "Asks the client's model to answer a prompt.",
 		Version:     "1.0.0",
 		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenTestSamplingInputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"prompt":"What is 2+2?"}`),
+		},
+		Signature: "test_sampling(prompt: string) -> string",
+		Handler:   toolgenTestSamplingHandler,
+	}, {
+		Name:        "test_elicitation",
+		Description: "Asks the user for a username and an email address.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestElicitationInputSchema),
+		Signature:   "test_elicitation(message: string) -> string",
+		Handler:     toolgenTestElicitationHandler,
+	}, {
+		Name:        "test_elicitation_sep1034_defaults",
+		Description: "Asks for values that have defaults (SEP-1034).",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestElicitationSep1034DefaultsInputSchema),
+		Signature:   "test_elicitation_sep1034_defaults() -> string",
+		Handler:     toolgenTestElicitationSep1034DefaultsHandler,
+	}, {
+		Name:        "test_elicitation_sep1330_enums",
+		Description: "Asks for every kind of enum (SEP-1330).",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestElicitationSep1330EnumsInputSchema),
+		Signature:   "test_elicitation_sep1330_enums() -> string",
+		Handler:     toolgenTestElicitationSep1330EnumsHandler,
+	}, {
+		Name:        "json_schema_2020_12_tool",
+		Description: "Takes arguments described with JSON Schema 2020-12 features.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenJSONSchema202012ToolInputSchema),
+		Signature:   "json_schema_2020_12_tool(name?: string, address?: address) -> string",
+		Handler:     toolgenJSONSchema202012ToolHandler,
+	}}
+}
+
+// Prompts returns the package's MCP prompts; serve them with
+// runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.
+func Prompts() []runtime.Prompt {
+	return []runtime.Prompt{{
+		Name:        "test_simple_prompt",
+		Description: "Is a prompt without arguments.",
+		Handler:     toolgenTestSimplePromptPromptHandler,
+	}, {
+		Name:        "test_prompt_with_arguments",
+		Description: "Is a prompt with two required arguments.",
+		Arguments: []runtime.PromptArgument{
+			{Name: "arg1", Description: "First test argument.", Required: true},
+			{Name: "arg2", Description: "Second test argument.", Required: true},
+		},
+		Handler: toolgenTestPromptWithArgumentsPromptHandler,
+	}, {
+		Name:        "test_prompt_with_embedded_resource",
+		Description: "Is a prompt that embeds a resource.",
+		Arguments: []runtime.PromptArgument{
+			{Name: "resourceUri", Description: "URI of the resource to embed.", Required: true},
+		},
+		Handler: toolgenTestPromptWithEmbeddedResourcePromptHandler,
+	}, {
+		Name:        "test_prompt_with_image",
+		Description: "Is a prompt with an image.",
+		Handler:     toolgenTestPromptWithImagePromptHandler,
+	}}
+}
+
+// toolgenTestSimpleTextInputSchema is the JSON Schema of test_simple_text's
+// arguments.
+const toolgenTestSimpleTextInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestSimpleTextHandler is the handler of tool test_simple_text: it
+// decodes the arguments and calls TestSimpleText.
+func toolgenTestSimpleTextHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.TextResult(TestSimpleText()), nil
+}
+
+// toolgenTestImageContentInputSchema is the JSON Schema of test_image_content's
+// arguments.
+const toolgenTestImageContentInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestImageContentHandler is the handler of tool test_image_content: it
+// decodes the arguments and calls TestImageContent.
+func toolgenTestImageContentHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(TestImageContent()), nil
+}
+
+// toolgenTestAudioContentInputSchema is the JSON Schema of test_audio_content's
+// arguments.
+const toolgenTestAudioContentInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestAudioContentHandler is the handler of tool test_audio_content: it
+// decodes the arguments and calls TestAudioContent.
+func toolgenTestAudioContentHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(TestAudioContent()), nil
+}
+
+// toolgenTestEmbeddedResourceInputSchema is the JSON Schema of
+// test_embedded_resource's arguments.
+const toolgenTestEmbeddedResourceInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestEmbeddedResourceHandler is the handler of tool
+// test_embedded_resource: it decodes the arguments and calls
+// TestEmbeddedResource.
+func toolgenTestEmbeddedResourceHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(TestEmbeddedResource()), nil
+}
+
+// toolgenTestMultipleContentTypesInputSchema is the JSON Schema of
+// test_multiple_content_types's arguments.
+const toolgenTestMultipleContentTypesInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestMultipleContentTypesHandler is the handler of tool
+// test_multiple_content_types: it decodes the arguments and calls
+// TestMultipleContentTypes.
+func toolgenTestMultipleContentTypesHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(TestMultipleContentTypes()...), nil
+}
+
+// toolgenTestToolWithLoggingInputSchema is the JSON Schema of
+// test_tool_with_logging's arguments.
+const toolgenTestToolWithLoggingInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestToolWithLoggingHandler is the handler of tool
+// test_tool_with_logging: it decodes the arguments and calls
+// TestToolWithLogging.
+func toolgenTestToolWithLoggingHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestToolWithLogging(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestToolWithProgressInputSchema is the JSON Schema of
+// test_tool_with_progress's arguments.
+const toolgenTestToolWithProgressInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestToolWithProgressHandler is the handler of tool
+// test_tool_with_progress: it decodes the arguments and calls
+// TestToolWithProgress.
+func toolgenTestToolWithProgressHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestToolWithProgress(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestErrorHandlingInputSchema is the JSON Schema of
+// test_error_handling's arguments.
+const toolgenTestErrorHandlingInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestErrorHandlingHandler is the handler of tool test_error_handling:
+// it decodes the arguments and calls TestErrorHandling.
+func toolgenTestErrorHandlingHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return TestErrorHandling(), nil
+}
+
+// toolgenTestSamplingInputSchema is the JSON Schema of test_sampling's
+// arguments.
+const toolgenTestSamplingInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -179,30 +348,27 @@ func Tools() runtime.ToolList {
 		"prompt"
 	],
 	"additionalProperties": false
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"prompt":"What is 2+2?"}`),
-		},
-		Signature: "test_sampling(prompt: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Prompt string `json:"prompt"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestSampling(ctx, in.Prompt)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "test_elicitation",
-		Description: "Asks the user for a username and an email address.",
-		Version:     "1.0.0",
-		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenTestSamplingHandler is the handler of tool test_sampling: it decodes
+// the arguments and calls TestSampling.
+func toolgenTestSamplingHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Prompt string `json:"prompt"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestSampling(ctx, in.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestElicitationInputSchema is the JSON Schema of test_elicitation's
+// arguments.
+const toolgenTestElicitationInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -214,68 +380,67 @@ func Tools() runtime.ToolList {
 		"message"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "test_elicitation(message: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Message string `json:"message"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestElicitation(ctx, in.Message)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "test_elicitation_sep1034_defaults",
-		Description: "Asks for values that have defaults (SEP-1034).",
-		Version:     "1.0.0",
-		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenTestElicitationHandler is the handler of tool test_elicitation: it
+// decodes the arguments and calls TestElicitation.
+func toolgenTestElicitationHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Message string `json:"message"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestElicitation(ctx, in.Message)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestElicitationSep1034DefaultsInputSchema is the JSON Schema of
+// test_elicitation_sep1034_defaults's arguments.
+const toolgenTestElicitationSep1034DefaultsInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		Signature: "test_elicitation_sep1034_defaults() -> string",
-		Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out, err := TestElicitationSep1034Defaults(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "test_elicitation_sep1330_enums",
-		Description: "Asks for every kind of enum (SEP-1330).",
-		Version:     "1.0.0",
-		Toolkit:     "Conformance",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenTestElicitationSep1034DefaultsHandler is the handler of tool
+// test_elicitation_sep1034_defaults: it decodes the arguments and calls
+// TestElicitationSep1034Defaults.
+func toolgenTestElicitationSep1034DefaultsHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestElicitationSep1034Defaults(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestElicitationSep1330EnumsInputSchema is the JSON Schema of
+// test_elicitation_sep1330_enums's arguments.
+const toolgenTestElicitationSep1330EnumsInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		Signature: "test_elicitation_sep1330_enums() -> string",
-		Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out, err := TestElicitationSep1330Enums(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "json_schema_2020_12_tool",
-		Description: "Takes arguments described with JSON Schema 2020-12 features.",
-		Version:     "1.0.0",
-		Toolkit:     "Conformance",
-		Annotations: &runtime.Annotations{
-			ReadOnlyHint: runtime.Bool(true),
-		},
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenTestElicitationSep1330EnumsHandler is the handler of tool
+// test_elicitation_sep1330_enums: it decodes the arguments and calls
+// TestElicitationSep1330Enums.
+func toolgenTestElicitationSep1330EnumsHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestElicitationSep1330Enums(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenJSONSchema202012ToolInputSchema is the JSON Schema of
+// json_schema_2020_12_tool's arguments.
+const toolgenJSONSchema202012ToolInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"$defs": {
@@ -300,84 +465,74 @@ func Tools() runtime.ToolList {
 		}
 	},
 	"additionalProperties": false
-}`),
-		Signature: "json_schema_2020_12_tool(name?: string, address?: address) -> string",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in SchemaInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := JSONSchema202012Tool(in)
-			return runtime.TextResult(out), nil
-		},
-	}}
+}`
+
+// toolgenJSONSchema202012ToolHandler is the handler of tool
+// json_schema_2020_12_tool: it decodes the arguments and calls
+// JSONSchema202012Tool.
+func toolgenJSONSchema202012ToolHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in SchemaInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(JSONSchema202012Tool(in)), nil
 }
 
-// Prompts returns the package's MCP prompts; serve them with
-// runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.
-func Prompts() []runtime.Prompt {
-	return []runtime.Prompt{{
-		Name:        "test_simple_prompt",
-		Description: "Is a prompt without arguments.",
-		Handler: func(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in struct{}
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestSimplePrompt(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextPrompt(out), nil
-		},
-	}, {
-		Name:        "test_prompt_with_arguments",
-		Description: "Is a prompt with two required arguments.",
-		Arguments: []runtime.PromptArgument{
-			{Name: "arg1", Description: "First test argument.", Required: true},
-			{Name: "arg2", Description: "Second test argument.", Required: true},
-		},
-		Handler: func(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in PromptArgs
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestPromptWithArguments(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextPrompt(out), nil
-		},
-	}, {
-		Name:        "test_prompt_with_embedded_resource",
-		Description: "Is a prompt that embeds a resource.",
-		Arguments: []runtime.PromptArgument{
-			{Name: "resourceUri", Description: "URI of the resource to embed.", Required: true},
-		},
-		Handler: func(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in EmbedArgs
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestPromptWithEmbeddedResource(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return &runtime.PromptResult{Messages: out}, nil
-		},
-	}, {
-		Name:        "test_prompt_with_image",
-		Description: "Is a prompt with an image.",
-		Handler: func(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in struct{}
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := TestPromptWithImage(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return &runtime.PromptResult{Messages: out}, nil
-		},
-	}}
+// toolgenTestSimplePromptPromptHandler is the handler of prompt
+// test_simple_prompt: it decodes the arguments and calls TestSimplePrompt.
+func toolgenTestSimplePromptPromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in struct{}
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestSimplePrompt(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextPrompt(out), nil
+}
+
+// toolgenTestPromptWithArgumentsPromptHandler is the handler of prompt
+// test_prompt_with_arguments: it decodes the arguments and calls
+// TestPromptWithArguments.
+func toolgenTestPromptWithArgumentsPromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in PromptArgs
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestPromptWithArguments(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextPrompt(out), nil
+}
+
+// toolgenTestPromptWithEmbeddedResourcePromptHandler is the handler of prompt
+// test_prompt_with_embedded_resource: it decodes the arguments and calls
+// TestPromptWithEmbeddedResource.
+func toolgenTestPromptWithEmbeddedResourcePromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in EmbedArgs
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestPromptWithEmbeddedResource(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return &runtime.PromptResult{Messages: out}, nil
+}
+
+// toolgenTestPromptWithImagePromptHandler is the handler of prompt
+// test_prompt_with_image: it decodes the arguments and calls
+// TestPromptWithImage.
+func toolgenTestPromptWithImagePromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in struct{}
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestPromptWithImage(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return &runtime.PromptResult{Messages: out}, nil
 }

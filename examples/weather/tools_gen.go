@@ -10,6 +10,45 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ WeatherInput = struct {
+		City  string `json:"city" jsonschema:"minLength=1,maxLength=100"`
+		Units Units  `json:"units,omitempty" jsonschema:"default=celsius"`
+		Days  int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=1"`
+	}{}
+	_ Report = struct {
+		City     string `json:"city"`
+		Units    Units  `json:"units"`
+		Forecast []Day  `json:"forecast"`
+	}{}
+	_ Day = struct {
+		Date       string  `json:"date"`
+		High       float64 `json:"high"`
+		Low        float64 `json:"low"`
+		Conditions string  `json:"conditions"`
+	}{}
+	_ AlertInput = struct {
+		ID string `json:"id" jsonschema:"pattern=^al-[0-9]+$"`
+	}{}
+	_ DeleteAlertResult = struct {
+		Deleted   bool `json:"deleted"`
+		Remaining int  `json:"remaining"`
+	}{}
+	_ MapInput = struct {
+		City string `json:"city" jsonschema:"minLength=1"`
+		Size int    `json:"size,omitempty" jsonschema:"minimum=16,maximum=512,default=128"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, WeatherInput) (*Report, error)         = GetWeather
+	_ func(float64, Units, Units) (string, error)                  = ConvertTemperature
+	_ func(context.Context, AlertInput) (DeleteAlertResult, error) = DeleteAlert
+	_ func(context.Context, MapInput) (runtime.Content, error)     = WeatherMap
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -23,7 +62,66 @@ func Tools() runtime.ToolList {
 			ReadOnlyHint:  runtime.Bool(true),
 			OpenWorldHint: runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
+		InputSchema:  json.RawMessage(toolgenGetWeatherInputSchema),
+		OutputSchema: json.RawMessage(toolgenGetWeatherOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"city":"Paris"}`),
+			json.RawMessage(`{"city":"Oslo","units":"fahrenheit","days":3}`),
+		},
+		Signature: `get_weather(city: string, units?: "celsius" | "fahrenheit" = "celsius", days?: integer = 1) -> {city: string, units: "celsius" | "fahrenheit", forecast: {date: string, high: number, low: number, conditions: string}[] | null}`,
+		Handler:   toolgenGetWeatherHandler,
+	}, {
+		Name:        "convert_temperature",
+		Description: "Converts a temperature between Celsius and Fahrenheit.",
+		Version:     "1.0.0",
+		Toolkit:     "Weather",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint:   runtime.Bool(true),
+			IdempotentHint: runtime.Bool(true),
+			OpenWorldHint:  runtime.Bool(false),
+		},
+		InputSchema: json.RawMessage(toolgenConvertTemperatureInputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"value":21.5,"from":"celsius","to":"fahrenheit"}`),
+		},
+		Signature: `convert_temperature(value: number, from: "celsius" | "fahrenheit", to: "celsius" | "fahrenheit") -> string`,
+		Handler:   toolgenConvertTemperatureHandler,
+	}, {
+		Name:        "delete_alert",
+		Description: "Deletes a saved weather alert. It cannot be undone.",
+		Version:     "1.0.0",
+		Toolkit:     "Weather",
+		Annotations: &runtime.Annotations{
+			DestructiveHint: runtime.Bool(true),
+			IdempotentHint:  runtime.Bool(true),
+			OpenWorldHint:   runtime.Bool(false),
+		},
+		InputSchema:  json.RawMessage(toolgenDeleteAlertInputSchema),
+		OutputSchema: json.RawMessage(toolgenDeleteAlertOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"id":"al-1"}`),
+		},
+		Signature: "delete_alert(id: string) -> {deleted: boolean, remaining: integer}",
+		Handler:   toolgenDeleteAlertHandler,
+	}, {
+		Name:        "weather_map",
+		Description: "Draws a temperature map around a city as a PNG image.",
+		Version:     "1.0.0",
+		Toolkit:     "Weather",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenWeatherMapInputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"city":"Lisbon","size":64}`),
+		},
+		Signature: "weather_map(city: string, size?: integer = 128) -> content",
+		Handler:   toolgenWeatherMapHandler,
+	}}
+}
+
+// toolgenGetWeatherInputSchema is the JSON Schema of get_weather's arguments.
+const toolgenGetWeatherInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -54,8 +152,11 @@ func Tools() runtime.ToolList {
 		"city"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenGetWeatherOutputSchema is the JSON Schema of get_weather's structured
+// result.
+const toolgenGetWeatherOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -112,34 +213,25 @@ func Tools() runtime.ToolList {
 		"forecast"
 	],
 	"additionalProperties": false
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"city":"Paris"}`),
-			json.RawMessage(`{"city":"Oslo","units":"fahrenheit","days":3}`),
-		},
-		Signature: `get_weather(city: string, units?: "celsius" | "fahrenheit" = "celsius", days?: integer = 1) -> {city: string, units: "celsius" | "fahrenheit", forecast: {date: string, high: number, low: number, conditions: string}[] | null}`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in WeatherInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := GetWeather(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "convert_temperature",
-		Description: "Converts a temperature between Celsius and Fahrenheit.",
-		Version:     "1.0.0",
-		Toolkit:     "Weather",
-		Annotations: &runtime.Annotations{
-			ReadOnlyHint:   runtime.Bool(true),
-			IdempotentHint: runtime.Bool(true),
-			OpenWorldHint:  runtime.Bool(false),
-		},
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenGetWeatherHandler is the handler of tool get_weather: it decodes the
+// arguments and calls GetWeather.
+func toolgenGetWeatherHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in WeatherInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := GetWeather(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenConvertTemperatureInputSchema is the JSON Schema of
+// convert_temperature's arguments.
+const toolgenConvertTemperatureInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -169,37 +261,28 @@ func Tools() runtime.ToolList {
 		"to"
 	],
 	"additionalProperties": false
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"value":21.5,"from":"celsius","to":"fahrenheit"}`),
-		},
-		Signature: `convert_temperature(value: number, from: "celsius" | "fahrenheit", to: "celsius" | "fahrenheit") -> string`,
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Value float64 `json:"value"`
-				From  Units   `json:"from"`
-				To    Units   `json:"to"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := ConvertTemperature(in.Value, in.From, in.To)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "delete_alert",
-		Description: "Deletes a saved weather alert. It cannot be undone.",
-		Version:     "1.0.0",
-		Toolkit:     "Weather",
-		Annotations: &runtime.Annotations{
-			DestructiveHint: runtime.Bool(true),
-			IdempotentHint:  runtime.Bool(true),
-			OpenWorldHint:   runtime.Bool(false),
-		},
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenConvertTemperatureHandler is the handler of tool convert_temperature:
+// it decodes the arguments and calls ConvertTemperature.
+func toolgenConvertTemperatureHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Value float64 `json:"value"`
+		From  Units   `json:"from"`
+		To    Units   `json:"to"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := ConvertTemperature(in.Value, in.From, in.To)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenDeleteAlertInputSchema is the JSON Schema of delete_alert's arguments.
+const toolgenDeleteAlertInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -213,8 +296,11 @@ func Tools() runtime.ToolList {
 		"id"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenDeleteAlertOutputSchema is the JSON Schema of delete_alert's
+// structured result.
+const toolgenDeleteAlertOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -233,31 +319,24 @@ func Tools() runtime.ToolList {
 		"remaining"
 	],
 	"additionalProperties": false
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"id":"al-1"}`),
-		},
-		Signature: "delete_alert(id: string) -> {deleted: boolean, remaining: integer}",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in AlertInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := DeleteAlert(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "weather_map",
-		Description: "Draws a temperature map around a city as a PNG image.",
-		Version:     "1.0.0",
-		Toolkit:     "Weather",
-		Annotations: &runtime.Annotations{
-			ReadOnlyHint: runtime.Bool(true),
-		},
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenDeleteAlertHandler is the handler of tool delete_alert: it decodes the
+// arguments and calls DeleteAlert.
+func toolgenDeleteAlertHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in AlertInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := DeleteAlert(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenWeatherMapInputSchema is the JSON Schema of weather_map's arguments.
+const toolgenWeatherMapInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -278,21 +357,18 @@ func Tools() runtime.ToolList {
 		"city"
 	],
 	"additionalProperties": false
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"city":"Lisbon","size":64}`),
-		},
-		Signature: "weather_map(city: string, size?: integer = 128) -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in MapInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := WeatherMap(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.ContentResult(out), nil
-		},
-	}}
+}`
+
+// toolgenWeatherMapHandler is the handler of tool weather_map: it decodes the
+// arguments and calls WeatherMap.
+func toolgenWeatherMapHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in MapInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := WeatherMap(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.ContentResult(out), nil
 }

@@ -12,9 +12,12 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
+
+	"github.com/toolgen-go/toolgen/internal/toolname"
 )
 
 // Pos is a 1-based line and column in the file.
@@ -103,9 +106,11 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// validName is what a tool or prompt name may be: MCP's allowed characters,
-// starting with a letter so that it has a Go name.
-var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,127}$`)
+// validName is what a tool or prompt name may be: a valid tool name
+// (internal/toolname) that starts with a letter, so that it has a Go name.
+func validName(s string) bool {
+	return toolname.Valid(s) && unicode.IsLetter(rune(s[0]))
+}
 
 // Parse reads and checks a tools.yaml. name is the path used in errors; the
 // default package name is its directory's name. On failure the error is an
@@ -339,7 +344,7 @@ func (p *parser) identifier(n *yaml.Node) string {
 
 func (p *parser) name(n *yaml.Node, kind string) string {
 	s := p.str(n)
-	if s != "" && !validName.MatchString(s) {
+	if s != "" && !validName(s) {
 		p.errorf(n, "invalid %s name %q: it must start with a letter and have at most 128 letters, digits, '_', '-' or '.'", kind, s)
 		return ""
 	}

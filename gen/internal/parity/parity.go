@@ -145,8 +145,9 @@ func List(ctx context.Context, in Meta) ([]Point, error) { return nil, nil }
 //toolgen:tool
 func Numbers(ctx context.Context, in Meta) (map[string]float64, error) { return nil, nil }
 
-// Tools are the fixture's functions made at run time.
-func Tools() []runtime.Tool {
+// RuntimeTools are the fixture's functions made at run time (Tools would
+// be the generated file's name).
+func RuntimeTools() []runtime.Tool {
 	return []runtime.Tool{
 		runtime.MustNewTool("describe", "", Describe),
 		runtime.MustNewTool("grow", "", Grow),

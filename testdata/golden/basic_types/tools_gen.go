@@ -6,18 +6,62 @@ package basic
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Scalars = struct {
+		Bool     bool            `json:"bool"`
+		Int      int             `json:"int"`
+		Int8     int8            `json:"int8"`
+		Int16    int16           `json:"int16"`
+		Int32    int32           `json:"int32"`
+		Rune     rune            `json:"rune"`
+		Int64    int64           `json:"int64"`
+		Uint     uint            `json:"uint"`
+		Uint8    uint8           `json:"uint8"`
+		Byte     byte            `json:"byte"`
+		Uint16   uint16          `json:"uint16"`
+		Uint32   uint32          `json:"uint32"`
+		Uint64   uint64          `json:"uint64"`
+		Uintptr  uintptr         `json:"uintptr"`
+		Float32  float32         `json:"float32"`
+		Float64  float64         `json:"float64"`
+		String   string          `json:"string"`
+		Bytes    []byte          `json:"bytes"`
+		Time     time.Time       `json:"time"`
+		Duration time.Duration   `json:"duration"`
+		Raw      json.RawMessage `json:"raw"`
+		Any      any             `json:"any"`
+		Empty    any             `json:"empty"`
+		Number   json.Number     `json:"number"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Scalars) (Scalars, error) = Echo
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "echo",
-		Description: "Returns its arguments.",
-		Toolkit:     "Basic",
-		InputSchema: json.RawMessage(`{
+		Name:         "echo",
+		Description:  "Returns its arguments.",
+		Toolkit:      "Basic",
+		InputSchema:  json.RawMessage(toolgenEchoInputSchema),
+		OutputSchema: json.RawMessage(toolgenEchoOutputSchema),
+		Signature:    "echo(bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string, time: string, duration: integer, raw: any, any: any, empty: any, number: number) -> {bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string | null, time: string, duration: integer, raw: any, any: any, empty: any, number: number}",
+		Handler:      toolgenEchoHandler,
+	}}
+}
+
+// toolgenEchoInputSchema is the JSON Schema of echo's arguments.
+const toolgenEchoInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -145,8 +189,10 @@ func Tools() runtime.ToolList {
 		"number"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenEchoOutputSchema is the JSON Schema of echo's structured result.
+const toolgenEchoOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -277,18 +323,18 @@ func Tools() runtime.ToolList {
 		"number"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "echo(bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string, time: string, duration: integer, raw: any, any: any, empty: any, number: number) -> {bool: boolean, int: integer, int8: integer, int16: integer, int32: integer, rune: integer, int64: integer, uint: integer, uint8: integer, byte: integer, uint16: integer, uint32: integer, uint64: integer, uintptr: integer, float32: number, float64: number, string: string, bytes: string | null, time: string, duration: integer, raw: any, any: any, empty: any, number: number}",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Scalars
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Echo(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenEchoHandler is the handler of tool echo: it decodes the arguments and
+// calls Echo.
+func toolgenEchoHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Scalars
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Echo(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

@@ -10,14 +10,57 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Tags      []string           `json:"tags"`
+		Matrix    [][]int            `json:"matrix"`
+		Triple    [3]int             `json:"triple"`
+		ByteArray [2]byte            `json:"byte_array"`
+		Points    []Point            `json:"points"`
+		Scores    map[string]float64 `json:"scores"`
+		ByID      map[int]string     `json:"by_id"`
+		ByCode    map[uint16]Point   `json:"by_code"`
+		Nested    map[string][]bool  `json:"nested"`
+		Anything  map[string]any     `json:"anything"`
+		PtrSlice  []*Point           `json:"ptr_slice"`
+	}{}
+	_ Point = struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (map[string]int, error) = Summarize
+	_ func(context.Context, Point) ([]Point, error)        = Corners
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "summarize",
-		Description: "Counts what it was given.",
-		Toolkit:     "Collections",
-		InputSchema: json.RawMessage(`{
+		Name:         "summarize",
+		Description:  "Counts what it was given.",
+		Toolkit:      "Collections",
+		InputSchema:  json.RawMessage(toolgenSummarizeInputSchema),
+		OutputSchema: json.RawMessage(toolgenSummarizeOutputSchema),
+		Signature:    "summarize(tags: string[], matrix: integer[][], triple: integer[], byte_array: integer[], points: {x: number, y: number}[], scores: {[key: string]: number}, by_id: {[key: string]: string}, by_code: {[key: string]: {x: number, y: number}}, nested: {[key: string]: boolean[]}, anything: {[key: string]: any}, ptr_slice: {x: number, y: number}[]) -> {[key: string]: integer}",
+		Handler:      toolgenSummarizeHandler,
+	}, {
+		Name:         "corners",
+		Description:  "Returns the corners of a box: an array result.",
+		Toolkit:      "Collections",
+		InputSchema:  json.RawMessage(toolgenCornersInputSchema),
+		OutputSchema: json.RawMessage(toolgenCornersOutputSchema),
+		Signature:    "corners(x: number, y: number) -> {x: number, y: number}[]",
+		Handler:      toolgenCornersHandler,
+	}}
+}
+
+// toolgenSummarizeInputSchema is the JSON Schema of summarize's arguments.
+const toolgenSummarizeInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -161,8 +204,11 @@ func Tools() runtime.ToolList {
 		"ptr_slice"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenSummarizeOutputSchema is the JSON Schema of summarize's structured
+// result.
+const toolgenSummarizeOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
@@ -170,24 +216,24 @@ func Tools() runtime.ToolList {
 		"minimum": -9223372036854775808,
 		"maximum": 9223372036854775807
 	}
-}`),
-		Signature: "summarize(tags: string[], matrix: integer[][], triple: integer[], byte_array: integer[], points: {x: number, y: number}[], scores: {[key: string]: number}, by_id: {[key: string]: string}, by_code: {[key: string]: {x: number, y: number}}, nested: {[key: string]: boolean[]}, anything: {[key: string]: any}, ptr_slice: {x: number, y: number}[]) -> {[key: string]: integer}",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Summarize(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "corners",
-		Description: "Returns the corners of a box: an array result.",
-		Toolkit:     "Collections",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenSummarizeHandler is the handler of tool summarize: it decodes the
+// arguments and calls Summarize.
+func toolgenSummarizeHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Summarize(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenCornersInputSchema is the JSON Schema of corners's arguments.
+const toolgenCornersInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -203,8 +249,10 @@ func Tools() runtime.ToolList {
 		"y"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenCornersOutputSchema is the JSON Schema of corners's structured result.
+const toolgenCornersOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "array",
 	"items": {
@@ -223,18 +271,18 @@ func Tools() runtime.ToolList {
 		],
 		"additionalProperties": false
 	}
-}`),
-		Signature: "corners(x: number, y: number) -> {x: number, y: number}[]",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Point
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Corners(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenCornersHandler is the handler of tool corners: it decodes the
+// arguments and calls Corners.
+func toolgenCornersHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Point
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Corners(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

@@ -8,16 +8,42 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/testdata/golden/cross_package/kinds"
+)
+
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Swatch kinds.Swatch `json:"swatch"`
+		Accent kinds.Color  `json:"accent"`
+	}{}
+	_ kinds.Swatch = struct {
+		Color kinds.Color `json:"color"`
+		Size  int         `json:"size" jsonschema:"minimum=1"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (kinds.Swatch, error) = Paint
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "paint",
-		Description: "Paints with a color.",
-		Toolkit:     "Paint",
-		InputSchema: json.RawMessage(`{
+		Name:         "paint",
+		Description:  "Paints with a color.",
+		Toolkit:      "Paint",
+		InputSchema:  json.RawMessage(toolgenPaintInputSchema),
+		OutputSchema: json.RawMessage(toolgenPaintOutputSchema),
+		Signature:    `paint(swatch: {color: "red" | "green", size: integer}, accent: "red" | "green") -> {color: "red" | "green", size: integer}`,
+		Handler:      toolgenPaintHandler,
+	}}
+}
+
+// toolgenPaintInputSchema is the JSON Schema of paint's arguments.
+const toolgenPaintInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -60,8 +86,10 @@ func Tools() runtime.ToolList {
 		"accent"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenPaintOutputSchema is the JSON Schema of paint's structured result.
+const toolgenPaintOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -85,18 +113,18 @@ func Tools() runtime.ToolList {
 		"size"
 	],
 	"additionalProperties": false
-}`),
-		Signature: `paint(swatch: {color: "red" | "green", size: integer}, accent: "red" | "green") -> {color: "red" | "green", size: integer}`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Paint(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenPaintHandler is the handler of tool paint: it decodes the arguments
+// and calls Paint.
+func toolgenPaintHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Paint(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

@@ -10,6 +10,22 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ PathInput = struct {
+		Path  string `json:"path"`
+		Limit int    `json:"limit,omitempty" jsonschema:"minimum=1"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, PathInput) (string, error) = ReadFile
+	_ func(context.Context, PathInput) error           = RemoveFile
+	_ func(context.Context, PathInput) (string, error) = HTTPGet
+	_ func(context.Context, PathInput) (string, error) = ParseV2Data
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -24,42 +40,13 @@ func Tools() runtime.ToolList {
 			IdempotentHint: runtime.Bool(true),
 			OpenWorldHint:  runtime.Bool(false),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string",
-			"description": "Path of the file."
-		},
-		"limit": {
-			"type": "integer",
-			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
-		}
-	},
-	"required": [
-		"path"
-	],
-	"additionalProperties": false
-}`),
+		InputSchema: json.RawMessage(toolgenReadFileInputSchema),
 		Examples: []json.RawMessage{
 			json.RawMessage(`{"path":"/etc/hosts"}`),
 			json.RawMessage(`{"path":"notes.txt","limit":100}`),
 		},
 		Signature: "read(path: string, limit?: integer) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PathInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := ReadFile(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		Handler:   toolgenReadFileHandler,
 	}, {
 		Name:        "remove_file",
 		Title:       `Remove: "rm"`,
@@ -70,80 +57,30 @@ func Tools() runtime.ToolList {
 			DestructiveHint: runtime.Bool(true),
 			OpenWorldHint:   runtime.Bool(true),
 		},
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string",
-			"description": "Path of the file."
-		},
-		"limit": {
-			"type": "integer",
-			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
-		}
-	},
-	"required": [
-		"path"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "remove_file(path: string, limit?: integer)",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PathInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			if err := RemoveFile(ctx, in); err != nil {
-				return nil, err
-			}
-			return runtime.ContentResult(), nil
-		},
+		InputSchema: json.RawMessage(toolgenRemoveFileInputSchema),
+		Signature:   "remove_file(path: string, limit?: integer)",
+		Handler:     toolgenRemoveFileHandler,
 	}, {
 		Name:        "http_get",
 		Description: "Shows the snake_case of initialisms.",
 		Version:     "2.1.0",
 		Toolkit:     "Files",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string",
-			"description": "Path of the file."
-		},
-		"limit": {
-			"type": "integer",
-			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
-		}
-	},
-	"required": [
-		"path"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "http_get(path: string, limit?: integer) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PathInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := HTTPGet(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenHTTPGetInputSchema),
+		Signature:   "http_get(path: string, limit?: integer) -> string",
+		Handler:     toolgenHTTPGetHandler,
 	}, {
 		Name:        "data.parse-v2",
 		Description: "Shows digits.",
 		Version:     "2.1.0",
 		Toolkit:     "Files",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenParseV2DataInputSchema),
+		Signature:   "data.parse-v2(path: string, limit?: integer) -> string",
+		Handler:     toolgenParseV2DataHandler,
+	}}
+}
+
+// toolgenReadFileInputSchema is the JSON Schema of read's arguments.
+const toolgenReadFileInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -162,18 +99,126 @@ func Tools() runtime.ToolList {
 		"path"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "data.parse-v2(path: string, limit?: integer) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PathInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := ParseV2Data(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
+}`
+
+// toolgenReadFileHandler is the handler of tool read: it decodes the arguments
+// and calls ReadFile.
+func toolgenReadFileHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in PathInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := ReadFile(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenRemoveFileInputSchema is the JSON Schema of remove_file's arguments.
+const toolgenRemoveFileInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string",
+			"description": "Path of the file."
 		},
-	}}
+		"limit": {
+			"type": "integer",
+			"description": "Bytes to read at most.",
+			"minimum": 1,
+			"maximum": 9223372036854775807
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenRemoveFileHandler is the handler of tool remove_file: it decodes the
+// arguments and calls RemoveFile.
+func toolgenRemoveFileHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in PathInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	if err := RemoveFile(ctx, in); err != nil {
+		return nil, err
+	}
+	return runtime.ContentResult(), nil
+}
+
+// toolgenHTTPGetInputSchema is the JSON Schema of http_get's arguments.
+const toolgenHTTPGetInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string",
+			"description": "Path of the file."
+		},
+		"limit": {
+			"type": "integer",
+			"description": "Bytes to read at most.",
+			"minimum": 1,
+			"maximum": 9223372036854775807
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenHTTPGetHandler is the handler of tool http_get: it decodes the
+// arguments and calls HTTPGet.
+func toolgenHTTPGetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in PathInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := HTTPGet(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenParseV2DataInputSchema is the JSON Schema of data.parse-v2's
+// arguments.
+const toolgenParseV2DataInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string",
+			"description": "Path of the file."
+		},
+		"limit": {
+			"type": "integer",
+			"description": "Bytes to read at most.",
+			"minimum": 1,
+			"maximum": 9223372036854775807
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenParseV2DataHandler is the handler of tool data.parse-v2: it decodes
+// the arguments and calls ParseV2Data.
+func toolgenParseV2DataHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in PathInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := ParseV2Data(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }

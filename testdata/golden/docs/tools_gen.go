@@ -10,6 +10,30 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Title    string   `json:"title"`
+		Due      string   `json:"due"`
+		Note     string   `json:"note"`
+		Priority Priority `json:"priority"`
+		Options  Options  `json:"options"`
+		Tagged   string   `json:"tagged" jsonschema:"description=From the tag\\, with a comma"`
+		Quoted   string   `json:"quoted" jsonschema_description:"From jsonschema_description, commas, and all"`
+		Plain    string   `json:"plain"`
+	}{}
+	_ Options = struct {
+		Verbose bool `json:"verbose"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (string, error) = AddTask
+	_ func(context.Context, Input) (string, error) = Describe
+	_ func(context.Context, Input) (string, error) = Undocumented
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -21,160 +45,29 @@ The task is stored until it is done. Lines of a paragraph are joined; paragraphs
 
 	Indented lines
 	keep their breaks.`,
-		Toolkit: "Docs",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"title": {
-			"type": "string",
-			"description": "Title of the task.\n\nShown in lists, so keep it short."
-		},
-		"due": {
-			"type": "string",
-			"description": "Due date, as YYYY-MM-DD."
-		},
-		"note": {
-			"type": "string",
-			"description": "A doc comment wins over a line comment."
-		},
-		"priority": {
-			"type": "integer",
-			"description": "Priority orders work. Higher runs first.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"options": {
-			"type": "object",
-			"description": "Options is a nested, inlined struct; its doc describes fields of its type that have no comment of their own.",
-			"properties": {
-				"verbose": {
-					"type": "boolean",
-					"description": "Print more."
-				}
-			},
-			"required": [
-				"verbose"
-			],
-			"additionalProperties": false
-		},
-		"tagged": {
-			"type": "string",
-			"description": "From the tag, with a comma"
-		},
-		"quoted": {
-			"type": "string",
-			"description": "From jsonschema_description, commas, and all"
-		},
-		"plain": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"title",
-		"due",
-		"note",
-		"priority",
-		"options",
-		"tagged",
-		"quoted",
-		"plain"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "add_task(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := AddTask(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		Toolkit:     "Docs",
+		InputSchema: json.RawMessage(toolgenAddTaskInputSchema),
+		Signature:   "add_task(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
+		Handler:     toolgenAddTaskHandler,
 	}, {
 		Name:        "describe",
 		Title:       "Describe it",
 		Description: "Directive description wins.",
 		Toolkit:     "Docs",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"title": {
-			"type": "string",
-			"description": "Title of the task.\n\nShown in lists, so keep it short."
-		},
-		"due": {
-			"type": "string",
-			"description": "Due date, as YYYY-MM-DD."
-		},
-		"note": {
-			"type": "string",
-			"description": "A doc comment wins over a line comment."
-		},
-		"priority": {
-			"type": "integer",
-			"description": "Priority orders work. Higher runs first.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"options": {
-			"type": "object",
-			"description": "Options is a nested, inlined struct; its doc describes fields of its type that have no comment of their own.",
-			"properties": {
-				"verbose": {
-					"type": "boolean",
-					"description": "Print more."
-				}
-			},
-			"required": [
-				"verbose"
-			],
-			"additionalProperties": false
-		},
-		"tagged": {
-			"type": "string",
-			"description": "From the tag, with a comma"
-		},
-		"quoted": {
-			"type": "string",
-			"description": "From jsonschema_description, commas, and all"
-		},
-		"plain": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"title",
-		"due",
-		"note",
-		"priority",
-		"options",
-		"tagged",
-		"quoted",
-		"plain"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "describe(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Describe(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenDescribeInputSchema),
+		Signature:   "describe(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
+		Handler:     toolgenDescribeHandler,
 	}, {
-		Name:    "undocumented",
-		Toolkit: "Docs",
-		InputSchema: json.RawMessage(`{
+		Name:        "undocumented",
+		Toolkit:     "Docs",
+		InputSchema: json.RawMessage(toolgenUndocumentedInputSchema),
+		Signature:   "undocumented(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
+		Handler:     toolgenUndocumentedHandler,
+	}}
+}
+
+// toolgenAddTaskInputSchema is the JSON Schema of add_task's arguments.
+const toolgenAddTaskInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -233,18 +126,171 @@ The task is stored until it is done. Lines of a paragraph are joined; paragraphs
 		"plain"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "undocumented(title: string, due: string, note: string, priority: integer, options: {verbose: boolean}, tagged: string, quoted: string, plain: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Undocumented(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
+}`
+
+// toolgenAddTaskHandler is the handler of tool add_task: it decodes the
+// arguments and calls AddTask.
+func toolgenAddTaskHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := AddTask(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenDescribeInputSchema is the JSON Schema of describe's arguments.
+const toolgenDescribeInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"title": {
+			"type": "string",
+			"description": "Title of the task.\n\nShown in lists, so keep it short."
 		},
-	}}
+		"due": {
+			"type": "string",
+			"description": "Due date, as YYYY-MM-DD."
+		},
+		"note": {
+			"type": "string",
+			"description": "A doc comment wins over a line comment."
+		},
+		"priority": {
+			"type": "integer",
+			"description": "Priority orders work. Higher runs first.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"options": {
+			"type": "object",
+			"description": "Options is a nested, inlined struct; its doc describes fields of its type that have no comment of their own.",
+			"properties": {
+				"verbose": {
+					"type": "boolean",
+					"description": "Print more."
+				}
+			},
+			"required": [
+				"verbose"
+			],
+			"additionalProperties": false
+		},
+		"tagged": {
+			"type": "string",
+			"description": "From the tag, with a comma"
+		},
+		"quoted": {
+			"type": "string",
+			"description": "From jsonschema_description, commas, and all"
+		},
+		"plain": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"title",
+		"due",
+		"note",
+		"priority",
+		"options",
+		"tagged",
+		"quoted",
+		"plain"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenDescribeHandler is the handler of tool describe: it decodes the
+// arguments and calls Describe.
+func toolgenDescribeHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Describe(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenUndocumentedInputSchema is the JSON Schema of undocumented's
+// arguments.
+const toolgenUndocumentedInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"title": {
+			"type": "string",
+			"description": "Title of the task.\n\nShown in lists, so keep it short."
+		},
+		"due": {
+			"type": "string",
+			"description": "Due date, as YYYY-MM-DD."
+		},
+		"note": {
+			"type": "string",
+			"description": "A doc comment wins over a line comment."
+		},
+		"priority": {
+			"type": "integer",
+			"description": "Priority orders work. Higher runs first.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"options": {
+			"type": "object",
+			"description": "Options is a nested, inlined struct; its doc describes fields of its type that have no comment of their own.",
+			"properties": {
+				"verbose": {
+					"type": "boolean",
+					"description": "Print more."
+				}
+			},
+			"required": [
+				"verbose"
+			],
+			"additionalProperties": false
+		},
+		"tagged": {
+			"type": "string",
+			"description": "From the tag, with a comma"
+		},
+		"quoted": {
+			"type": "string",
+			"description": "From jsonschema_description, commas, and all"
+		},
+		"plain": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"title",
+		"due",
+		"note",
+		"priority",
+		"options",
+		"tagged",
+		"quoted",
+		"plain"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenUndocumentedHandler is the handler of tool undocumented: it decodes
+// the arguments and calls Undocumented.
+func toolgenUndocumentedHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Undocumented(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }

@@ -10,14 +10,50 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ GreetInput = struct {
+		Name  string    `json:"name"`
+		Level Level     `json:"level,omitempty" jsonschema:"default=normal"`
+		Times int       `json:"times,omitempty" jsonschema:"default=1,minimum=1"`
+		Days  []Weekday `json:"days,omitempty"`
+		Other Unrelated `json:"other,omitempty"`
+	}{}
+	_ Greeting = struct {
+		Text  string `json:"text"`
+		Count int    `json:"count"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, GreetInput) (Greeting, error) = Greet
+	_ func(Weekday, Level) string                         = Schedule
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "greet",
-		Description: "Greets someone.",
+		Name:         "greet",
+		Description:  "Greets someone.",
+		Toolkit:      "Enums",
+		InputSchema:  json.RawMessage(toolgenGreetInputSchema),
+		OutputSchema: json.RawMessage(toolgenGreetOutputSchema),
+		Signature:    `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string) -> {text: string, count: integer}`,
+		Handler:      toolgenGreetHandler,
+	}, {
+		Name:        "schedule",
+		Description: "Takes enums as flat parameters.",
 		Toolkit:     "Enums",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenScheduleInputSchema),
+		Signature:   `schedule(day: 1 | 2 | 3, level: "quiet" | "normal" | "loud") -> string`,
+		Handler:     toolgenScheduleHandler,
+	}}
+}
+
+// toolgenGreetInputSchema is the JSON Schema of greet's arguments.
+const toolgenGreetInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -60,8 +96,10 @@ func Tools() runtime.ToolList {
 		"name"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenGreetOutputSchema is the JSON Schema of greet's structured result.
+const toolgenGreetOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -79,24 +117,24 @@ func Tools() runtime.ToolList {
 		"count"
 	],
 	"additionalProperties": false
-}`),
-		Signature: `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string) -> {text: string, count: integer}`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in GreetInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Greet(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "schedule",
-		Description: "Takes enums as flat parameters.",
-		Toolkit:     "Enums",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenGreetHandler is the handler of tool greet: it decodes the arguments
+// and calls Greet.
+func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in GreetInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Greet(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenScheduleInputSchema is the JSON Schema of schedule's arguments.
+const toolgenScheduleInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -124,18 +162,17 @@ func Tools() runtime.ToolList {
 		"level"
 	],
 	"additionalProperties": false
-}`),
-		Signature: `schedule(day: 1 | 2 | 3, level: "quiet" | "normal" | "loud") -> string`,
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Day   Weekday `json:"day"`
-				Level Level   `json:"level"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := Schedule(in.Day, in.Level)
-			return runtime.TextResult(out), nil
-		},
-	}}
+}`
+
+// toolgenScheduleHandler is the handler of tool schedule: it decodes the
+// arguments and calls Schedule.
+func toolgenScheduleHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Day   Weekday `json:"day"`
+		Level Level   `json:"level"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(Schedule(in.Day, in.Level)), nil
 }

@@ -9,6 +9,24 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ ExplainArgs = struct {
+		Value string `json:"value"`
+		Tone  Tone   `json:"tone,omitempty"`
+	}{}
+	_ ReviewArgs = struct {
+		Code     string `json:"code"`
+		Language string `json:"language,omitempty"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, ExplainArgs) (string, error) = Explain
+	_ func(*ReviewArgs) []runtime.PromptMessage          = Review
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -26,17 +44,7 @@ func Prompts() []runtime.Prompt {
 			{Name: "value", Description: "The value to explain.", Required: true},
 			{Name: "tone", Description: "How to explain it."},
 		},
-		Handler: func(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in ExplainArgs
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Explain(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextPrompt(out), nil
-		},
+		Handler: toolgenExplainPromptHandler,
 	}, {
 		Name:        "code_review",
 		Description: "Sets up a code review conversation.",
@@ -44,13 +52,30 @@ func Prompts() []runtime.Prompt {
 			{Name: "code", Required: true},
 			{Name: "language"},
 		},
-		Handler: func(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
-			var in ReviewArgs
-			if err := runtime.DecodePromptArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := Review(&in)
-			return &runtime.PromptResult{Messages: out}, nil
-		},
+		Handler: toolgenReviewPromptHandler,
 	}}
+}
+
+// toolgenExplainPromptHandler is the handler of prompt explain: it decodes the
+// arguments and calls Explain.
+func toolgenExplainPromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in ExplainArgs
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Explain(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextPrompt(out), nil
+}
+
+// toolgenReviewPromptHandler is the handler of prompt code_review: it decodes
+// the arguments and calls Review.
+func toolgenReviewPromptHandler(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in ReviewArgs
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return &runtime.PromptResult{Messages: Review(&in)}, nil
 }

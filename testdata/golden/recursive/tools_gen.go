@@ -10,14 +10,56 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Tree  Node  `json:"tree"`
+		Other *Node `json:"other,omitempty"`
+		Expr  Expr  `json:"expr"`
+	}{}
+	_ Node = struct {
+		Name     string  `json:"name"`
+		Children []*Node `json:"children,omitempty"`
+	}{}
+	_ Expr = struct {
+		Terms []Term `json:"terms"`
+	}{}
+	_ Term = struct {
+		Value float64 `json:"value,omitempty"`
+		Sub   *Expr   `json:"sub,omitempty"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (int, error) = Walk
+	_ func(context.Context, Node) (Node, error) = Grow
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "walk",
-		Description: "Counts nodes.",
-		Toolkit:     "Recursive",
-		InputSchema: json.RawMessage(`{
+		Name:         "walk",
+		Description:  "Counts nodes.",
+		Toolkit:      "Recursive",
+		InputSchema:  json.RawMessage(toolgenWalkInputSchema),
+		OutputSchema: json.RawMessage(toolgenWalkOutputSchema),
+		Signature:    "walk(tree: Node, other?: Node, expr: Expr) -> integer",
+		Handler:      toolgenWalkHandler,
+	}, {
+		Name:         "grow",
+		Description:  "Returns a tree: the root of the output schema is recursive.",
+		Toolkit:      "Recursive",
+		InputSchema:  json.RawMessage(toolgenGrowInputSchema),
+		OutputSchema: json.RawMessage(toolgenGrowOutputSchema),
+		Signature:    "grow(name: string, children?: object[]) -> {name: string, children?: (object | null)[]}",
+		Handler:      toolgenGrowHandler,
+	}}
+}
+
+// toolgenWalkInputSchema is the JSON Schema of walk's arguments.
+const toolgenWalkInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -80,30 +122,32 @@ func Tools() runtime.ToolList {
 			"additionalProperties": false
 		}
 	}
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenWalkOutputSchema is the JSON Schema of walk's structured result.
+const toolgenWalkOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "integer",
 	"minimum": -9223372036854775808,
 	"maximum": 9223372036854775807
-}`),
-		Signature: "walk(tree: Node, other?: Node, expr: Expr) -> integer",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Walk(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "grow",
-		Description: "Returns a tree: the root of the output schema is recursive.",
-		Toolkit:     "Recursive",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenWalkHandler is the handler of tool walk: it decodes the arguments and
+// calls Walk.
+func toolgenWalkHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Walk(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenGrowInputSchema is the JSON Schema of grow's arguments.
+const toolgenGrowInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -121,8 +165,10 @@ func Tools() runtime.ToolList {
 		"name"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenGrowOutputSchema is the JSON Schema of grow's structured result.
+const toolgenGrowOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -147,18 +193,18 @@ func Tools() runtime.ToolList {
 		"name"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "grow(name: string, children?: object[]) -> {name: string, children?: (object | null)[]}",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Node
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Grow(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenGrowHandler is the handler of tool grow: it decodes the arguments and
+// calls Grow.
+func toolgenGrowHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Node
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Grow(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

@@ -10,6 +10,27 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Out = struct {
+		OK bool `json:"ok"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func() string                                  = Text
+	_ func() Mood                                    = Named
+	_ func() runtime.Content                         = Image
+	_ func() []runtime.Content                       = Blocks
+	_ func(context.Context) (*runtime.Result, error) = Whole
+	_ func() Out                                     = Struct
+	_ func() *Out                                    = Pointer
+	_ func() float64                                 = Number
+	_ func() map[string]int                          = Map
+	_ func() any                                     = Anything
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -17,91 +38,160 @@ func Tools() runtime.ToolList {
 		Name:        "text",
 		Description: "A string.",
 		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "text() -> string",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Text()
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenTextInputSchema),
+		Signature:   "text() -> string",
+		Handler:     toolgenTextHandler,
 	}, {
 		Name:        "named",
 		Description: "A named string type.",
 		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "named() -> string",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Named()
-			return runtime.TextResult(string(out)), nil
-		},
+		InputSchema: json.RawMessage(toolgenNamedInputSchema),
+		Signature:   "named() -> string",
+		Handler:     toolgenNamedHandler,
 	}, {
 		Name:        "image",
 		Description: "One content block.",
 		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "image() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Image()
-			return runtime.ContentResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenImageInputSchema),
+		Signature:   "image() -> content",
+		Handler:     toolgenImageHandler,
 	}, {
 		Name:        "blocks",
 		Description: "Several content blocks.",
 		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "blocks() -> content",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Blocks()
-			return runtime.ContentResult(out...), nil
-		},
+		InputSchema: json.RawMessage(toolgenBlocksInputSchema),
+		Signature:   "blocks() -> content",
+		Handler:     toolgenBlocksHandler,
 	}, {
 		Name:        "whole",
 		Description: "A whole result.",
 		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {},
-	"additionalProperties": false
-}`),
-		Signature: "whole() -> content",
-		Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out, err := Whole(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
-		},
+		InputSchema: json.RawMessage(toolgenWholeInputSchema),
+		Signature:   "whole() -> content",
+		Handler:     toolgenWholeHandler,
 	}, {
-		Name:        "struct",
-		Description: "A struct: structured.",
-		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
+		Name:         "struct",
+		Description:  "A struct: structured.",
+		Toolkit:      "Results",
+		InputSchema:  json.RawMessage(toolgenStructInputSchema),
+		OutputSchema: json.RawMessage(toolgenStructOutputSchema),
+		Signature:    "struct() -> {ok: boolean}",
+		Handler:      toolgenStructHandler,
+	}, {
+		Name:         "pointer",
+		Description:  "A pointer to a struct: structured.",
+		Toolkit:      "Results",
+		InputSchema:  json.RawMessage(toolgenPointerInputSchema),
+		OutputSchema: json.RawMessage(toolgenPointerOutputSchema),
+		Signature:    "pointer() -> {ok: boolean}",
+		Handler:      toolgenPointerHandler,
+	}, {
+		Name:         "number",
+		Description:  "A number: structured, with a non-object output schema.",
+		Toolkit:      "Results",
+		InputSchema:  json.RawMessage(toolgenNumberInputSchema),
+		OutputSchema: json.RawMessage(toolgenNumberOutputSchema),
+		Signature:    "number() -> number",
+		Handler:      toolgenNumberHandler,
+	}, {
+		Name:         "map",
+		Description:  "A map: structured.",
+		Toolkit:      "Results",
+		InputSchema:  json.RawMessage(toolgenMapInputSchema),
+		OutputSchema: json.RawMessage(toolgenMapOutputSchema),
+		Signature:    "map() -> {[key: string]: integer}",
+		Handler:      toolgenMapHandler,
+	}, {
+		Name:         "anything",
+		Description:  "Anything: structured, any output.",
+		Toolkit:      "Results",
+		InputSchema:  json.RawMessage(toolgenAnythingInputSchema),
+		OutputSchema: json.RawMessage(toolgenAnythingOutputSchema),
+		Signature:    "anything() -> any",
+		Handler:      toolgenAnythingHandler,
+	}}
+}
+
+// toolgenTextInputSchema is the JSON Schema of text's arguments.
+const toolgenTextInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenTextHandler is the handler of tool text: it decodes the arguments and
+// calls Text.
+func toolgenTextHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.TextResult(Text()), nil
+}
+
+// toolgenNamedInputSchema is the JSON Schema of named's arguments.
+const toolgenNamedInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenNamedHandler is the handler of tool named: it decodes the arguments
+// and calls Named.
+func toolgenNamedHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.TextResult(string(Named())), nil
+}
+
+// toolgenImageInputSchema is the JSON Schema of image's arguments.
+const toolgenImageInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenImageHandler is the handler of tool image: it decodes the arguments
+// and calls Image.
+func toolgenImageHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(Image()), nil
+}
+
+// toolgenBlocksInputSchema is the JSON Schema of blocks's arguments.
+const toolgenBlocksInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenBlocksHandler is the handler of tool blocks: it decodes the arguments
+// and calls Blocks.
+func toolgenBlocksHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.ContentResult(Blocks()...), nil
+}
+
+// toolgenWholeInputSchema is the JSON Schema of whole's arguments.
+const toolgenWholeInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenWholeHandler is the handler of tool whole: it decodes the arguments
+// and calls Whole.
+func toolgenWholeHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return Whole(ctx)
+}
+
+// toolgenStructInputSchema is the JSON Schema of struct's arguments.
+const toolgenStructInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenStructOutputSchema is the JSON Schema of struct's structured result.
+const toolgenStructOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -113,23 +203,24 @@ func Tools() runtime.ToolList {
 		"ok"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "struct() -> {ok: boolean}",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Struct()
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "pointer",
-		Description: "A pointer to a struct: structured.",
-		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenStructHandler is the handler of tool struct: it decodes the arguments
+// and calls Struct.
+func toolgenStructHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.StructuredResult(Struct())
+}
+
+// toolgenPointerInputSchema is the JSON Schema of pointer's arguments.
+const toolgenPointerInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenPointerOutputSchema is the JSON Schema of pointer's structured result.
+const toolgenPointerOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -141,42 +232,44 @@ func Tools() runtime.ToolList {
 		"ok"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "pointer() -> {ok: boolean}",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Pointer()
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "number",
-		Description: "A number: structured, with a non-object output schema.",
-		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenPointerHandler is the handler of tool pointer: it decodes the
+// arguments and calls Pointer.
+func toolgenPointerHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.StructuredResult(Pointer())
+}
+
+// toolgenNumberInputSchema is the JSON Schema of number's arguments.
+const toolgenNumberInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenNumberOutputSchema is the JSON Schema of number's structured result.
+const toolgenNumberOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "number"
-}`),
-		Signature: "number() -> number",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Number()
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "map",
-		Description: "A map: structured.",
-		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenNumberHandler is the handler of tool number: it decodes the arguments
+// and calls Number.
+func toolgenNumberHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.StructuredResult(Number())
+}
+
+// toolgenMapInputSchema is the JSON Schema of map's arguments.
+const toolgenMapInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenMapOutputSchema is the JSON Schema of map's structured result.
+const toolgenMapOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
@@ -184,29 +277,30 @@ func Tools() runtime.ToolList {
 		"minimum": -9223372036854775808,
 		"maximum": 9223372036854775807
 	}
-}`),
-		Signature: "map() -> {[key: string]: integer}",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Map()
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "anything",
-		Description: "Anything: structured, any output.",
-		Toolkit:     "Results",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenMapHandler is the handler of tool map: it decodes the arguments and
+// calls Map.
+func toolgenMapHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.StructuredResult(Map())
+}
+
+// toolgenAnythingInputSchema is the JSON Schema of anything's arguments.
+const toolgenAnythingInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenAnythingOutputSchema is the JSON Schema of anything's structured
+// result.
+const toolgenAnythingOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema"
-}`),
-		Signature: "anything() -> any",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Anything()
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenAnythingHandler is the handler of tool anything: it decodes the
+// arguments and calls Anything.
+func toolgenAnythingHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.StructuredResult(Anything())
 }

@@ -6,18 +6,42 @@ package override
 import (
 	"context"
 	"encoding/json"
+	"net/netip"
 
 	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Version Version    `json:"version"`
+		Old     *Version   `json:"old,omitempty" jsonschema:"nullable"`
+		Flag    Flag       `json:"flag"`
+		Addr    netip.Addr `json:"addr"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (Version, error) = Pin
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "pin",
-		Description: "Pins a version.",
-		Toolkit:     "Override",
-		InputSchema: json.RawMessage(`{
+		Name:         "pin",
+		Description:  "Pins a version.",
+		Toolkit:      "Override",
+		InputSchema:  json.RawMessage(toolgenPinInputSchema),
+		OutputSchema: json.RawMessage(toolgenPinOutputSchema),
+		Signature:    `pin(version: string, old?: string | null, flag: boolean | "auto", addr: string) -> string`,
+		Handler:      toolgenPinHandler,
+	}}
+}
+
+// toolgenPinInputSchema is the JSON Schema of pin's arguments.
+const toolgenPinInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -59,23 +83,25 @@ func Tools() runtime.ToolList {
 		"addr"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenPinOutputSchema is the JSON Schema of pin's structured result.
+const toolgenPinOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "string",
 	"pattern": "^[0-9]+\\.[0-9]+$"
-}`),
-		Signature: `pin(version: string, old?: string | null, flag: boolean | "auto", addr: string) -> string`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Pin(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenPinHandler is the handler of tool pin: it decodes the arguments and
+// calls Pin.
+func toolgenPinHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Pin(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

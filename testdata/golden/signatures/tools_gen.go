@@ -10,6 +10,29 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		N int `json:"n"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (string, error)                                   = Full
+	_ func(*Input) string                                                            = Pointer
+	_ func(context.Context, int, string, []float64, map[string]bool) (string, error) = Flat
+	_ func(int, int) int                                                             = Clash
+	_ func() string                                                                  = Nothing
+	_ func(context.Context, Input) error                                             = OnlyError
+	_ func(Input)                                                                    = NoResult
+	_ func(context.Context, struct {
+		Name string `json:"name"`
+	}) (string, error) = Anonymous
+	_ func(string) (string, error) = Single
+	_ func(int, int, int) int      = Fallback
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -17,38 +40,79 @@ func Tools() runtime.ToolList {
 		Name:        "full",
 		Description: "ctx, struct input, (R, error).",
 		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"n": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		}
-	},
-	"required": [
-		"n"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "full(n: integer) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Full(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
+		InputSchema: json.RawMessage(toolgenFullInputSchema),
+		Signature:   "full(n: integer) -> string",
+		Handler:     toolgenFullHandler,
 	}, {
 		Name:        "pointer",
 		Description: "No ctx, pointer input, no error.",
 		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenPointerInputSchema),
+		Signature:   "pointer(n: integer) -> string",
+		Handler:     toolgenPointerHandler,
+	}, {
+		Name:        "flat",
+		Description: "Flat parameters, with ctx.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenFlatInputSchema),
+		Signature:   "flat(a: integer, b: string, c: number[], d: {[key: string]: boolean}) -> string",
+		Handler:     toolgenFlatHandler,
+	}, {
+		Name:         "clash",
+		Description:  "Flat parameters whose Go names clash once capitalised.",
+		Toolkit:      "Signatures",
+		InputSchema:  json.RawMessage(toolgenClashInputSchema),
+		OutputSchema: json.RawMessage(toolgenClashOutputSchema),
+		Signature:    "clash(x: integer, X: integer) -> integer",
+		Handler:      toolgenClashHandler,
+	}, {
+		Name:        "nothing",
+		Description: "No parameters at all.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenNothingInputSchema),
+		Signature:   "nothing() -> string",
+		Handler:     toolgenNothingHandler,
+	}, {
+		Name:        "only_error",
+		Description: "Only an error.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenOnlyErrorInputSchema),
+		Signature:   "only_error(n: integer)",
+		Handler:     toolgenOnlyErrorHandler,
+	}, {
+		Name:        "no_result",
+		Description: "No results.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenNoResultInputSchema),
+		Signature:   "no_result(n: integer)",
+		Handler:     toolgenNoResultHandler,
+	}, {
+		Name:        "anonymous",
+		Description: "An anonymous struct is the struct form too.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenAnonymousInputSchema),
+		Signature:   "anonymous(name: string) -> string",
+		Handler:     toolgenAnonymousHandler,
+	}, {
+		Name:        "single",
+		Description: "A single non-struct parameter is the flat form.",
+		Toolkit:     "Signatures",
+		InputSchema: json.RawMessage(toolgenSingleInputSchema),
+		Signature:   "single(msg: string) -> string",
+		Handler:     toolgenSingleHandler,
+	}, {
+		Name:         "fallback",
+		Description:  "Capitalised names that clash with a fallback name.",
+		Toolkit:      "Signatures",
+		InputSchema:  json.RawMessage(toolgenFallbackInputSchema),
+		OutputSchema: json.RawMessage(toolgenFallbackOutputSchema),
+		Signature:    "fallback(p3: integer, y: integer, Y: integer) -> integer",
+		Handler:      toolgenFallbackHandler,
+	}}
+}
+
+// toolgenFullInputSchema is the JSON Schema of full's arguments.
+const toolgenFullInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -62,21 +126,51 @@ func Tools() runtime.ToolList {
 		"n"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "pointer(n: integer) -> string",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := Pointer(&in)
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "flat",
-		Description: "Flat parameters, with ctx.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenFullHandler is the handler of tool full: it decodes the arguments and
+// calls Full.
+func toolgenFullHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Full(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenPointerInputSchema is the JSON Schema of pointer's arguments.
+const toolgenPointerInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"n": {
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		}
+	},
+	"required": [
+		"n"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenPointerHandler is the handler of tool pointer: it decodes the
+// arguments and calls Pointer.
+func toolgenPointerHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(Pointer(&in)), nil
+}
+
+// toolgenFlatInputSchema is the JSON Schema of flat's arguments.
+const toolgenFlatInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -108,29 +202,29 @@ func Tools() runtime.ToolList {
 		"d"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "flat(a: integer, b: string, c: number[], d: {[key: string]: boolean}) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				A int             `json:"a"`
-				B string          `json:"b"`
-				C []float64       `json:"c"`
-				D map[string]bool `json:"d"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Flat(ctx, in.A, in.B, in.C, in.D)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "clash",
-		Description: "Flat parameters whose Go names clash once capitalised.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenFlatHandler is the handler of tool flat: it decodes the arguments and
+// calls Flat.
+func toolgenFlatHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		A int             `json:"a"`
+		B string          `json:"b"`
+		C []float64       `json:"c"`
+		D map[string]bool `json:"d"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Flat(ctx, in.A, in.B, in.C, in.D)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenClashInputSchema is the JSON Schema of clash's arguments.
+const toolgenClashInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -150,45 +244,45 @@ func Tools() runtime.ToolList {
 		"X"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenClashOutputSchema is the JSON Schema of clash's structured result.
+const toolgenClashOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "integer",
 	"minimum": -9223372036854775808,
 	"maximum": 9223372036854775807
-}`),
-		Signature: "clash(x: integer, X: integer) -> integer",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				X  int `json:"x"`
-				P2 int `json:"X"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := Clash(in.X, in.P2)
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "nothing",
-		Description: "No parameters at all.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenClashHandler is the handler of tool clash: it decodes the arguments
+// and calls Clash.
+func toolgenClashHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		X  int `json:"x"`
+		P2 int `json:"X"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(Clash(in.X, in.P2))
+}
+
+// toolgenNothingInputSchema is the JSON Schema of nothing's arguments.
+const toolgenNothingInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		Signature: "nothing() -> string",
-		Handler: func(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-			out := Nothing()
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "only_error",
-		Description: "Only an error.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenNothingHandler is the handler of tool nothing: it decodes the
+// arguments and calls Nothing.
+func toolgenNothingHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	return runtime.TextResult(Nothing()), nil
+}
+
+// toolgenOnlyErrorInputSchema is the JSON Schema of only_error's arguments.
+const toolgenOnlyErrorInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -202,23 +296,23 @@ func Tools() runtime.ToolList {
 		"n"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "only_error(n: integer)",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			if err := OnlyError(ctx, in); err != nil {
-				return nil, err
-			}
-			return runtime.ContentResult(), nil
-		},
-	}, {
-		Name:        "no_result",
-		Description: "No results.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenOnlyErrorHandler is the handler of tool only_error: it decodes the
+// arguments and calls OnlyError.
+func toolgenOnlyErrorHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	if err := OnlyError(ctx, in); err != nil {
+		return nil, err
+	}
+	return runtime.ContentResult(), nil
+}
+
+// toolgenNoResultInputSchema is the JSON Schema of no_result's arguments.
+const toolgenNoResultInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -232,21 +326,21 @@ func Tools() runtime.ToolList {
 		"n"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "no_result(n: integer)",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			NoResult(in)
-			return runtime.ContentResult(), nil
-		},
-	}, {
-		Name:        "anonymous",
-		Description: "An anonymous struct is the struct form too.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenNoResultHandler is the handler of tool no_result: it decodes the
+// arguments and calls NoResult.
+func toolgenNoResultHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	NoResult(in)
+	return runtime.ContentResult(), nil
+}
+
+// toolgenAnonymousInputSchema is the JSON Schema of anonymous's arguments.
+const toolgenAnonymousInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -258,26 +352,26 @@ func Tools() runtime.ToolList {
 		"name"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "anonymous(name: string) -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Name string `json:"name"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Anonymous(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "single",
-		Description: "A single non-struct parameter is the flat form.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenAnonymousHandler is the handler of tool anonymous: it decodes the
+// arguments and calls Anonymous.
+func toolgenAnonymousHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Anonymous(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenSingleInputSchema is the JSON Schema of single's arguments.
+const toolgenSingleInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -289,26 +383,26 @@ func Tools() runtime.ToolList {
 		"msg"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "single(msg: string) -> string",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				Msg string `json:"msg"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Single(in.Msg)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}, {
-		Name:        "fallback",
-		Description: "Capitalised names that clash with a fallback name.",
-		Toolkit:     "Signatures",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenSingleHandler is the handler of tool single: it decodes the arguments
+// and calls Single.
+func toolgenSingleHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Msg string `json:"msg"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Single(in.Msg)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenFallbackInputSchema is the JSON Schema of fallback's arguments.
+const toolgenFallbackInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -334,25 +428,27 @@ func Tools() runtime.ToolList {
 		"Y"
 	],
 	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenFallbackOutputSchema is the JSON Schema of fallback's structured
+// result.
+const toolgenFallbackOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "integer",
 	"minimum": -9223372036854775808,
 	"maximum": 9223372036854775807
-}`),
-		Signature: "fallback(p3: integer, y: integer, Y: integer) -> integer",
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct {
-				P3  int `json:"p3"`
-				Y   int `json:"y"`
-				P3_ int `json:"Y"`
-			}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out := Fallback(in.P3, in.Y, in.P3_)
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenFallbackHandler is the handler of tool fallback: it decodes the
+// arguments and calls Fallback.
+func toolgenFallbackHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		P3  int `json:"p3"`
+		Y   int `json:"y"`
+		P3_ int `json:"Y"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(Fallback(in.P3, in.Y, in.P3_))
 }

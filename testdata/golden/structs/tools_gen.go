@@ -10,260 +10,334 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Base
+		*Audit
+		audited
+		Labels `json:"labels"`
+		A
+		B
+		TaggedDup
+		Name     string
+		Title    string `json:"title"`
+		Skipped  string `json:"-"`
+		Dash     string `json:"-,"`
+		hidden   string
+		Count    int     `json:"count,string"`
+		Enabled  bool    `json:"enabled,omitempty,string"`
+		Optional string  `json:"optional,omitempty"`
+		Zero     float64 `json:"zero,omitzero"`
+		Ptr      *int    `json:"ptr"`
+		Forced   *int    `json:"forced" jsonschema:"required"`
+		Loose    string  `json:"loose" jsonschema:"optional"`
+		Nullable *string `json:"nullable" jsonschema:"nullable"`
+		NullObj  *Labels `json:"null_obj,omitempty" jsonschema:"nullable"`
+		Ignored  string  `json:"ignored" jsonschema:"-"`
+		NoTag    string
+	}{}
+	_ Base = struct {
+		ID      string `json:"id"`
+		Created string `json:"created,omitempty"`
+	}{}
+	_ Audit = struct {
+		By string `json:"by"`
+	}{}
+	_ audited = struct {
+		Reason string `json:"reason,omitempty"`
+	}{}
+	_ A = struct {
+		Dup string
+	}{}
+	_ B = struct {
+		Dup string
+	}{}
+	_ TaggedDup = struct {
+		Name string `json:"name"`
+	}{}
+	_ Labels = struct {
+		Primary string `json:"primary"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, *Input) (*Input, error)   = Inspect
+	_ func(context.Context, struct{}) (string, error) = Empty
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "inspect",
-		Description: "Echoes the input.",
-		Toolkit:     "Structs",
-		InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		},
-		"created": {
-			"type": "string"
-		},
-		"by": {
-			"type": "string"
-		},
-		"reason": {
-			"type": "string"
-		},
-		"labels": {
-			"type": "object",
-			"properties": {
-				"primary": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"primary"
-			],
-			"additionalProperties": false
-		},
-		"name": {
-			"type": "string"
-		},
-		"Name": {
-			"type": "string"
-		},
-		"title": {
-			"type": "string"
-		},
-		"-": {
-			"type": "string"
-		},
-		"count": {
-			"type": "string"
-		},
-		"enabled": {
-			"type": "string"
-		},
-		"optional": {
-			"type": "string"
-		},
-		"zero": {
-			"type": "number"
-		},
-		"ptr": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"forced": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"loose": {
-			"type": "string"
-		},
-		"nullable": {
-			"type": [
-				"string",
-				"null"
-			]
-		},
-		"null_obj": {
-			"type": [
-				"object",
-				"null"
-			],
-			"properties": {
-				"primary": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"primary"
-			],
-			"additionalProperties": false
-		},
-		"NoTag": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id",
-		"by",
-		"labels",
-		"name",
-		"Name",
-		"title",
-		"-",
-		"count",
-		"forced",
-		"NoTag"
-	],
-	"additionalProperties": false
-}`),
-		OutputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		},
-		"created": {
-			"type": "string"
-		},
-		"by": {
-			"type": "string"
-		},
-		"reason": {
-			"type": "string"
-		},
-		"labels": {
-			"type": "object",
-			"properties": {
-				"primary": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"primary"
-			],
-			"additionalProperties": false
-		},
-		"name": {
-			"type": "string"
-		},
-		"Name": {
-			"type": "string"
-		},
-		"title": {
-			"type": "string"
-		},
-		"-": {
-			"type": "string"
-		},
-		"count": {
-			"type": "string"
-		},
-		"enabled": {
-			"type": "string"
-		},
-		"optional": {
-			"type": "string"
-		},
-		"zero": {
-			"type": "number"
-		},
-		"ptr": {
-			"type": [
-				"integer",
-				"null"
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"forced": {
-			"type": [
-				"integer",
-				"null"
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
-		},
-		"loose": {
-			"type": "string"
-		},
-		"nullable": {
-			"type": [
-				"string",
-				"null"
-			]
-		},
-		"null_obj": {
-			"type": [
-				"object",
-				"null"
-			],
-			"properties": {
-				"primary": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"primary"
-			],
-			"additionalProperties": false
-		},
-		"NoTag": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id",
-		"by",
-		"labels",
-		"name",
-		"Name",
-		"title",
-		"-",
-		"count",
-		"forced",
-		"NoTag"
-	],
-	"additionalProperties": false
-}`),
-		Signature: "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer | null, forced: integer | null, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Inspect(ctx, &in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
+		Name:         "inspect",
+		Description:  "Echoes the input.",
+		Toolkit:      "Structs",
+		InputSchema:  json.RawMessage(toolgenInspectInputSchema),
+		OutputSchema: json.RawMessage(toolgenInspectOutputSchema),
+		Signature:    "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer | null, forced: integer | null, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
+		Handler:      toolgenInspectHandler,
 	}, {
 		Name:        "empty",
 		Description: "Takes no arguments at all.",
 		Toolkit:     "Structs",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenEmptyInputSchema),
+		Signature:   "empty() -> string",
+		Handler:     toolgenEmptyHandler,
+	}}
+}
+
+// toolgenInspectInputSchema is the JSON Schema of inspect's arguments.
+const toolgenInspectInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		},
+		"created": {
+			"type": "string"
+		},
+		"by": {
+			"type": "string"
+		},
+		"reason": {
+			"type": "string"
+		},
+		"labels": {
+			"type": "object",
+			"properties": {
+				"primary": {
+					"type": "string"
+				}
+			},
+			"required": [
+				"primary"
+			],
+			"additionalProperties": false
+		},
+		"name": {
+			"type": "string"
+		},
+		"Name": {
+			"type": "string"
+		},
+		"title": {
+			"type": "string"
+		},
+		"-": {
+			"type": "string"
+		},
+		"count": {
+			"type": "string"
+		},
+		"enabled": {
+			"type": "string"
+		},
+		"optional": {
+			"type": "string"
+		},
+		"zero": {
+			"type": "number"
+		},
+		"ptr": {
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"forced": {
+			"type": "integer",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"loose": {
+			"type": "string"
+		},
+		"nullable": {
+			"type": [
+				"string",
+				"null"
+			]
+		},
+		"null_obj": {
+			"type": [
+				"object",
+				"null"
+			],
+			"properties": {
+				"primary": {
+					"type": "string"
+				}
+			},
+			"required": [
+				"primary"
+			],
+			"additionalProperties": false
+		},
+		"NoTag": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id",
+		"by",
+		"labels",
+		"name",
+		"Name",
+		"title",
+		"-",
+		"count",
+		"forced",
+		"NoTag"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenInspectOutputSchema is the JSON Schema of inspect's structured result.
+const toolgenInspectOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		},
+		"created": {
+			"type": "string"
+		},
+		"by": {
+			"type": "string"
+		},
+		"reason": {
+			"type": "string"
+		},
+		"labels": {
+			"type": "object",
+			"properties": {
+				"primary": {
+					"type": "string"
+				}
+			},
+			"required": [
+				"primary"
+			],
+			"additionalProperties": false
+		},
+		"name": {
+			"type": "string"
+		},
+		"Name": {
+			"type": "string"
+		},
+		"title": {
+			"type": "string"
+		},
+		"-": {
+			"type": "string"
+		},
+		"count": {
+			"type": "string"
+		},
+		"enabled": {
+			"type": "string"
+		},
+		"optional": {
+			"type": "string"
+		},
+		"zero": {
+			"type": "number"
+		},
+		"ptr": {
+			"type": [
+				"integer",
+				"null"
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"forced": {
+			"type": [
+				"integer",
+				"null"
+			],
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		},
+		"loose": {
+			"type": "string"
+		},
+		"nullable": {
+			"type": [
+				"string",
+				"null"
+			]
+		},
+		"null_obj": {
+			"type": [
+				"object",
+				"null"
+			],
+			"properties": {
+				"primary": {
+					"type": "string"
+				}
+			},
+			"required": [
+				"primary"
+			],
+			"additionalProperties": false
+		},
+		"NoTag": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id",
+		"by",
+		"labels",
+		"name",
+		"Name",
+		"title",
+		"-",
+		"count",
+		"forced",
+		"NoTag"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenInspectHandler is the handler of tool inspect: it decodes the
+// arguments and calls Inspect.
+func toolgenInspectHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Inspect(ctx, &in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenEmptyInputSchema is the JSON Schema of empty's arguments.
+const toolgenEmptyInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {},
 	"additionalProperties": false
-}`),
-		Signature: "empty() -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct{}
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Empty(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}}
+}`
+
+// toolgenEmptyHandler is the handler of tool empty: it decodes the arguments
+// and calls Empty.
+func toolgenEmptyHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct{}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Empty(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }

@@ -10,6 +10,41 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// If a guard below does not compile, the code it was generated from changed: run toolgen again.
+var (
+	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Input = struct {
+		Title       string   `json:"title" jsonschema:"title=The title,description=What it is called"`
+		Enum        string   `json:"enum" jsonschema:"enum=a,enum=b,enum=c"`
+		IntEnum     int      `json:"int_enum" jsonschema:"enum=1,enum=2"`
+		Default     string   `json:"default,omitempty" jsonschema:"default=hello"`
+		NumDefault  float64  `json:"num_default,omitempty" jsonschema:"default=0.5"`
+		BoolDefault bool     `json:"bool_default,omitempty" jsonschema:"default=true"`
+		Examples    string   `json:"examples" jsonschema:"example=one,examples=two"`
+		Bounds      int      `json:"bounds" jsonschema:"minimum=0,maximum=100,multipleOf=5"`
+		Exclusive   float64  `json:"exclusive" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
+		Big         uint64   `json:"big" jsonschema:"maximum=1e3"`
+		Length      string   `json:"length" jsonschema:"minLength=2,maxLength=8,pattern=^[a-z]+$"`
+		Format      string   `json:"format" jsonschema:"format=email"`
+		Items       []string `json:"items" jsonschema:"minItems=1,maxItems=3,uniqueItems"`
+		ItemEnum    []string `json:"item_enum" jsonschema:"enum=x,enum=y,maxLength=1"`
+		ItemBounds  []int    `json:"item_bounds" jsonschema:"minimum=1,uniqueItems=true"`
+		Const       string   `json:"const" jsonschema:"const=fixed"`
+		Deprecated  string   `json:"deprecated,omitempty" jsonschema:"deprecated"`
+		Nullable    int      `json:"nullable" jsonschema:"nullable"`
+		NullEnum    string   `json:"null_enum" jsonschema:"enum=on,enum=off,nullable"`
+		Required    string   `json:"required,omitempty" jsonschema:"required"`
+		Optional    string   `json:"optional" jsonschema:"optional=true"`
+		NotOptional string   `json:"not_optional,omitempty" jsonschema:"optional=false"`
+		Any         any      `json:"any,omitempty" jsonschema:"default={\"a\":[1]}"`
+		Skipped     string   `json:"skipped" jsonschema:"-"`
+	}{}
+
+	// The functions' parameter and result types. A flat parameter's name is its
+	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Input) (string, error) = Tagged
+)
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -17,7 +52,14 @@ func Tools() runtime.ToolList {
 		Name:        "tagged",
 		Description: "Takes every tag.",
 		Toolkit:     "Tags",
-		InputSchema: json.RawMessage(`{
+		InputSchema: json.RawMessage(toolgenTaggedInputSchema),
+		Signature:   `tagged(title: string, enum: "a" | "b" | "c", int_enum: 1 | 2, default?: string = "hello", num_default?: number = 0.5, bool_default?: boolean = true, examples: string, bounds: integer, exclusive: number, big: integer, length: string, format: string, items: string[], item_enum: ("x" | "y")[], item_bounds: integer[], const: "fixed", deprecated?: string, nullable: integer | null, null_enum: "on" | "off" | null, required: string, optional?: string, not_optional: string, any?: any = {"a":[1]}) -> string`,
+		Handler:     toolgenTaggedHandler,
+	}}
+}
+
+// toolgenTaggedInputSchema is the JSON Schema of tagged's arguments.
+const toolgenTaggedInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -181,18 +223,18 @@ func Tools() runtime.ToolList {
 		"not_optional"
 	],
 	"additionalProperties": false
-}`),
-		Signature: `tagged(title: string, enum: "a" | "b" | "c", int_enum: 1 | 2, default?: string = "hello", num_default?: number = 0.5, bool_default?: boolean = true, examples: string, bounds: integer, exclusive: number, big: integer, length: string, format: string, items: string[], item_enum: ("x" | "y")[], item_bounds: integer[], const: "fixed", deprecated?: string, nullable: integer | null, null_enum: "on" | "off" | null, required: string, optional?: string, not_optional: string, any?: any = {"a":[1]}) -> string`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in Input
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := Tagged(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.TextResult(out), nil
-		},
-	}}
+}`
+
+// toolgenTaggedHandler is the handler of tool tagged: it decodes the arguments
+// and calls Tagged.
+func toolgenTaggedHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Tagged(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }

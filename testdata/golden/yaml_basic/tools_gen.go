@@ -78,7 +78,33 @@ func Tools(h Handlers) runtime.ToolList {
 			IdempotentHint: runtime.Bool(true),
 			OpenWorldHint:  runtime.Bool(false),
 		},
-		InputSchema: json.RawMessage(`{
+		InputSchema:  json.RawMessage(toolgenAddInputSchema),
+		OutputSchema: json.RawMessage(toolgenAddOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"a":1,"b":2}`),
+		},
+		Signature: "add(b: number, a: number) -> number",
+		Handler:   toolgenAddHandler(h),
+	}, {
+		Name:        "ring_doorbell",
+		Description: "Rings a doorbell given its ID.",
+		Version:     "0.1.0",
+		Toolkit:     "Doorbell",
+		InputSchema: json.RawMessage(toolgenRingDoorbellInputSchema),
+		Signature:   "ring_doorbell(doorbell_id: string) -> content",
+		Handler:     toolgenRingDoorbellHandler(h),
+	}, {
+		Name:        "noop",
+		Version:     "1.0.0",
+		Toolkit:     "Calculator",
+		InputSchema: json.RawMessage(toolgenNoopInputSchema),
+		Signature:   "noop() -> content",
+		Handler:     toolgenNoopHandler(h),
+	}}
+}
+
+// toolgenAddInputSchema is the JSON Schema of add's arguments.
+const toolgenAddInputSchema = `{
 	"type": "object",
 	"properties": {
 		"b": {
@@ -94,32 +120,33 @@ func Tools(h Handlers) runtime.ToolList {
 		"a",
 		"b"
 	]
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenAddOutputSchema is the JSON Schema of add's structured result.
+const toolgenAddOutputSchema = `{
 	"type": "number",
 	"description": "The sum of the two numbers."
-}`),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"a":1,"b":2}`),
-		},
-		Signature: "add(b: number, a: number) -> number",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in AddInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.Add(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "ring_doorbell",
-		Description: "Rings a doorbell given its ID.",
-		Version:     "0.1.0",
-		Toolkit:     "Doorbell",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenAddHandler returns the handler of tool add: it decodes the arguments
+// and calls h.Add.
+func toolgenAddHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in AddInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.Add(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
+}
+
+// toolgenRingDoorbellInputSchema is the JSON Schema of ring_doorbell's
+// arguments.
+const toolgenRingDoorbellInputSchema = `{
 	"type": "object",
 	"properties": {
 		"doorbell_id": {
@@ -131,29 +158,33 @@ func Tools(h Handlers) runtime.ToolList {
 		"doorbell_id"
 	],
 	"additionalProperties": false
-}`),
-		Signature: "ring_doorbell(doorbell_id: string) -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in RingDoorbellInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return h.RingDoorbell(ctx, in)
-		},
-	}, {
-		Name:    "noop",
-		Version: "1.0.0",
-		Toolkit: "Calculator",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenRingDoorbellHandler returns the handler of tool ring_doorbell: it
+// decodes the arguments and calls h.RingDoorbell.
+func toolgenRingDoorbellHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in RingDoorbellInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.RingDoorbell(ctx, in)
+	}
+}
+
+// toolgenNoopInputSchema is the JSON Schema of noop's arguments.
+const toolgenNoopInputSchema = `{
 	"type": "object"
-}`),
-		Signature: "noop() -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in NoopInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return h.Noop(ctx, in)
-		},
-	}}
+}`
+
+// toolgenNoopHandler returns the handler of tool noop: it decodes the arguments
+// and calls h.Noop.
+func toolgenNoopHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in NoopInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.Noop(ctx, in)
+	}
 }

@@ -75,9 +75,23 @@ func (UnimplementedHandlers) Two(context.Context, TwoInput) (*runtime.Result, er
 // into its input type and passed to h's method.
 func Tools(h Handlers) runtime.ToolList {
 	return runtime.ToolList{{
-		Name:    "pick",
-		Toolkit: "Names",
-		InputSchema: json.RawMessage(`{
+		Name:         "pick",
+		Toolkit:      "Names",
+		InputSchema:  json.RawMessage(toolgenPickInputSchema),
+		OutputSchema: json.RawMessage(toolgenPickOutputSchema),
+		Signature:    "pick(名前?: string, level?: 5 | -1 | 16, 3d?: boolean) -> point",
+		Handler:      toolgenPickHandler(h),
+	}, {
+		Name:        "two",
+		Toolkit:     "Names",
+		InputSchema: json.RawMessage(toolgenTwoInputSchema),
+		Signature:   "two(at?: point) -> content",
+		Handler:     toolgenTwoHandler(h),
+	}}
+}
+
+// toolgenPickInputSchema is the JSON Schema of pick's arguments.
+const toolgenPickInputSchema = `{
 	"type": "object",
 	"properties": {
 		"名前": {
@@ -109,8 +123,10 @@ func Tools(h Handlers) runtime.ToolList {
 			}
 		}
 	}
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenPickOutputSchema is the JSON Schema of pick's structured result.
+const toolgenPickOutputSchema = `{
 	"$ref": "#/$defs/point",
 	"$defs": {
 		"point": {
@@ -125,23 +141,26 @@ func Tools(h Handlers) runtime.ToolList {
 			}
 		}
 	}
-}`),
-		Signature: "pick(名前?: string, level?: 5 | -1 | 16, 3d?: boolean) -> point",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PickInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.Pick(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:    "two",
-		Toolkit: "Names",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenPickHandler returns the handler of tool pick: it decodes the arguments
+// and calls h.Pick.
+func toolgenPickHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in PickInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.Pick(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
+}
+
+// toolgenTwoInputSchema is the JSON Schema of two's arguments.
+const toolgenTwoInputSchema = `{
 	"type": "object",
 	"properties": {
 		"at": {
@@ -161,14 +180,16 @@ func Tools(h Handlers) runtime.ToolList {
 			}
 		}
 	}
-}`),
-		Signature: "two(at?: point) -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in TwoInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return h.Two(ctx, in)
-		},
-	}}
+}`
+
+// toolgenTwoHandler returns the handler of tool two: it decodes the arguments
+// and calls h.Two.
+func toolgenTwoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in TwoInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.Two(ctx, in)
+	}
 }

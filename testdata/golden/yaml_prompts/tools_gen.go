@@ -41,22 +41,9 @@ func Tools(h Handlers) runtime.ToolList {
 		Name:        "echo",
 		Description: "Echoes.",
 		Toolkit:     "Yprompts",
-		InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"text": {
-			"type": "string"
-		}
-	}
-}`),
-		Signature: "echo(text?: string) -> content",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in EchoInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return h.Echo(ctx, in)
-		},
+		InputSchema: json.RawMessage(toolgenEchoInputSchema),
+		Signature:   "echo(text?: string) -> content",
+		Handler:     toolgenEchoHandler(h),
 	}}
 }
 
@@ -73,4 +60,26 @@ func Prompts() []runtime.Prompt {
 		},
 		Handler: runtime.TemplatePrompt("explain", "Explain why the answer is {{.value}}{{if .tone}}, {{.tone}}{{end}}."),
 	}}
+}
+
+// toolgenEchoInputSchema is the JSON Schema of echo's arguments.
+const toolgenEchoInputSchema = `{
+	"type": "object",
+	"properties": {
+		"text": {
+			"type": "string"
+		}
+	}
+}`
+
+// toolgenEchoHandler returns the handler of tool echo: it decodes the arguments
+// and calls h.Echo.
+func toolgenEchoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in EchoInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.Echo(ctx, in)
+	}
 }

@@ -130,10 +130,33 @@ func (UnimplementedHandlers) Motto(context.Context, MottoInput) (MottoOutput, er
 // into its input type and passed to h's method.
 func Tools(h Handlers) runtime.ToolList {
 	return runtime.ToolList{{
-		Name:        "plan_trip",
-		Description: "Plans a trip.",
-		Toolkit:     "Types",
-		InputSchema: json.RawMessage(`{
+		Name:         "plan_trip",
+		Description:  "Plans a trip.",
+		Toolkit:      "Types",
+		InputSchema:  json.RawMessage(toolgenPlanTripInputSchema),
+		OutputSchema: json.RawMessage(toolgenPlanTripOutputSchema),
+		Signature:    `plan_trip(destination: string, user_id?: integer, budget?: number, flexible?: boolean = false, start: string, mode?: "train" | "plane" | "self-drive", priority?: 1 | 2 | 3, stops?: {city: string, nights?: integer}[], tags?: {[key: string]: string}, extra?: object, home?: place, choice?: string | integer, either?: string | null, both?: any, note?: string | null, fixed?: 42, anything?: any, http_url?: string) -> {id: string, legs: leg[]}`,
+		Handler:      toolgenPlanTripHandler(h),
+	}, {
+		Name:         "list_cities",
+		Description:  "Lists cities.",
+		Toolkit:      "Types",
+		InputSchema:  json.RawMessage(toolgenListCitiesInputSchema),
+		OutputSchema: json.RawMessage(toolgenListCitiesOutputSchema),
+		Signature:    "list_cities(country?: string) -> string[]",
+		Handler:      toolgenListCitiesHandler(h),
+	}, {
+		Name:         "motto",
+		Toolkit:      "Types",
+		InputSchema:  json.RawMessage(toolgenMottoInputSchema),
+		OutputSchema: json.RawMessage(toolgenMottoOutputSchema),
+		Signature:    "motto() -> string",
+		Handler:      toolgenMottoHandler(h),
+	}}
+}
+
+// toolgenPlanTripInputSchema is the JSON Schema of plan_trip's arguments.
+const toolgenPlanTripInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"description": "A trip to plan.",
@@ -274,8 +297,11 @@ func Tools(h Handlers) runtime.ToolList {
 			]
 		}
 	}
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenPlanTripOutputSchema is the JSON Schema of plan_trip's structured
+// result.
+const toolgenPlanTripOutputSchema = `{
 	"type": "object",
 	"properties": {
 		"id": {
@@ -305,71 +331,83 @@ func Tools(h Handlers) runtime.ToolList {
 			}
 		}
 	}
-}`),
-		Signature: `plan_trip(destination: string, user_id?: integer, budget?: number, flexible?: boolean = false, start: string, mode?: "train" | "plane" | "self-drive", priority?: 1 | 2 | 3, stops?: {city: string, nights?: integer}[], tags?: {[key: string]: string}, extra?: object, home?: place, choice?: string | integer, either?: string | null, both?: any, note?: string | null, fixed?: 42, anything?: any, http_url?: string) -> {id: string, legs: leg[]}`,
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in PlanTripInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.PlanTrip(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:        "list_cities",
-		Description: "Lists cities.",
-		Toolkit:     "Types",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenPlanTripHandler returns the handler of tool plan_trip: it decodes the
+// arguments and calls h.PlanTrip.
+func toolgenPlanTripHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in PlanTripInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.PlanTrip(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
+}
+
+// toolgenListCitiesInputSchema is the JSON Schema of list_cities's arguments.
+const toolgenListCitiesInputSchema = `{
 	"type": "object",
 	"properties": {
 		"country": {
 			"type": "string"
 		}
 	}
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenListCitiesOutputSchema is the JSON Schema of list_cities's structured
+// result.
+const toolgenListCitiesOutputSchema = `{
 	"type": "array",
 	"items": {
 		"type": "string"
 	}
-}`),
-		Signature: "list_cities(country?: string) -> string[]",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in ListCitiesInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.ListCities(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}, {
-		Name:    "motto",
-		Toolkit: "Types",
-		InputSchema: json.RawMessage(`{
+}`
+
+// toolgenListCitiesHandler returns the handler of tool list_cities: it decodes
+// the arguments and calls h.ListCities.
+func toolgenListCitiesHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in ListCitiesInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.ListCities(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
+}
+
+// toolgenMottoInputSchema is the JSON Schema of motto's arguments.
+const toolgenMottoInputSchema = `{
 	"type": "object",
 	"properties": {}
-}`),
-		OutputSchema: json.RawMessage(`{
+}`
+
+// toolgenMottoOutputSchema is the JSON Schema of motto's structured result.
+const toolgenMottoOutputSchema = `{
 	"type": "string",
 	"description": "A motto."
-}`),
-		Signature: "motto() -> string",
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in MottoInput
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := h.Motto(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
-		},
-	}}
+}`
+
+// toolgenMottoHandler returns the handler of tool motto: it decodes the
+// arguments and calls h.Motto.
+func toolgenMottoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in MottoInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := h.Motto(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
+	}
 }

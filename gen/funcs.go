@@ -1,0 +1,345 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/toolgen-go/toolgen/internal/toolname"
+	"github.com/toolgen-go/toolgen/internal/typeschema"
+)
+
+// pkgReader reads one code-first package's tool and prompt functions into
+// its unit.
+type pkgReader struct {
+	g   *generator
+	pkg *packages.Package
+	kit toolkit
+	w   *exprWriter
+	u   *unit
+
+	toolNames   map[string]*tool
+	promptNames map[string]*prompt
+	funcGuards  []guard
+}
+
+// readFunc reads the tool or the prompt a function declares, if any.
+func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
+	g := r.g
+	d, examples := r.funcDirectives(fd)
+	if d == nil {
+		return
+	}
+	kind := d.name
+	pos := r.pkg.Fset.Position(fd.Name.Pos())
+	if fd.Recv != nil {
+		g.errs.add(pos, "//toolgen:%s on method %s: %ss are top-level functions", kind, fd.Name.Name, kind)
+		return
+	}
+	if fd.Type.TypeParams != nil {
+		g.errs.add(pos, "//toolgen:%s on generic function %s: a %s's types must be known", kind, fd.Name.Name, kind)
+		return
+	}
+	info, ok := r.funcInfo(d, fd)
+	if !ok {
+		return
+	}
+	fn, isFunc := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
+	if !isFunc {
+		return
+	}
+	sig, ok := g.checkSignature(fn, pos, kind == "prompt", r.w)
+	if !ok {
+		return
+	}
+	input, ok := r.inputSchema(sig, pos, fd.Name.Name)
+	if !ok {
+		return
+	}
+	if sig.fnType != nil {
+		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: fn.Name()})
+	}
+	base := capitalise(fd.Name.Name)
+	if kind == "prompt" {
+		p := &prompt{name: info.name, title: info.title, description: info.description, pos: pos, call: sig.call, idents: promptIdents(base)}
+		if p.args, ok = r.promptArgs(input, pos, fd.Name.Name); ok {
+			r.addPrompt(p)
+		}
+		return
+	}
+	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
+		annotations: info.annotations, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
+	if t.version == "" {
+		t.version = r.kit.version
+	}
+	hint := ""
+	switch sig.call.result {
+	case resultStructured:
+		out, err := typeschema.ForOutput(g.env.of(sig.resType))
+		if err == nil {
+			t.output, err = out.MarshalJSON()
+		}
+		if err != nil {
+			g.schemaError(pos, fd.Name.Name+" result", err)
+			return
+		}
+	case resultText:
+		hint = "string"
+	case resultContent, resultContents, resultResult:
+		hint = "content"
+	}
+	t.idents = toolIdents(base, t.output != nil)
+	t.examples = r.examples(t, examples)
+	t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
+	if prev, dup := r.toolNames[t.name]; dup {
+		g.errs.add(t.pos, "duplicate tool name %q (also at %s)", t.name, g.errs.rel(prev.pos))
+		return
+	}
+	r.toolNames[t.name] = t
+	r.u.tools = append(r.u.tools, t)
+}
+
+// funcDirectives returns a function's //toolgen:tool or //toolgen:prompt
+// directive (nil for none, or for both) and its examples, reporting
+// directives that do not belong.
+func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) {
+	errs := &r.g.errs
+	var main *directive
+	var examples []*directive
+	hasTool, both := false, false
+	for _, d := range directives(r.pkg.Fset, fd.Doc, errs) {
+		switch d.name {
+		case "tool", "prompt":
+			hasTool = hasTool || d.name == "tool"
+			switch {
+			case main == nil:
+				main = d
+			case main.name == d.name:
+				errs.add(d.pos, "second //toolgen:%s on %s", d.name, fd.Name.Name)
+			default:
+				errs.add(d.pos, "%s is both a tool and a prompt", fd.Name.Name)
+				both = true
+			}
+		case "example":
+			examples = append(examples, d)
+		default:
+			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, prompt)", d.name)
+		}
+	}
+	if !hasTool {
+		for _, d := range examples {
+			errs.add(d.pos, "//toolgen:example without //toolgen:tool on %s", fd.Name.Name)
+		}
+	}
+	if both {
+		return nil, nil
+	}
+	return main, examples
+}
+
+// funcInfo is what a //toolgen:tool or //toolgen:prompt directive says,
+// defaults filled in.
+type funcInfo struct {
+	name, title, description, version string
+	annotations                       annotations
+}
+
+// funcInfo reads the directive's arguments: a prompt takes name, title and
+// description; a tool also a version and the hint flags.
+func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
+	g := r.g
+	info := funcInfo{name: snakeCase(fd.Name.Name)}
+	values := map[string]*string{"name": &info.name, "title": &info.title, "description": &info.description}
+	want := "name=, title=, description="
+	var set map[string]bool
+	var ok bool
+	if d.name == "tool" {
+		values["version"] = &info.version
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, readonly, destructive, idempotent, openworld, closedworld")
+		if !g.checkHints(d, set) {
+			ok = false
+		}
+	} else {
+		set, ok = g.directiveArgs(d, values, nil, want)
+	}
+	if set == nil {
+		return info, false
+	}
+	if !toolname.Valid(info.name) {
+		g.errs.add(d.pos, "//toolgen:%s: invalid %s name %q: use %s", d.name, d.name, info.name, toolname.Rule)
+		ok = false
+	}
+	if info.description == "" {
+		info.description = funcDescription(docText(fd.Doc), fd.Name.Name)
+	}
+	return info, ok
+}
+
+// flags are //toolgen:tool's hint flags, each setting one annotation.
+func (a *annotations) flags() map[string]func() {
+	yes, no := true, false
+	return map[string]func(){
+		"readonly":    func() { a.readOnly = &yes },
+		"destructive": func() { a.destructive = &yes },
+		"idempotent":  func() { a.idempotent = &yes },
+		"openworld":   func() { a.openWorld = &yes },
+		"closedworld": func() { a.openWorld = &no },
+	}
+}
+
+// checkHints reports hint flags that contradict each other.
+func (g *generator) checkHints(d *directive, set map[string]bool) bool {
+	ok := true
+	for _, pair := range [][2]string{{"openworld", "closedworld"}, {"readonly", "destructive"}} {
+		if set[pair[0]] && set[pair[1]] {
+			g.errs.add(d.pos, "//toolgen:tool: %s and %s contradict each other", pair[0], pair[1])
+			ok = false
+		}
+	}
+	return ok
+}
+
+// inputSchema is the JSON Schema of a function's arguments.
+func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (json.RawMessage, bool) {
+	env := r.g.env
+	var in *typeschema.Schema
+	var err error
+	if sig.input != nil {
+		in, err = typeschema.ForType(env.of(sig.input))
+	} else {
+		params := make([]typeschema.Param, len(sig.params))
+		for i, p := range sig.params {
+			params[i] = typeschema.Param{Name: p.Name(), Type: env.of(p.Type()), Pos: env.position(p.Pos())}
+		}
+		in, err = typeschema.ForParams(params)
+	}
+	var raw json.RawMessage
+	if err == nil {
+		raw, err = in.MarshalJSON()
+	}
+	if err != nil {
+		r.g.schemaError(pos, fn, err)
+		return nil, false
+	}
+	return raw, true
+}
+
+// promptArgs lists a prompt's arguments from its input schema: all strings.
+func (r *pkgReader) promptArgs(input json.RawMessage, pos token.Position, fn string) ([]promptArg, bool) {
+	var args []promptArg
+	ok := true
+	for _, a := range typeschema.Arguments(input) {
+		if !stringType(a.Type) {
+			r.g.errs.add(pos, "%s: prompt argument %s is %s: prompt arguments are strings", fn, a.Name, a.Type)
+			ok = false
+			continue
+		}
+		args = append(args, promptArg{name: a.Name, description: a.Description, required: a.Required})
+	}
+	return args, ok
+}
+
+func (r *pkgReader) addPrompt(p *prompt) {
+	if prev, dup := r.promptNames[p.name]; dup {
+		r.g.errs.add(p.pos, "duplicate prompt name %q (also at %s)", p.name, r.g.errs.rel(prev.pos))
+		return
+	}
+	r.promptNames[p.name] = p
+	r.u.prompts = append(r.u.prompts, p)
+}
+
+// examples reads a tool's //toolgen:example directives; each is checked
+// against the input schema with the others, once all tools are read.
+func (r *pkgReader) examples(t *tool, ds []*directive) []json.RawMessage {
+	var out []json.RawMessage
+	for _, d := range ds {
+		raw := []byte(d.args)
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+			r.g.errs.add(d.at(0), "//toolgen:example needs a JSON object of arguments: %s", jsonProblem(raw, err))
+			continue
+		}
+		ex := compactJSON(raw)
+		out = append(out, ex)
+		r.g.exampleChecks = append(r.g.exampleChecks, exampleCheck{tool: t.name, schema: t.input, example: ex, pos: d.at(0)})
+	}
+	return out
+}
+
+// structGuards are the guards of the named struct types the package's
+// schemas describe field for field: each is written as the struct type it
+// had, which stays assignable to it only while the field names, types,
+// tags and embedding are the same. A type the generated file cannot write
+// out (unexported fields in another package, say) gets none.
+func (r *pkgReader) structGuards() []guard {
+	var out []guard
+	for _, n := range r.g.env.structsRead() {
+		typ, ok1 := r.w.expr(n)
+		st, ok2 := r.w.expr(n.Underlying())
+		if ok1 && ok2 {
+			out = append(out, guard{typ: typ, structure: st})
+		}
+	}
+	return out
+}
+
+// stringType reports whether a rendered type is a string: "string", or an
+// enum of string literals.
+func stringType(t string) bool {
+	if t == "string" {
+		return true
+	}
+	for _, alt := range strings.Split(t, " | ") {
+		if len(alt) < 2 || alt[0] != '"' || alt[len(alt)-1] != '"' {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonProblem(raw []byte, err error) string {
+	var v any
+	if jerr := json.Unmarshal(raw, &v); jerr != nil {
+		return jerr.Error()
+	}
+	switch v.(type) {
+	case []any:
+		return "got an array"
+	case nil:
+		return "got null"
+	case string, float64, bool:
+		return "got " + string(bytes.TrimSpace(raw))
+	}
+	return err.Error()
+}
+
+// schemaError reports an error of the schema rules at the culprit's
+// position when it has one, else at the function.
+func (g *generator) schemaError(pos token.Position, what string, err error) {
+	if se, ok := err.(*typeschema.Error); ok {
+		msg := se.Msg
+		if se.Path != "" {
+			msg = se.Path + ": " + msg
+		}
+		if se.Pos != "" {
+			g.errs.list = append(g.errs.list, &Error{Pos: parsePos(se.Pos), Msg: msg})
+			return
+		}
+		g.errs.add(pos, "%s: %s", what, msg)
+		return
+	}
+	g.errs.add(pos, "%s: %v", what, err)
+}
+
+func compactJSON(raw []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,121 @@
+package gen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The guards work: the guards golden case, copied with its generated file
+// into a module of its own, builds as generated, and stops building when a
+// field's type, a json tag, a function's result, or a struct of another
+// package changes without regenerating; the compiler names the guard, and
+// running toolgen again (which reads a package whose generated file does
+// not compile) makes it build.
+func TestGuardsStopStaleBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	root := moduleRoot(t)
+	src := filepath.Join(root, goldenDir, "guards")
+	const oldPath, newPath = "github.com/toolgen-go/toolgen/" + goldenDir + "/guards", "example.com/guards"
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, name := range []string{"guards.go", DefaultOutput, "parts/parts.go"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = strings.ReplaceAll(string(b), oldPath, newPath)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["go.sum"] = string(sum)
+	files["go.mod"] = "module example.com/guards\n\ngo 1.25.0\n\nrequire github.com/toolgen-go/toolgen v0.0.0\n\nreplace github.com/toolgen-go/toolgen => " + root + "\n"
+	build := func() (string, bool) {
+		cmd := exec.Command("go", "build", "./...")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+
+	// For go build and for the loader alike: the module's go.sum may
+	// gain lines, and nothing is downloaded.
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOWORK", "off")
+	writeFiles(t, dir, files)
+	if out, ok := build(); !ok {
+		t.Fatalf("the generated code does not build as generated:\n%s", out)
+	}
+	for _, c := range []struct {
+		name, file, old, new, guard string
+		onlyGuard                   bool // nothing but the guard notices
+	}{
+		{"field type", "guards.go", "Count  int ", "Count  int64 ", "_ Input = struct", true},
+		{"json tag", "guards.go", `json:"count"`, `json:"total"`, "_ Input = struct", true},
+		{"result type", "guards.go", "(Saved, error) {\n\treturn Saved{", "(*Saved, error) {\n\treturn &Saved{", "_ func(context.Context, *Input) (Saved, error)", true},
+		{"flat parameter type", "guards.go", "func Resize(width int,", "func Resize(width int32,", "_ func(int, parts.Size)", false},
+		{"field of another package", "parts/parts.go", "Author string `json:\"author\"`", "Author []string `json:\"author\"`", "_ parts.Meta = struct", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			changed := strings.Replace(files[c.file], c.old, c.new, 1)
+			if changed == files[c.file] {
+				t.Fatalf("%q is not in %s", c.old, c.file)
+			}
+			writeFiles(t, dir, map[string]string{c.file: changed})
+			defer writeFiles(t, dir, files)
+			out, ok := build()
+			if ok {
+				t.Fatalf("a stale generated file still builds after changing the %s", c.name)
+			}
+			if want := lineOf(t, files[DefaultOutput], c.guard); !strings.Contains(out, want) {
+				t.Errorf("the build failed, but not at the guard (%s):\n%s", want, out)
+			}
+			if c.onlyGuard && strings.Count(out, ".go:") != 1 {
+				t.Errorf("want the guard's error alone:\n%s", out)
+			}
+			regenerated, err := Generate(Config{Dir: dir}, []string{"."})
+			if err != nil {
+				t.Fatalf("toolgen on the stale package: %v", err)
+			}
+			if _, err := Write(regenerated); err != nil {
+				t.Fatal(err)
+			}
+			if out, ok := build(); !ok {
+				t.Errorf("still does not build after running toolgen again:\n%s", out)
+			}
+		})
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lineOf is "file:N:" for the first line of the generated file src that
+// starts with text, as the compiler names it.
+func lineOf(t *testing.T, src, text string) string {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), text) {
+			return DefaultOutput + ":" + strconv.Itoa(i+1) + ":"
+		}
+	}
+	t.Fatalf("no line %q in the generated file", text)
+	return ""
+}

@@ -1,0 +1,24 @@
+// Package names imports shapes as s and declares shapes itself: the
+// generated file, which refers to shapes.Circle in a guard, imports it
+// under a name of its own.
+package names
+
+import (
+	"context"
+
+	s "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
+)
+
+var shapes = []string{"circle"}
+
+type Input struct {
+	Shape s.Circle `json:"shape"`
+}
+
+// Area computes an area.
+//
+//toolgen:tool
+func Area(ctx context.Context, in Input) (float64, error) {
+	_ = shapes
+	return 3.14159 * in.Shape.Radius * in.Shape.Radius, nil
+}
