@@ -12,16 +12,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// maxAliasExpansions bounds how many nodes alias expansion may produce, so
-// that a "billion laughs" file fails instead of exhausting memory.
-const maxAliasExpansions = 100000
-
-// toJSON writes a YAML node as JSON, keeping mapping keys in the order they
-// are written. It refuses what JSON cannot hold: non-string keys, NaN and
-// infinities, and duplicate keys.
+// jsonWriter writes a YAML node as JSON, keeping mapping keys in the order
+// they are written. It refuses what JSON cannot hold: non-string keys, NaN
+// and infinities, and duplicate keys. Aliases are expanded: Parse has
+// bounded what they expand to first (checkLimits).
 type jsonWriter struct {
-	buf      bytes.Buffer
-	expanded int
+	buf bytes.Buffer
 }
 
 func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
@@ -41,10 +37,6 @@ func (w *jsonWriter) write(n *yaml.Node) error {
 		}
 		return w.write(n.Content[0])
 	case yaml.AliasNode:
-		w.expanded++
-		if w.expanded > maxAliasExpansions {
-			return errorf(n, "too many alias expansions")
-		}
 		return w.write(n.Alias)
 	case yaml.MappingNode:
 		w.buf.WriteByte('{')

@@ -147,6 +147,10 @@ func (p *parser) addPosError(err error, fallback *yaml.Node) {
 }
 
 func (p *parser) parse(data []byte) *File {
+	if len(data) > MaxFileBytes {
+		p.errs = append(p.errs, &Error{File: p.file, Pos: Pos{1, 1}, Msg: tooLarge(len(data))})
+		return nil
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -160,6 +164,10 @@ func (p *parser) parse(data []byte) *File {
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		p.errorf(&extra, "only one YAML document is allowed")
+	}
+	if err := checkLimits(&doc); err != nil {
+		p.addPosError(err, &doc)
+		return nil
 	}
 	root := doc.Content[0]
 	f := &File{Path: p.file}

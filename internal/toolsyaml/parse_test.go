@@ -2,10 +2,13 @@ package toolsyaml
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 const calculator = `package: calculator
@@ -172,8 +175,50 @@ func TestAliases(t *testing.T) {
 		prev = name
 	}
 	bomb := "tools:\n  - name: a\n    input:\n      type: object\n      default: {" + strings.ReplaceAll(strings.TrimSpace(b.String()), "\n", ", ") + "}\n"
-	if _, err := Parse("t.yaml", []byte(bomb)); err == nil || !strings.Contains(err.Error(), "too many alias expansions") {
+	if _, err := Parse("t.yaml", []byte(bomb)); err == nil || !strings.Contains(err.Error(), "t.yaml:5:") || !strings.Contains(err.Error(), "expands to more than 1000000 nodes through aliases") {
 		t.Errorf("alias bomb: %v", err)
+	}
+}
+
+// The limits hold against files built to exhaust the generator: aliases
+// nested to billions of nodes (the issue's 14 KB bomb), nesting past the
+// depth limit, and a file past the size limit. Each is a positioned error,
+// found at once and with little memory.
+func TestLimits(t *testing.T) {
+	var bomb strings.Builder
+	bomb.WriteString("tools:\n  - name: a\n    input:\n      type: object\n      default:\n")
+	bomb.WriteString("        l0: &l0 [" + strings.Repeat("lol, ", 99) + "lol]\n")
+	for i := 1; i < 12; i++ {
+		refs := strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 100), ", ")
+		fmt.Fprintf(&bomb, "        l%d: &l%d [%s]\n", i, i, refs)
+	}
+	deep := "tools:\n  - name: a\n    input:\n      type: object\n      default: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n"
+	big := "tools:\n  - name: a\n    input: {type: object}\n# " + strings.Repeat("x", MaxFileBytes) + "\n"
+	for _, c := range []struct{ name, src, want string }{
+		{"alias bomb", bomb.String(), "t.yaml:8:13: this value expands to more than 1000000 nodes through aliases"},
+		{"deep", deep, "t.yaml:5:87: this value nests deeper than 128 levels"},
+		{"too large", big, "t.yaml:1:1: the file is"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after goruntime.MemStats
+			goruntime.ReadMemStats(&before)
+			start := time.Now()
+			_, err := Parse("t.yaml", []byte(c.src))
+			took := time.Since(start)
+			goruntime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+				t.Errorf("allocated %d MiB", alloc>>20)
+			}
+			if took > time.Second {
+				t.Errorf("took %v", took)
+			}
+		})
+	}
+	if len(bomb.String()) > 16<<10 {
+		t.Errorf("the bomb is %d bytes; it should be about the issue's 14 KB", len(bomb.String()))
 	}
 }
 

@@ -1,0 +1,70 @@
+package toolsyaml
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Limits on what a tools.yaml may make the generator do. A file is small;
+// what it expands to through aliases need not be: ten levels of ten
+// aliases each is ten billion nodes from a few hundred bytes. Each node's
+// expanded size and depth are computed once (aliases share their target's
+// figures), so the check itself is linear in the file.
+const (
+	// MaxFileBytes bounds the size of a tools.yaml.
+	MaxFileBytes = 4 << 20
+	// maxExpandedNodes bounds the nodes the document amounts to with every
+	// alias expanded.
+	maxExpandedNodes = 1_000_000
+	// maxDepth bounds how deeply the expanded document nests.
+	maxDepth = 128
+)
+
+// checkLimits reports the first node (in document order, innermost first)
+// whose expansion passes a limit.
+func checkLimits(doc *yaml.Node) *posError {
+	type figures struct{ size, depth int }
+	memo := map[*yaml.Node]figures{}
+	var bad *posError
+	var walk func(n *yaml.Node) figures
+	walk = func(n *yaml.Node) figures {
+		if f, ok := memo[n]; ok {
+			return f
+		}
+		// A node being walked counts as small: yaml.v3 refuses an alias
+		// inside its own anchor, so this only guards against a surprise.
+		memo[n] = figures{1, 1}
+		f := figures{1, 1}
+		switch {
+		case n.Kind == yaml.AliasNode && n.Alias != nil:
+			f = walk(n.Alias)
+		default:
+			for _, c := range n.Content {
+				cf := walk(c)
+				if bad != nil {
+					return f
+				}
+				f.size += cf.size
+				f.depth = max(f.depth, cf.depth+1)
+			}
+		}
+		if bad == nil {
+			switch {
+			case f.size > maxExpandedNodes:
+				bad = errorf(n, "this value expands to more than %d nodes through aliases", maxExpandedNodes)
+			case f.depth > maxDepth:
+				bad = errorf(n, "this value nests deeper than %d levels", maxDepth)
+			}
+		}
+		memo[n] = f
+		return f
+	}
+	walk(doc)
+	return bad
+}
+
+// tooLarge is the error for a file past MaxFileBytes.
+func tooLarge(n int) string {
+	return fmt.Sprintf("the file is %d bytes; a tools.yaml may be at most %d", n, MaxFileBytes)
+}
