@@ -22,19 +22,27 @@ const (
 )
 
 // checkLimits reports the first node (in document order, innermost first)
-// whose expansion passes a limit.
+// whose expansion passes a limit or never ends.
 func checkLimits(doc *yaml.Node) *posError {
 	type figures struct{ size, depth int }
 	memo := map[*yaml.Node]figures{}
+	active := map[*yaml.Node]bool{} // the nodes being walked
 	var bad *posError
 	var walk func(n *yaml.Node) figures
 	walk = func(n *yaml.Node) figures {
 		if f, ok := memo[n]; ok {
 			return f
 		}
-		// A node being walked counts as small: yaml.v3 refuses an alias
-		// inside its own anchor, so this only guards against a surprise.
-		memo[n] = figures{1, 1}
+		if active[n] {
+			// An alias inside the value of its own anchor: yaml.v3 keeps
+			// it in the node tree, and expanding it would never end.
+			if bad == nil {
+				bad = errorf(n, "this value contains an alias to itself")
+			}
+			return figures{1, 1}
+		}
+		active[n] = true
+		defer delete(active, n)
 		f := figures{1, 1}
 		switch {
 		case n.Kind == yaml.AliasNode && n.Alias != nil:

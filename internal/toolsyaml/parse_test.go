@@ -198,6 +198,9 @@ func TestLimits(t *testing.T) {
 		{"alias bomb", bomb.String(), "t.yaml:8:13: this value expands to more than 1000000 nodes through aliases"},
 		{"deep", deep, "t.yaml:5:87: this value nests deeper than 128 levels"},
 		{"too large", big, "t.yaml:1:1: the file is"},
+		// Found by FuzzParse: an alias inside its own anchor's value.
+		{"alias to itself", "tools:\n  - &o\n    name: x\n    input: *o\n", "t.yaml:2:5: this value contains an alias to itself"},
+		{"alias to itself, deeper", "tools:\n  - name: x\n    input: &s\n      type: object\n      properties: {a: *s}\n", "this value contains an alias to itself"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var before, after goruntime.MemStats
