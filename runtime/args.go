@@ -57,7 +57,8 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 	dec.UseNumber()
 	var v any
 	err := dec.Decode(&v)
-	if err == nil && dec.More() {
+	if err == nil && len(bytes.TrimSpace(b[dec.InputOffset():])) > 0 {
+		// (dec.More would miss a stray ']' or '}': found by fuzzing.)
 		err = fmt.Errorf("data after the JSON value")
 	}
 	if err != nil {

@@ -144,6 +144,8 @@ func TestInvoke(t *testing.T) {
 		{"panic", "panics", `{}`, StatusFailed, `{"content":[{"type":"text","text":"tool panicked: boom"}],"isError":true}`, "tool panicked: boom"},
 		{"unknown tool", "nope", `{}`, StatusNotFound, `{"content":[{"type":"text","text":"Tool not found: nope"}],"isError":true}`, "tool not found: nope"},
 		{"not JSON", "plain", `{"a":`, StatusInvalid, fmt.Sprintf(invalid, "(root): unexpected end of JSON input", "format"), "invalid arguments"},
+		{"a stray bracket after the value", "count", `{"city":"0"}}`, StatusInvalid, fmt.Sprintf(invalid, "(root): invalid character '}' after top-level value", "format"), "invalid arguments"},
+		{"a second value", "count", `{"city":"0"} {}`, StatusInvalid, fmt.Sprintf(invalid, "(root): invalid character '{' after top-level value", "format"), "invalid arguments"},
 		{"invalid UTF-8", "plain", "{\"a\":\"\xff\"}", StatusInvalid, fmt.Sprintf(invalid, "(root): not valid UTF-8", "format"), "invalid arguments"},
 		{"too deep", "plain", strings.Repeat("[", 200) + strings.Repeat("]", 200), StatusInvalid, fmt.Sprintf(invalid, "(root): nested deeper than 128 levels", "format"), "invalid arguments"},
 		{"number past float64", "count", `{"city":"x","ratio":1e400}`, StatusInvalid, fmt.Sprintf(invalid, "/ratio: number out of range", "format"), "invalid arguments"},
