@@ -34,6 +34,10 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// Examples are example argument objects.
 	Examples []json.RawMessage
+	// Secrets are the ids of the secrets the tool reads with [Secret]
+	// (OXP lists them as requirements.secrets). A call made without one of
+	// them fails before the handler runs.
+	Secrets []string
 	// Signature is the call rendered compactly, for example
 	// `greet(name: string, times?: integer = 1) -> string`.
 	Signature string
