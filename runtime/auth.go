@@ -51,7 +51,7 @@ func PrincipalFrom(ctx context.Context) (*Principal, bool) {
 
 // Errors the ready-made hooks return; the server logs them, never sends them.
 var (
-	ErrNoCredentials  = errors.New("no bearer token in the Authorization header")
+	ErrNoCredentials  = errors.New("no credentials")
 	ErrBadCredentials = errors.New("bearer token not accepted")
 )
 
@@ -60,13 +60,10 @@ var (
 func bearerToken(r *http.Request) (string, error) {
 	h := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", ErrNoCredentials
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", fmt.Errorf("%w: no bearer token in the Authorization header", ErrNoCredentials)
 	}
 	token = strings.TrimSpace(token)
-	if token == "" {
-		return "", ErrNoCredentials
-	}
 	return token, nil
 }
 
@@ -75,33 +72,68 @@ func bearerToken(r *http.Request) (string, error) {
 // hashed with SHA-256 and every configured token is compared, so neither the
 // position of a match nor a token's length shows in the response time.
 // Empty tokens are ignored; with no usable token every request is rejected.
+// The principal's Subject is "token-N" for the N-th token.
 func BearerTokens(tokens ...string) AuthHook {
-	sums := make([][sha256.Size]byte, 0, len(tokens))
-	subjects := make([]string, 0, len(tokens))
-	for i, t := range tokens {
-		if t == "" {
-			continue
-		}
-		sums = append(sums, sha256.Sum256([]byte(t)))
-		subjects = append(subjects, "token-"+strconv.Itoa(i+1))
-	}
+	set := newSecretSet("token", tokens)
 	return func(r *http.Request) (context.Context, error) {
 		token, err := bearerToken(r)
 		if err != nil {
 			return nil, err
 		}
-		got := sha256.Sum256([]byte(token))
-		match := -1
-		for i := range sums {
-			if subtle.ConstantTimeCompare(got[:], sums[i][:]) == 1 {
-				match = i
-			}
-		}
-		if match < 0 {
-			return nil, ErrBadCredentials
-		}
-		return WithPrincipal(r.Context(), &Principal{Subject: subjects[match]}), nil
+		return set.accept(r, token)
 	}
+}
+
+// OXPAPIKeyHeader is the header in which OXP clients send an API key.
+const OXPAPIKeyHeader = "OXP-API-Key"
+
+// APIKeys returns a hook that accepts a request whose header (for OXP,
+// [OXPAPIKeyHeader]) carries one of keys, compared in constant time as
+// [BearerTokens] compares tokens. The principal's Subject is "key-N" for
+// the N-th key.
+func APIKeys(header string, keys ...string) AuthHook {
+	set := newSecretSet("key", keys)
+	return func(r *http.Request) (context.Context, error) {
+		key := strings.TrimSpace(r.Header.Get(header))
+		if key == "" {
+			return nil, fmt.Errorf("%w: no %s header", ErrNoCredentials, header)
+		}
+		return set.accept(r, key)
+	}
+}
+
+// secretSet holds the SHA-256 sums of the tokens or keys a hook accepts.
+type secretSet struct {
+	sums     [][sha256.Size]byte
+	subjects []string
+}
+
+func newSecretSet(kind string, secrets []string) *secretSet {
+	s := &secretSet{}
+	for i, v := range secrets {
+		if v == "" {
+			continue
+		}
+		s.sums = append(s.sums, sha256.Sum256([]byte(v)))
+		s.subjects = append(s.subjects, kind+"-"+strconv.Itoa(i+1))
+	}
+	return s
+}
+
+// accept compares got with every secret of the set, and on a match
+// returns r's context with the matching principal.
+func (s *secretSet) accept(r *http.Request, got string) (context.Context, error) {
+	sum := sha256.Sum256([]byte(got))
+	match := -1
+	for i := range s.sums {
+		if subtle.ConstantTimeCompare(sum[:], s.sums[i][:]) == 1 {
+			match = i
+		}
+	}
+	if match < 0 {
+		return nil, ErrBadCredentials
+	}
+	return WithPrincipal(r.Context(), &Principal{Subject: s.subjects[match]}), nil
 }
 
 // JWTOptions configures [JWT].

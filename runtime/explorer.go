@@ -99,25 +99,26 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if s.knownTool(w, r) == nil {
 		return
 	}
-	ctx, ok := s.authenticate(w, r)
+	ctx, ok := s.authenticate(w, r, writeError)
 	if !ok {
 		return
 	}
-	body, ok := s.readBody(w, r)
+	body, ok := s.readBody(w, r, writeError)
 	if !ok {
 		return
 	}
 	if notJSON(body) {
 		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
-	out := s.Invoke(ctx, &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer})
+	c := &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer, TraceID: traceParentID(r.Header.Get("traceparent"))}
+	out := s.Invoke(ctx, c)
 	if s.lookupFailed(w, out) {
 		return
 	}
 	resp := callResponse{Result: out.Result}
 	trace := out.Result.TraceID
 	if trace == "" {
-		trace = traceParentID(r.Header.Get("traceparent"))
+		trace = c.TraceID
 	}
 	if trace != "" {
 		resp.Meta = &callMeta{TraceID: trace}
@@ -166,7 +167,7 @@ func (s *Server) validateTool(w http.ResponseWriter, r *http.Request) {
 	if s.knownTool(w, r) == nil {
 		return
 	}
-	body, ok := s.readBody(w, r)
+	body, ok := s.readBody(w, r, writeError)
 	if !ok {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 const (
 	SurfaceExplorer = "explorer" // POST /tools/{name}/call and /validate
 	SurfaceMCP      = "mcp"      // tools/call over Streamable HTTP or stdio
+	SurfaceOXP      = "oxp"      // POST /oxp/tools/call
 )
 
 // Call asks [Server.Invoke] to run a tool.
@@ -34,6 +35,18 @@ type Call struct {
 	// ValidateOnly stops the pipeline before the handler: the outcome says
 	// whether the arguments would be accepted, and the tool does not run.
 	ValidateOnly bool
+	// ID is the caller's id for this call (OXP's call_id), when it gave
+	// one; TraceID its trace id (OXP's trace_id, a W3C traceparent's).
+	ID, TraceID string
+}
+
+type callKey struct{}
+
+// CallFromContext returns the call a tool is running for: its surface, id
+// and trace id.
+func CallFromContext(ctx context.Context) (*Call, bool) {
+	c, ok := ctx.Value(callKey{}).(*Call)
+	return c, ok
 }
 
 // Status says how an invocation ended. Each surface maps it to its own
@@ -91,8 +104,9 @@ type Outcome struct {
 	// Treat it as read-only: it may be shared with the handler.
 	Result *Result
 	// Err is why the call did not succeed: a [*ValidationError]
-	// (StatusInvalid), the handler's error or recovered panic, a timeout,
-	// or the provider's error. Nil for StatusOK and for an isError result
+	// (StatusInvalid), the handler's error (a [*ToolError] when the tool
+	// or the pipeline reports a failure for the caller) or recovered
+	// panic, a timeout, or the provider's error. Nil for StatusOK and for an isError result
 	// the handler returned without an error.
 	Err error
 	// Duration is how long Invoke took, from lookup to shaped result.
@@ -170,9 +184,20 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if c.ValidateOnly {
 		return o
 	}
+	ctx, missing := s.withSecrets(ctx, t)
+	if missing != "" {
+		o.Status, o.Err = StatusFailed, &ToolError{Message: fmt.Sprintf("Tool %s needs the secret %s, which this call does not have.", t.Name, missing)}
+		o.Result = ErrorResult(o.Err.Error())
+		s.log.WarnContext(ctx, "tool call refused: a declared secret is missing", "tool", t.Name, "secret", missing)
+		return o
+	}
+	ctx = context.WithValue(ctx, callKey{}, c)
 
 	res, err := s.run(ctx, t, args)
-	var argErr *ArgumentError
+	var (
+		argErr  *ArgumentError
+		toolErr *ToolError
+	)
 	switch {
 	case errors.Is(err, errTimedOut):
 		o.Status, o.Err = StatusTimeout, err
@@ -180,6 +205,10 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.opts.CallTimeout)
 	case errors.As(err, &argErr):
 		return o.invalid(&ValidationError{Issues: []ValidationIssue{argErr.issue()}})
+	case errors.As(err, &toolErr):
+		o.Status, o.Err = StatusFailed, err
+		o.Result = ErrorResult(toolErr.Message)
+		s.log.InfoContext(ctx, "tool reported an error", "tool", t.Name, "err", toolErr.Message, "developer_message", toolErr.DeveloperMessage, "can_retry", toolErr.CanRetry)
 	case err != nil:
 		o.Status, o.Err = StatusFailed, err
 		o.Result = ErrorResult(err.Error())

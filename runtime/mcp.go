@@ -242,7 +242,7 @@ func (s *Server) mcpHandler() http.Handler {
 	s.mcp.inject = tokenInjector(h)
 	s.mcp.sessions.every = idle
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, ok := s.authenticate(w, r)
+		ctx, ok := s.authenticate(w, r, writeError)
 		if !ok {
 			return
 		}

@@ -54,6 +54,10 @@ type Options struct {
 	// same machine forwards to a loopback listener; "*" turns the check
 	// off, which lets any web page reach a loopback server by rebinding.
 	AllowedHosts []string
+	// Secrets looks up the secrets tools declare (Tool.Secrets) when the
+	// call does not carry them itself. Default: the environment
+	// ([EnvSecrets]).
+	Secrets SecretSource
 	// Middleware wraps every tool call on every surface (see
 	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
 	// first and its outcome last.
@@ -269,9 +273,14 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
+// errorFormat writes an error in a surface's own shape: the explorer's
+// and MCP's {"error": ...} ([writeError]), OXP's {"message": ...}.
+type errorFormat func(w http.ResponseWriter, status int, msg string)
+
 // readBody reads the request body within the configured limit. It answers
-// 413 itself and returns ok=false when the body is too large.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+// 413 itself, in the surface's format, and returns ok=false when the body
+// is too large or cannot be read.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, writeError errorFormat) ([]byte, bool) {
 	if s.opts.MaxBodyBytes < 0 {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
@@ -299,9 +308,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 
 // authenticate is the one place the auth hook runs, for every surface that
 // executes. On rejection it logs the reason at WARN, answers a generic 401
-// and returns ok=false. The returned context carries the request's state
-// (see [RequestFromContext]) whatever context the hook returned.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (context.Context, bool) {
+// in the surface's format and returns ok=false. The returned context
+// carries the request's state (see [RequestFromContext]) whatever context
+// the hook returned.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, writeError errorFormat) (context.Context, bool) {
 	st := stateFrom(r.Context())
 	if st == nil {
 		st = &requestState{req: r}
