@@ -74,6 +74,8 @@ type Options struct {
 	Explorer ExplorerOptions
 	// MCP configures the MCP surface at /mcp.
 	MCP MCPOptions
+	// OXP configures the OXP 1.0 surface under /oxp.
+	OXP OXPOptions
 }
 
 // ExplorerOptions configures the Tool Explorer surface: the page at / and
@@ -102,6 +104,7 @@ type Server struct {
 	root   http.Handler // mux behind the browser guard
 	page   page
 	mcp    *mcpState
+	oxp    oxpState
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -176,6 +179,9 @@ func (s *Server) routes() {
 			path = DefaultMCPPath
 		}
 		s.mux.Handle(path, s.mcpHandler())
+	}
+	if !s.opts.OXP.Disable {
+		s.oxpRoutes(s.mux)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)

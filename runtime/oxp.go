@@ -1,0 +1,542 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/internal/toolname"
+	"github.com/toolgen-go/toolgen/internal/typeschema"
+)
+
+// OXP 1.0 (urn:oxp:1.0), the Open eXecution Protocol: GET /oxp/tools lists
+// the tools with versioned ids (Calculator.Add@1.0.0), POST
+// /oxp/tools/call runs one through [Server.Invoke], GET /oxp/health says
+// the server is up. Mounted under /oxp so that its /tools does not clash
+// with the explorer's.
+
+// OXPSchema is the protocol's version URI, in every body.
+const OXPSchema = "urn:oxp:1.0"
+
+// DefaultOXPPrefix is where the OXP surface is mounted by default.
+const DefaultOXPPrefix = "/oxp"
+
+// OXPOptions configures the OXP surface.
+type OXPOptions struct {
+	// Disable turns the surface off.
+	Disable bool
+	// Prefix moves it. Default [DefaultOXPPrefix].
+	Prefix string
+	// PublicListing serves GET /oxp/tools without the auth hook; by
+	// default the listing is behind it, as the protocol's security says.
+	PublicListing bool
+	// Toolkit and Version stand in for a tool's own when it has none.
+	// Defaults: "Tools" and "1.0.0".
+	Toolkit, Version string
+}
+
+var (
+	oxpPart    = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	oxpName    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	oxpVersion = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
+	oxpToolID  = regexp.MustCompile(`^([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)(?:@([0-9]+|[0-9]+\.[0-9]+\.[0-9]+))?$`)
+)
+
+// oxpDefinition is a ToolDefinition, with the tool it describes.
+type oxpDefinition struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Version      string          `json:"version"`
+	InputSchema  oxpInput        `json:"input_schema"`
+	OutputSchema json.RawMessage `json:"output_schema"`
+	Requirements *oxpRequires    `json:"requirements,omitempty"`
+
+	toolkit, tool string // the id's parts
+	semver        [3]int
+	t             *Tool
+}
+
+type oxpInput struct {
+	Parameters json.RawMessage `json:"parameters"`
+}
+
+type oxpRequires struct {
+	Secrets []oxpSecretID `json:"secrets,omitempty"`
+}
+
+type oxpSecretID struct {
+	ID string `json:"id"`
+}
+
+// oxpUnrolled is how many times a recursive type is unrolled in an OXP
+// schema, which cannot use $ref.
+const oxpUnrolled = 3
+
+// oxpState is the OXP side of a server: each tool's definition, made once
+// per tool schema.
+type oxpState struct {
+	mu     sync.Mutex
+	defs   map[string]*oxpCached
+	warned sync.Map // tool name → struct{}: unservable tools are logged once
+}
+
+type oxpCached struct {
+	src *Tool // the descriptor it was made from, compared field by field
+	def *oxpDefinition
+	err error
+}
+
+func (s *Server) oxpDefaults() (toolkit, version string) {
+	toolkit, version = s.opts.OXP.Toolkit, s.opts.OXP.Version
+	if toolkit == "" {
+		toolkit = "Tools"
+	}
+	if version == "" {
+		version = "1.0.0"
+	}
+	return toolkit, version
+}
+
+// oxpDefinitions returns the definitions of the tools OXP can serve,
+// logging (once per tool) those whose toolkit, name or version cannot be
+// written as OXP asks.
+func (s *Server) oxpDefinitions(ctx context.Context) ([]*oxpDefinition, error) {
+	tools, err := s.tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defs := make([]*oxpDefinition, 0, len(tools))
+	for i := range tools {
+		d, err := s.oxpDefinition(&tools[i])
+		if err != nil {
+			if _, seen := s.oxp.warned.LoadOrStore(tools[i].Name, struct{}{}); !seen {
+				s.log.WarnContext(ctx, "tool left off OXP", "tool", tools[i].Name, "err", err)
+			}
+			continue
+		}
+		defs = append(defs, d)
+	}
+	return defs, nil
+}
+
+func (s *Server) oxpDefinition(t *Tool) (*oxpDefinition, error) {
+	s.oxp.mu.Lock()
+	defer s.oxp.mu.Unlock()
+	if c := s.oxp.defs[t.Name]; c != nil && sameDescriptor(c.src, t) {
+		return c.def, c.err
+	}
+	def, err := s.makeOXPDefinition(t)
+	if s.oxp.defs == nil || len(s.oxp.defs) > 4096 {
+		s.oxp.defs = map[string]*oxpCached{}
+	}
+	s.oxp.defs[t.Name] = &oxpCached{src: t, def: def, err: err}
+	return def, err
+}
+
+// sameDescriptor reports whether two tools describe themselves alike for
+// OXP.
+func sameDescriptor(a, b *Tool) bool {
+	return a.Name == b.Name && a.Description == b.Description && a.Version == b.Version && a.Toolkit == b.Toolkit &&
+		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(a.OutputSchema, b.OutputSchema) && strings.Join(a.Secrets, ",") == strings.Join(b.Secrets, ",")
+}
+
+func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
+	toolkit, version := s.oxpDefaults()
+	if t.Toolkit != "" {
+		toolkit = t.Toolkit
+	}
+	if t.Version != "" {
+		version = t.Version
+	}
+	d := &oxpDefinition{toolkit: toolkit, tool: toolname.GoName(t.Name), Description: t.Description, Version: version, t: t}
+	if !oxpPart.MatchString(d.toolkit) || !oxpPart.MatchString(d.tool) {
+		return nil, fmt.Errorf("the toolkit %q or the tool's Go name %q is not letters, digits and '_'", d.toolkit, d.tool)
+	}
+	if !oxpVersion.MatchString(version) {
+		return nil, fmt.Errorf("version %q is not x.y.z", version)
+	}
+	for i, p := range strings.Split(version, ".") {
+		d.semver[i], _ = strconv.Atoi(p)
+	}
+	d.ID = d.toolkit + "." + d.tool + "@" + version
+	d.Name = d.toolkit + "_" + d.tool
+	if !oxpName.MatchString(d.Name) {
+		return nil, fmt.Errorf("the OXP name %q is longer than 64 characters", d.Name)
+	}
+	var err error
+	if d.InputSchema.Parameters, err = typeschema.Inline(inputSchema(t), oxpUnrolled); err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	d.OutputSchema = json.RawMessage("null")
+	if len(t.OutputSchema) > 0 {
+		if d.OutputSchema, err = typeschema.Inline(t.OutputSchema, oxpUnrolled); err != nil {
+			return nil, fmt.Errorf("output schema: %w", err)
+		}
+	}
+	if len(t.Secrets) > 0 {
+		d.Requirements = &oxpRequires{}
+		for _, id := range t.Secrets {
+			d.Requirements.Secrets = append(d.Requirements.Secrets, oxpSecretID{ID: id})
+		}
+	}
+	return d, nil
+}
+
+// oxpResolve finds the tool a tool_id names: Toolkit.Tool@x.y.z exactly,
+// @x the highest x.*.*, no version the highest.
+func oxpResolve(defs []*oxpDefinition, id string) (*oxpDefinition, error) {
+	m := oxpToolID.FindStringSubmatch(id)
+	if m == nil {
+		return nil, oxpBadRequest(fmt.Sprintf("The tool_id %q is not Toolkit.Tool[@version].", id))
+	}
+	var best *oxpDefinition
+	known := false
+	for _, d := range defs {
+		if d.toolkit != m[1] || d.tool != m[2] {
+			continue
+		}
+		known = true
+		switch v := m[3]; {
+		case v == "", !strings.Contains(v, ".") && strconv.Itoa(d.semver[0]) == v, v == d.Version:
+			if best == nil || semverLess(best.semver, d.semver) {
+				best = d
+			}
+		}
+	}
+	switch {
+	case best != nil:
+		return best, nil
+	case known:
+		return nil, oxpBadRequest(fmt.Sprintf("Tool %s.%s has no version %s.", m[1], m[2], m[3]))
+	}
+	return nil, oxpBadRequest("Tool not found: " + id + ".")
+}
+
+// oxpBadRequest is a request OXP answers with 400, in words for the
+// caller.
+type oxpBadRequest string
+
+func (e oxpBadRequest) Error() string { return string(e) }
+
+func semverLess(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+func (s *Server) oxpRoutes(mux *http.ServeMux) {
+	p := strings.TrimSuffix(s.opts.OXP.Prefix, "/")
+	if p == "" {
+		p = DefaultOXPPrefix
+	}
+	mux.Handle(p+"/health", allowOXP(s.oxpHealth, http.MethodGet, http.MethodHead))
+	mux.Handle(p+"/tools", allowOXP(s.oxpList, http.MethodGet, http.MethodHead))
+	mux.Handle(p+"/tools/call", allowOXP(s.oxpCall, http.MethodPost))
+}
+
+// oxpError is OXP's error body: {"message", "developer_message"?}.
+type oxpError struct {
+	Message          string `json:"message"`
+	DeveloperMessage string `json:"developer_message,omitempty"`
+}
+
+func writeOXPError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, oxpError{Message: msg})
+}
+
+// allowOXP is [allow] with OXP's error body.
+func allowOXP(h http.HandlerFunc, methods ...string) http.Handler {
+	allowed := strings.Join(methods, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, m := range methods {
+			if r.Method == m {
+				h(w, r)
+				return
+			}
+		}
+		w.Header().Set("Allow", allowed)
+		writeOXPError(w, http.StatusMethodNotAllowed, "Method not allowed: "+r.Method)
+	})
+}
+
+func (s *Server) oxpHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
+}
+
+// oxpList is GET /oxp/tools: the definitions under both "items" (the
+// OpenAPI's key) and "tools" (the narrative page's).
+func (s *Server) oxpList(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !s.opts.OXP.PublicListing {
+		var ok bool
+		if ctx, ok = s.authenticate(w, r, writeOXPError); !ok {
+			return
+		}
+	}
+	defs, err := s.oxpDefinitions(ctx)
+	if err != nil {
+		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Schema string           `json:"$schema"`
+		Items  []*oxpDefinition `json:"items"`
+		Tools  []*oxpDefinition `json:"tools"`
+	}{OXPSchema, defs, defs})
+}
+
+// oxpCallRequest is the body of POST /oxp/tools/call. Unknown keys are
+// refused at every level.
+type oxpCallRequest struct {
+	Schema  *string `json:"$schema"`
+	Request *struct {
+		CallID  string          `json:"call_id"`
+		TraceID string          `json:"trace_id"`
+		ToolID  *string         `json:"tool_id"`
+		Input   json.RawMessage `json:"input"`
+		Context *struct {
+			Authorization []struct {
+				ID    string `json:"id"`
+				Token string `json:"token"`
+			} `json:"authorization"`
+			Secrets []struct {
+				ID    string `json:"id"`
+				Value string `json:"value"`
+			} `json:"secrets"`
+			UserID string `json:"user_id"`
+		} `json:"context"`
+	} `json:"request"`
+}
+
+// oxpResult is the result of a call: value on success, error on failure,
+// never both.
+type oxpResult struct {
+	CallID   string        `json:"call_id"`
+	Duration float64       `json:"duration"` // milliseconds
+	Success  bool          `json:"success"`
+	Value    *any          `json:"value,omitempty"`
+	Error    *oxpCallError `json:"error,omitempty"`
+}
+
+type oxpCallError struct {
+	Message                 string `json:"message"`
+	DeveloperMessage        string `json:"developer_message,omitempty"`
+	CanRetry                *bool  `json:"can_retry,omitempty"`
+	AdditionalPromptContent string `json:"additional_prompt_content,omitempty"`
+	RetryAfterMS            *int64 `json:"retry_after_ms,omitempty"`
+}
+
+// oxpCall is POST /oxp/tools/call: auth, the envelope, the tool_id, then
+// [Server.Invoke]. A tool that fails, panics or times out is
+// success:false with status 200; only the request itself gets 4xx.
+func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
+	r = withState(r)
+	ctx, ok := s.authenticate(w, r, writeOXPError)
+	if !ok {
+		return
+	}
+	body, ok := s.readBody(w, r, writeOXPError)
+	if !ok {
+		return
+	}
+	var req oxpCallRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || dec.More() {
+		msg := "The body is not an OXP call request."
+		if err != nil {
+			msg = "The body is not an OXP call request: " + err.Error()
+		}
+		writeOXPError(w, http.StatusBadRequest, msg)
+		return
+	}
+	switch {
+	case req.Schema != nil && *req.Schema != OXPSchema:
+		writeJSON(w, http.StatusBadRequest, oxpError{Message: "Unsupported $schema " + strconv.Quote(*req.Schema) + ".", DeveloperMessage: "This server speaks " + OXPSchema + "."})
+		return
+	case req.Request == nil:
+		writeOXPError(w, http.StatusBadRequest, `The body has no "request".`)
+		return
+	case req.Request.ToolID == nil:
+		writeOXPError(w, http.StatusBadRequest, `The request has no "tool_id".`)
+		return
+	}
+	in := bytes.TrimSpace(req.Request.Input)
+	if len(in) == 0 || string(in) == "null" {
+		in = emptyObject
+	} else if in[0] != '{' {
+		writeOXPError(w, http.StatusBadRequest, `The request's "input" is not an object.`)
+		return
+	}
+
+	defs, err := s.oxpDefinitions(ctx)
+	if err != nil {
+		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
+		return
+	}
+	def, err := oxpResolve(defs, *req.Request.ToolID)
+	if err != nil {
+		writeOXPError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID}
+	if c.ID == "" {
+		c.ID = newUUID()
+	}
+	if rc := req.Request.Context; rc != nil {
+		if len(rc.Secrets) > 0 {
+			secrets := make(map[string]string, len(rc.Secrets))
+			for _, sec := range rc.Secrets {
+				secrets[sec.ID] = sec.Value
+			}
+			ctx = withCallSecrets(ctx, secrets)
+		}
+		cc := &CallerContext{UserID: rc.UserID}
+		for _, a := range rc.Authorization {
+			if cc.Authorization == nil {
+				cc.Authorization = map[string]string{}
+			}
+			cc.Authorization[a.ID] = a.Token
+		}
+		ctx = context.WithValue(ctx, oxpCallerKey{}, cc)
+	}
+
+	out := s.Invoke(ctx, c)
+	switch out.Status {
+	case StatusInvalid:
+		writeJSON(w, http.StatusUnprocessableEntity, oxpInvalid(out))
+		return
+	case StatusNotFound:
+		writeOXPError(w, http.StatusBadRequest, out.Result.Content[0].Text)
+		return
+	case StatusUnavailable:
+		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
+		return
+	}
+	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
+	if res.Success {
+		v := s.oxpValue(def.t, out.Result)
+		res.Value = &v
+	} else {
+		res.Error = oxpFailure(out)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Schema string    `json:"$schema"`
+		Result oxpResult `json:"result"`
+	}{OXPSchema, res})
+}
+
+// oxpValue is a result's value: the structured content (unwrapped where
+// the pipeline wrapped a scalar as {"result": ...}), else the text of a
+// text result, else the content blocks.
+func (s *Server) oxpValue(t *Tool, r *Result) any {
+	if r.StructuredContent != nil {
+		if s.compiled.get(t).output.wrap {
+			if m, ok := r.StructuredContent.(map[string]any); ok {
+				return m["result"]
+			}
+		}
+		return r.StructuredContent
+	}
+	if len(r.Content) == 1 && r.Content[0].Type == ContentText {
+		return r.Content[0].Text
+	}
+	return r.Content
+}
+
+// oxpFailure is the error of a call that failed: the text the caller
+// sees, and a ToolError's hints.
+func oxpFailure(out *Outcome) *oxpCallError {
+	e := &oxpCallError{Message: resultText(out.Result)}
+	var te *ToolError
+	switch {
+	case errors.As(out.Err, &te):
+		e.Message = te.Message
+		e.AdditionalPromptContent = te.AdditionalPromptContent
+		e.CanRetry = Bool(te.CanRetry)
+		if te.RetryAfter > 0 {
+			ms := te.RetryAfter.Milliseconds()
+			e.RetryAfterMS = &ms
+		}
+	case out.Status == StatusTimeout:
+		e.CanRetry = Bool(true)
+	}
+	return e
+}
+
+func resultText(r *Result) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == ContentText {
+			parts = append(parts, c.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return "The tool failed."
+	}
+	return strings.Join(parts, "\n")
+}
+
+// oxpInvalid is the 422 body: each issue under the top-level parameter it
+// concerns, a nested one with its path in the message.
+func oxpInvalid(out *Outcome) any {
+	errs := map[string]string{}
+	for _, is := range out.Issues() {
+		param, rest, _ := strings.Cut(strings.TrimPrefix(is.Path, "/"), "/")
+		param = strings.NewReplacer("~1", "/", "~0", "~").Replace(param)
+		msg := is.Message
+		if rest != "" {
+			msg = is.Path + ": " + msg
+		}
+		if param == "" {
+			param = "input"
+		}
+		if prev, ok := errs[param]; ok {
+			msg = prev + "; " + msg
+		}
+		errs[param] = msg
+	}
+	return struct {
+		Message         string            `json:"message"`
+		ParameterErrors map[string]string `json:"parameter_errors"`
+	}{"The input does not match the tool's parameters.", errs}
+}
+
+// CallerContext is what a caller said about itself in an OXP call's
+// context: the end user it acts for, and tokens for services the tool
+// calls on the user's behalf (by authorization id). Secrets are read
+// with [Secret].
+type CallerContext struct {
+	UserID        string
+	Authorization map[string]string
+}
+
+type oxpCallerKey struct{}
+
+// CallerFromContext returns the OXP caller context of the running call,
+// when it gave one.
+func CallerFromContext(ctx context.Context) (*CallerContext, bool) {
+	c, ok := ctx.Value(oxpCallerKey{}).(*CallerContext)
+	return c, ok
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
