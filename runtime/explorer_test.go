@@ -336,3 +336,22 @@ func TestExplorerPrefixAndDisable(t *testing.T) {
 		t.Errorf("MCP went with the explorer: %d", r.status)
 	}
 }
+
+// The page links to the OXP listing relative to itself, wherever the two
+// surfaces are.
+func TestPageLinksOXP(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, `<a href="oxp/tools"`},
+		{Options{Explorer: ExplorerOptions{Prefix: "/ui/"}}, `<a href="../oxp/tools"`},
+		{Options{Explorer: ExplorerOptions{Prefix: "/a/b"}, OXP: OXPOptions{Prefix: "/api/oxp"}}, `<a href="../../api/oxp/tools"`},
+		{Options{OXP: OXPOptions{Disable: true}}, `<nav class="protocol-links" aria-label="Protocols"></nav>`},
+	} {
+		page := string(renderPage(&c.opts).body)
+		if !strings.Contains(page, c.want) {
+			t.Errorf("%+v: no %s in the page", c.opts, c.want)
+		}
+	}
+}

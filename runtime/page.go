@@ -29,8 +29,24 @@ func renderPage(o *Options) page {
 		"{{TITLE}}", html.EscapeString(o.Title),
 		"{{ALLOW_EXECUTE}}", allow,
 		"{{PROJECT_LINK}}", projectLink(o.ProjectName, o.ProjectURL),
+		"{{PROTOCOL_LINKS}}", protocolLinks(o),
 	).Replace(web.Index)
 	return page{body: []byte(body), csp: contentSecurityPolicy(body)}
+}
+
+// protocolLinks links the page to the server's other surfaces: the OXP
+// listing. The links are relative to the page, so that they hold when the
+// whole server is mounted under a prefix.
+func protocolLinks(o *Options) string {
+	if o.OXP.Disable {
+		return ""
+	}
+	up := strings.Repeat("../", strings.Count(strings.Trim(o.Explorer.Prefix, "/"), "/")+min(1, len(strings.Trim(o.Explorer.Prefix, "/"))))
+	oxp := strings.Trim(o.OXP.Prefix, "/")
+	if oxp == "" {
+		oxp = strings.TrimPrefix(DefaultOXPPrefix, "/")
+	}
+	return `<a href="` + html.EscapeString(up+oxp+"/tools") + `" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`
 }
 
 // projectLink builds the header link to the project. The URL must be

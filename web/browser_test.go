@@ -427,9 +427,9 @@ func (p *tab) pageText() string {
 	return s
 }
 
-func evalJS[T any](p *tab, expr string) T {
+func evalJS[T any](p *tab, expr string, opts ...chromedp.EvaluateOption) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		p.t.Fatalf("evaluate %s: %v", expr, err)
 	}
@@ -594,6 +594,14 @@ func TestBrowserListRenders(t *testing.T) {
 	}
 	if href := evalJS[string](p, `document.querySelector('.project-link a').href`); href != "https://example.com/toolgen" {
 		t.Errorf("project link %q", href)
+	}
+	// The header links to the OXP listing, which answers.
+	oxp := evalJS[string](p, `document.querySelector('.protocol-links a').href`)
+	if oxp != f.srv.URL+"/oxp/tools" {
+		t.Errorf("OXP link %q", oxp)
+	}
+	if got := evalJS[string](p, `fetch(document.querySelector('.protocol-links a').href).then(function (r) { return r.json(); }).then(function (j) { return j["$schema"] + " " + j.items.length; })`, chromedp.EvalAwaitPromise); got != "urn:oxp:1.0 7" {
+		t.Errorf("the OXP listing the link leads to: %q", got)
 	}
 
 	// Badges: read-only green, destructive red, idempotent blue, "closed
