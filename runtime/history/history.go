@@ -1,0 +1,296 @@
+// Package history is invocation history: every tool call on every surface
+// of a server, recorded for audit and queried through /v1/invocations.
+// A [Store] keeps the records: [NewMemory] (bounded, the default),
+// runtime/history/sqlite (an embedded file) and runtime/history/postgres
+// (shared by several replicas). Each store package registers its DSN
+// scheme with [Register], so that [Open] (and serve's -history flag) can
+// open it, and only a server that imports a store's package links its
+// driver.
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Status is where an invocation is.
+type Status string
+
+const (
+	Pending Status = "pending" // recorded before the handler runs
+	Success Status = "success"
+	Failed  Status = "failed"
+)
+
+// Record is one invocation. Times are UTC, to the millisecond.
+type Record struct {
+	ID            string          `json:"id"` // a UUID
+	Tool          string          `json:"tool_name"`
+	Surface       string          `json:"surface"` // "explorer", "mcp", "oxp", "v1", or "" for a direct call
+	Input         json.RawMessage `json:"input_params"`
+	Result        json.RawMessage `json:"result"` // null when none
+	Error         *string         `json:"error"`
+	Status        Status          `json:"status"`
+	DurationMS    *float64        `json:"duration_ms"` // nil while pending
+	CreatedAt     time.Time       `json:"created_at"`
+	CompletedAt   *time.Time      `json:"completed_at"`
+	CorrelationID *string         `json:"correlation_id"`
+	Caller        *string         `json:"caller"` // the auth hook's principal
+}
+
+// Filter selects records for [Store.List]; empty fields match all. Records
+// come newest first by CreatedAt; among records created in the same
+// millisecond, the one started last comes first.
+type Filter struct {
+	Tool, Status, CorrelationID, Surface string
+	// Limit is at most MaxLimit; zero means DefaultLimit.
+	Limit, Offset int
+}
+
+// Limits of a page of records.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 500
+)
+
+// ErrNotFound is returned by [Store.Get] for an unknown id.
+var ErrNotFound = errors.New("history: no such invocation")
+
+// Store keeps invocation records. Its methods are safe for concurrent use.
+// Start and Finish return once the record is durable, so that a record
+// whose response was sent survives a crash.
+type Store interface {
+	// Start records a pending invocation.
+	Start(ctx context.Context, r *Record) error
+	// Finish completes a record: status, result, error, duration,
+	// completion time. A record never started is inserted whole.
+	Finish(ctx context.Context, r *Record) error
+	// Get returns one record, or ErrNotFound.
+	Get(ctx context.Context, id string) (*Record, error)
+	// List returns a page of the records that match f, newest first, and
+	// how many match in all.
+	List(ctx context.Context, f Filter) (records []Record, total int, err error)
+	// Ping reports whether the store can be reached.
+	Ping(ctx context.Context) error
+	// Close stops the store's background work and releases it.
+	Close() error
+}
+
+// Retention bounds what a store keeps: records past MaxRows (the oldest
+// first) or older than MaxAge are deleted in the background every
+// Interval. Zero fields mean no bound; Interval defaults to a minute.
+type Retention struct {
+	MaxRows  int
+	MaxAge   time.Duration
+	Interval time.Duration
+}
+
+// Every runs f every r.Interval until stop is closed, when r bounds
+// anything: the stores' retention loop.
+func (r Retention) Every(stop <-chan struct{}, f func()) {
+	if r.MaxRows <= 0 && r.MaxAge <= 0 {
+		return
+	}
+	d := r.Interval
+	if d <= 0 {
+		d = time.Minute
+	}
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			f()
+		case <-stop:
+			return
+		}
+	}
+}
+
+// Opener opens a store from a DSN.
+type Opener func(ctx context.Context, dsn string, r Retention) (Store, error)
+
+var (
+	regMu   sync.Mutex
+	openers = map[string]Opener{}
+)
+
+// Register makes a DSN scheme ("sqlite", "postgres") openable with Open.
+// Store packages call it from init.
+func Register(scheme string, open Opener) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	openers[scheme] = open
+}
+
+// Open opens the store a DSN names: "memory", "sqlite:PATH" (or a bare
+// file path), "postgres://..." (or "postgresql://..."). A scheme whose
+// package the program did not import is an error that says which to
+// import.
+func Open(ctx context.Context, dsn string, r Retention) (Store, error) {
+	scheme, _, hasScheme := strings.Cut(dsn, ":")
+	switch {
+	case dsn == "memory":
+		return NewMemory(r), nil
+	case scheme == "postgresql":
+		scheme = "postgres"
+	case !hasScheme || len(scheme) == 1: // a path (C:\ on Windows)
+		scheme = "sqlite"
+	}
+	regMu.Lock()
+	open := openers[scheme]
+	regMu.Unlock()
+	if open == nil {
+		return nil, fmt.Errorf("history: no store for %q: import github.com/toolgen-go/toolgen/runtime/history/%s", scheme+":", scheme)
+	}
+	return open(ctx, dsn, r)
+}
+
+// DefaultMemoryRows bounds the memory store when Retention sets no
+// MaxRows.
+const DefaultMemoryRows = 10000
+
+// Memory is a bounded in-memory [Store]: the default, and the reference
+// the other stores are tested against.
+type Memory struct {
+	mu      sync.RWMutex
+	records map[string]*Record
+	order   []string // ids, oldest first
+	r       Retention
+	stop    chan struct{}
+	once    sync.Once
+}
+
+// NewMemory returns an empty memory store keeping at most r.MaxRows
+// records (default DefaultMemoryRows), none older than r.MaxAge.
+func NewMemory(r Retention) *Memory {
+	if r.MaxRows <= 0 {
+		r.MaxRows = DefaultMemoryRows
+	}
+	m := &Memory{records: map[string]*Record{}, r: r, stop: make(chan struct{})}
+	if r.MaxAge > 0 {
+		go Retention{MaxAge: r.MaxAge, Interval: r.Interval}.Every(m.stop, m.expire)
+	}
+	return m
+}
+
+func (m *Memory) Start(_ context.Context, r *Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.put(r)
+	return nil
+}
+
+func (m *Memory) Finish(_ context.Context, r *Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.put(r)
+	return nil
+}
+
+// put stores a copy of r, dropping the oldest records past MaxRows.
+func (m *Memory) put(r *Record) {
+	c := *r
+	if _, ok := m.records[r.ID]; !ok {
+		m.order = append(m.order, r.ID)
+	}
+	m.records[r.ID] = &c
+	if over := len(m.order) - m.r.MaxRows; over > 0 {
+		for _, id := range m.order[:over] {
+			delete(m.records, id)
+		}
+		m.order = append(m.order[:0:0], m.order[over:]...)
+	}
+}
+
+func (m *Memory) expire() {
+	cut := time.Now().Add(-m.r.MaxAge)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keep := m.order[:0:0]
+	for _, id := range m.order {
+		if m.records[id].CreatedAt.Before(cut) {
+			delete(m.records, id)
+			continue
+		}
+		keep = append(keep, id)
+	}
+	m.order = keep
+}
+
+func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	r, ok := m.records[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	c := *r
+	return &c, nil
+}
+
+func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return nil, 0, err
+	}
+	m.mu.RLock()
+	var match []Record
+	for i := len(m.order) - 1; i >= 0; i-- {
+		if r := m.records[m.order[i]]; f.Matches(r) {
+			match = append(match, *r)
+		}
+	}
+	m.mu.RUnlock()
+	// Newest first; among records created in the same millisecond, the
+	// last started first.
+	sort.SliceStable(match, func(i, j int) bool { return match[i].CreatedAt.After(match[j].CreatedAt) })
+	total := len(match)
+	if f.Offset >= total {
+		return []Record{}, total, nil
+	}
+	match = match[f.Offset:]
+	if len(match) > f.Limit {
+		match = match[:f.Limit]
+	}
+	return match, total, nil
+}
+
+func (m *Memory) Ping(context.Context) error { return nil }
+
+func (m *Memory) Close() error {
+	m.once.Do(func() { close(m.stop) })
+	return nil
+}
+
+// Normalize checks a filter and fills in its defaults: a Limit of 0 is
+// DefaultLimit; one outside 1..MaxLimit, a negative Offset or an unknown
+// Status is an error.
+func (f Filter) Normalize() (Filter, error) {
+	if f.Limit == 0 {
+		f.Limit = DefaultLimit
+	}
+	switch {
+	case f.Limit < 1 || f.Limit > MaxLimit:
+		return f, fmt.Errorf("history: limit %d is not between 1 and %d", f.Limit, MaxLimit)
+	case f.Offset < 0:
+		return f, fmt.Errorf("history: offset %d is negative", f.Offset)
+	case f.Status != "" && f.Status != string(Pending) && f.Status != string(Success) && f.Status != string(Failed):
+		return f, fmt.Errorf("history: unknown status %q", f.Status)
+	}
+	return f, nil
+}
+
+// Matches reports whether r passes f's field filters.
+func (f Filter) Matches(r *Record) bool {
+	return (f.Tool == "" || r.Tool == f.Tool) &&
+		(f.Status == "" || string(r.Status) == f.Status) &&
+		(f.CorrelationID == "" || r.CorrelationID != nil && *r.CorrelationID == f.CorrelationID) &&
+		(f.Surface == "" || r.Surface == f.Surface)
+}
