@@ -38,6 +38,9 @@ type Call struct {
 	// ID is the caller's id for this call (OXP's call_id), when it gave
 	// one; TraceID its trace id (OXP's trace_id, a W3C traceparent's).
 	ID, TraceID string
+	// CorrelationID ties the call to a larger workflow (/v1's
+	// correlation_id, an X-Correlation-ID header); history records it.
+	CorrelationID string
 }
 
 type callKey struct{}
@@ -111,6 +114,9 @@ type Outcome struct {
 	Err error
 	// Duration is how long Invoke took, from lookup to shaped result.
 	Duration time.Duration
+	// InvocationID is the id under which history recorded the call; empty
+	// when it was not recorded (no such tool, a ValidateOnly call).
+	InvocationID string
 }
 
 // Issues returns the reasons the arguments were refused (StatusInvalid),
@@ -192,6 +198,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return o
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
+	startRecording(ctx, t)
 
 	res, err := s.run(ctx, t, args)
 	var (
@@ -272,6 +279,25 @@ func (s *Server) shape(t *Tool, res *Result) *Result {
 		r.StructuredContent = map[string]any{"result": r.StructuredContent}
 	}
 	return &r
+}
+
+// resultValue is a result as one JSON value, for the protocols that carry
+// one (OXP's value, /v1's result, history): the structured content
+// (unwrapped where the pipeline wrapped a scalar as {"result": ...}), else
+// the text of a text result, else the content blocks.
+func (s *Server) resultValue(t *Tool, r *Result) any {
+	if r.StructuredContent != nil {
+		if s.compiled.get(t).output.wrap {
+			if m, ok := r.StructuredContent.(map[string]any); ok {
+				return m["result"]
+			}
+		}
+		return r.StructuredContent
+	}
+	if len(r.Content) == 1 && r.Content[0].Type == ContentText {
+		return r.Content[0].Text
+	}
+	return r.Content
 }
 
 // errTimedOut is returned by run when the per-call timeout passes.

@@ -241,9 +241,9 @@ func (s *Server) oxpRoutes(mux *http.ServeMux) {
 	if p == "" {
 		p = DefaultOXPPrefix
 	}
-	mux.Handle(p+"/health", allowOXP(s.oxpHealth, http.MethodGet, http.MethodHead))
-	mux.Handle(p+"/tools", allowOXP(s.oxpList, http.MethodGet, http.MethodHead))
-	mux.Handle(p+"/tools/call", allowOXP(s.oxpCall, http.MethodPost))
+	mux.Handle(p+"/health", allowWith(writeOXPError, s.oxpHealth, http.MethodGet, http.MethodHead))
+	mux.Handle(p+"/tools", allowWith(writeOXPError, s.oxpList, http.MethodGet, http.MethodHead))
+	mux.Handle(p+"/tools/call", allowWith(writeOXPError, s.oxpCall, http.MethodPost))
 }
 
 // oxpError is OXP's error body: {"message", "developer_message"?}.
@@ -254,21 +254,6 @@ type oxpError struct {
 
 func writeOXPError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, oxpError{Message: msg})
-}
-
-// allowOXP is [allow] with OXP's error body.
-func allowOXP(h http.HandlerFunc, methods ...string) http.Handler {
-	allowed := strings.Join(methods, ", ")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, m := range methods {
-			if r.Method == m {
-				h(w, r)
-				return
-			}
-		}
-		w.Header().Set("Allow", allowed)
-		writeOXPError(w, http.StatusMethodNotAllowed, "Method not allowed: "+r.Method)
-	})
 }
 
 func (s *Server) oxpHealth(w http.ResponseWriter, r *http.Request) {
@@ -427,7 +412,7 @@ func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
 	if res.Success {
-		v := s.oxpValue(def.t, out.Result)
+		v := s.resultValue(def.t, out.Result)
 		res.Value = &v
 	} else {
 		res.Error = oxpFailure(out)
@@ -436,24 +421,6 @@ func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
 		Schema string    `json:"$schema"`
 		Result oxpResult `json:"result"`
 	}{OXPSchema, res})
-}
-
-// oxpValue is a result's value: the structured content (unwrapped where
-// the pipeline wrapped a scalar as {"result": ...}), else the text of a
-// text result, else the content blocks.
-func (s *Server) oxpValue(t *Tool, r *Result) any {
-	if r.StructuredContent != nil {
-		if s.compiled.get(t).output.wrap {
-			if m, ok := r.StructuredContent.(map[string]any); ok {
-				return m["result"]
-			}
-		}
-		return r.StructuredContent
-	}
-	if len(r.Content) == 1 && r.Content[0].Type == ContentText {
-		return r.Content[0].Text
-	}
-	return r.Content
 }
 
 // oxpFailure is the error of a call that failed: the text the caller

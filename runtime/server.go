@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
@@ -76,6 +78,23 @@ type Options struct {
 	MCP MCPOptions
 	// OXP configures the OXP 1.0 surface under /oxp.
 	OXP OXPOptions
+	// V1 configures the /v1 tools API with invocation history.
+	V1 V1Options
+	// Health and Metrics configure GET /health and GET /metrics.
+	Health, Metrics EndpointOptions
+
+	// History records every tool call on every surface. Nil means a
+	// bounded in-memory store ([history.NewMemory]); see
+	// runtime/history/sqlite and runtime/history/postgres for stores that
+	// persist. The server does not close it.
+	History history.Store
+	// RedactHistory, when set, edits each record (its input and result)
+	// before it is stored: to drop personal data, say.
+	RedactHistory func(*history.Record)
+	// HistoryTimeout bounds each history write; past it the write is
+	// abandoned and logged, and the call goes on. Default
+	// [DefaultHistoryTimeout].
+	HistoryTimeout time.Duration
 }
 
 // ExplorerOptions configures the Tool Explorer surface: the page at / and
@@ -105,6 +124,9 @@ type Server struct {
 	page   page
 	mcp    *mcpState
 	oxp    oxpState
+
+	history history.Store
+	metrics *metrics
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -142,11 +164,18 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 			s.compiled.get(t)
 		}
 	}
-	s.invoke = chain(s.pipeline, s.opts.Middleware)
+	s.history = s.opts.History
+	if s.history == nil {
+		s.history = history.NewMemory(history.Retention{})
+	}
+	s.metrics = newMetrics()
+	// Recording is outermost, so that it keeps what the caller got,
+	// whatever the user's middleware did.
+	s.invoke = chain(s.pipeline, append([]Middleware{s.record, s.metrics.middleware}, s.opts.Middleware...))
 	s.page = renderPage(&s.opts)
 	s.buildMCP()
 	s.routes()
-	s.root = s.browserGuard(s.mux)
+	s.root = s.browserGuard(s.metrics.countRequests(s.mux))
 	return s
 }
 
@@ -183,9 +212,25 @@ func (s *Server) routes() {
 	if !s.opts.OXP.Disable {
 		s.oxpRoutes(s.mux)
 	}
+	if !s.opts.V1.Disable {
+		s.v1Routes(s.mux)
+	}
+	if !s.opts.Health.Disable {
+		s.mux.Handle(pathOr(s.opts.Health.Path, DefaultHealthPath), allow(s.serveHealth, http.MethodGet, http.MethodHead))
+	}
+	if !s.opts.Metrics.Disable {
+		s.mux.Handle(pathOr(s.opts.Metrics.Path, DefaultMetricsPath), allow(s.metrics.handler().ServeHTTP, http.MethodGet, http.MethodHead))
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
 	})
+}
+
+func pathOr(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return p
 }
 
 // ServeHTTP implements [http.Handler].
@@ -196,6 +241,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // allow answers methods other than the given ones with a JSON 405. The
 // patterns carry no method so that the answer is JSON, not ServeMux's text.
 func allow(h http.HandlerFunc, methods ...string) http.Handler {
+	return allowWith(writeError, h, methods...)
+}
+
+// allowWith is allow with a surface's own error body.
+func allowWith(writeError errorFormat, h http.HandlerFunc, methods ...string) http.Handler {
 	allowed := strings.Join(methods, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, m := range methods {
@@ -349,6 +399,17 @@ type requestState struct {
 }
 
 type requestKey struct{}
+
+// withCorrelation and correlationFrom carry a request's correlation id
+// (X-Correlation-ID) to where a call is made.
+func withCorrelation(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, correlationKey{}, id)
+}
+
+func correlationFrom(ctx context.Context) string {
+	id, _ := ctx.Value(correlationKey{}).(string)
+	return id
+}
 
 // withState gives r's context a fresh requestState.
 func withState(r *http.Request) *http.Request {

@@ -1,0 +1,143 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+)
+
+// Invocation history: the recording middleware, the outermost around
+// [Server.Invoke], writes one record per call of a tool that exists, on
+// every surface: pending just before the handler runs, complete once the
+// outcome is known, before the surface answers (so an answered call is in
+// the store). A store that fails or hangs costs a call at most
+// Options.HistoryTimeout per write; the failure is logged and counted, and
+// the call goes on.
+
+// DefaultHistoryTimeout bounds each history write when Options leaves
+// HistoryTimeout zero.
+const DefaultHistoryTimeout = 2 * time.Second
+
+// recording is one call's record in the making.
+type recording struct {
+	s       *Server
+	rec     history.Record
+	started bool
+}
+
+type recordingKey struct{}
+
+// record is the recording middleware.
+func (s *Server) record(next InvokeFunc) InvokeFunc {
+	return func(ctx context.Context, c *Call) *Outcome {
+		if c.ValidateOnly {
+			return next(ctx, c)
+		}
+		rc := &recording{s: s, rec: history.Record{
+			ID:        newUUID(),
+			Tool:      c.Tool,
+			Surface:   c.Surface,
+			Input:     inputJSON(c.Arguments),
+			Status:    history.Pending,
+			CreatedAt: time.Now().UTC().Truncate(time.Millisecond),
+		}}
+		if c.CorrelationID != "" {
+			rc.rec.CorrelationID = &c.CorrelationID
+		}
+		out := next(context.WithValue(ctx, recordingKey{}, rc), c)
+		if out.Tool == nil {
+			return out // nothing was called: no such tool, or no provider
+		}
+		rc.finish(ctx, out)
+		out.InvocationID = rc.rec.ID
+		return out
+	}
+}
+
+// startRecording writes the pending record of the call ctx carries, when
+// there is one; the pipeline calls it just before the handler runs.
+func startRecording(ctx context.Context, t *Tool) {
+	rc, ok := ctx.Value(recordingKey{}).(*recording)
+	if !ok {
+		return
+	}
+	rc.rec.Tool = t.Name
+	if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
+		rc.rec.Caller = &p.Subject
+	}
+	r := rc.s.redacted(&rc.rec)
+	rc.started = rc.s.write(ctx, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
+}
+
+func (rc *recording) finish(ctx context.Context, out *Outcome) {
+	s := rc.s
+	r := &rc.rec
+	if r.Caller == nil {
+		if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
+			r.Caller = &p.Subject
+		}
+	}
+	r.Status = history.Failed
+	if out.Status == StatusOK {
+		r.Status = history.Success
+		r.Result = marshalValue(s.resultValue(out.Tool, out.Result))
+	} else {
+		msg := resultText(out.Result)
+		r.Error = &msg
+	}
+	ms := float64(out.Duration.Microseconds()) / 1000
+	r.DurationMS = &ms
+	done := time.Now().UTC().Truncate(time.Millisecond)
+	r.CompletedAt = &done
+	red := s.redacted(r)
+	s.write(ctx, "finish", func(ctx context.Context) error { return s.history.Finish(ctx, red) })
+}
+
+// redacted applies Options.RedactHistory to a copy of r.
+func (s *Server) redacted(r *history.Record) *history.Record {
+	c := *r
+	if s.opts.RedactHistory != nil {
+		s.opts.RedactHistory(&c)
+	}
+	return &c
+}
+
+// write runs one store operation within the history timeout, detached
+// from the caller's cancellation (a client that hangs up does not lose the
+// record). A failure is logged and counted; it never fails the call.
+func (s *Server) write(ctx context.Context, op string, f func(context.Context) error) bool {
+	d := s.opts.HistoryTimeout
+	if d <= 0 {
+		d = DefaultHistoryTimeout
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+	defer cancel()
+	if err := f(wctx); err != nil {
+		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
+		s.metrics.storeError(op)
+		return false
+	}
+	return true
+}
+
+// inputJSON is the arguments as history stores them: JSON as given, {}
+// for none, and text that is not JSON as a JSON string.
+func inputJSON(args json.RawMessage) json.RawMessage {
+	switch {
+	case len(args) == 0:
+		return emptyObject
+	case json.Valid(args):
+		return args
+	}
+	return marshalValue(string(args))
+}
+
+func marshalValue(v any) json.RawMessage {
+	b, err := marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
