@@ -1,0 +1,189 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+)
+
+func allRecords(t *testing.T, s *Server) []history.Record {
+	t.Helper()
+	recs, _, err := s.history.List(context.Background(), history.Filter{Limit: history.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// One record per call of a tool, on every surface, with its surface;
+// nothing for an unknown tool or a validation.
+func TestRecordedOnEverySurface(t *testing.T) {
+	s := NewServer(append(qmcpTools(), Tool{Name: "k", Toolkit: "Q", Handler: callTools()[1].Handler}), &Options{AllowExecute: true, Logger: discard()})
+	do(t, s, "POST", "/tools/echo/call", `{"message":"explorer"}`)
+	do(t, s, "POST", "/tools/echo/validate", `{"message":"validated"}`)
+	do(t, s, "POST", "/tools/nope/call", `{}`)
+	if _, err := connect(t, s, nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "mcp"}}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, s, "POST", "/oxp/tools/call", `{"request":{"tool_id":"Q.K"}}`)
+	do(t, s, "POST", "/v1/tools/echo", `{"input":{"message":"v1"}}`)
+	s.Invoke(context.Background(), &Call{Tool: "echo", Arguments: json.RawMessage(`{"message":"direct"}`)})
+	s.Invoke(context.Background(), &Call{Tool: "nope"})
+
+	var got []string
+	for _, r := range allRecords(t, s) {
+		got = append(got, r.Surface+":"+r.Tool+":"+string(r.Status)+":"+string(r.Result))
+	}
+	want := `:echo:success:"direct",v1:echo:success:"v1",oxp:k:success:"result here",mcp:echo:success:"mcp",explorer:echo:success:"explorer"`
+	if strings.Join(got, ",") != want {
+		t.Errorf("records\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+}
+
+// The record is pending while the handler runs, and complete when the
+// call is answered; a call refused before the handler is recorded once,
+// failed.
+func TestRecordLifecycle(t *testing.T) {
+	var seen history.Status
+	var s *Server
+	tools := ToolList{{Name: "look", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		recs, _, _ := s.history.List(ctx, history.Filter{Tool: "look"})
+		if len(recs) == 1 {
+			seen = recs[0].Status
+		}
+		return nil, &ToolError{Message: "looked"}
+	}}, {Name: "strict", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`), Handler: callTools()[1].Handler}}
+	s = NewServer(tools, &Options{Logger: discard()})
+	out := s.Invoke(context.Background(), &Call{Tool: "look", Arguments: json.RawMessage(`{"a":[1,"é"]}`), CorrelationID: "wf"})
+	if seen != history.Pending {
+		t.Errorf("while the handler ran the record was %q", seen)
+	}
+	rec, err := s.history.Get(context.Background(), out.InvocationID)
+	if err != nil || rec.Status != history.Failed || *rec.Error != "looked" || rec.Result != nil || string(rec.Input) != `{"a":[1,"é"]}` ||
+		*rec.CorrelationID != "wf" || rec.CompletedAt == nil || rec.DurationMS == nil || rec.CreatedAt.Location() != time.UTC || rec.CreatedAt.Nanosecond()%int(time.Millisecond) != 0 {
+		t.Errorf("record %+v %v", rec, err)
+	}
+	out = s.Invoke(context.Background(), &Call{Tool: "strict", Arguments: json.RawMessage(`{"n":"x"}`)})
+	rec, err = s.history.Get(context.Background(), out.InvocationID)
+	if err != nil || rec.Status != history.Failed || !strings.Contains(*rec.Error, "/n: expected integer") {
+		t.Errorf("invalid arguments: %+v %v", rec, err)
+	}
+	if n := len(allRecords(t, s)); n != 2 {
+		t.Errorf("%d records, want 2", n)
+	}
+}
+
+// failingStore fails or hangs on writes.
+type failingStore struct {
+	history.Store
+	hang   bool
+	writes atomic.Int32
+}
+
+func (f *failingStore) Start(ctx context.Context, r *history.Record) error { return f.fail(ctx) }
+func (f *failingStore) Finish(ctx context.Context, r *history.Record) error {
+	return f.fail(ctx)
+}
+
+func (f *failingStore) fail(ctx context.Context) error {
+	f.writes.Add(1)
+	if f.hang {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return errors.New("disk on fire")
+}
+
+// A failing or hanging store never fails a call, and slows it at most by
+// the history timeout; each failure is logged and counted.
+func TestStoreFailureDoesNotFailCalls(t *testing.T) {
+	for _, hang := range []bool{false, true} {
+		var logs logBuffer
+		store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang}
+		s := NewServer(qmcpTools(), &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.logger(), AllowExecute: true})
+		start := time.Now()
+		do(t, s, "POST", "/tools/echo/call", `{"message":"hi"}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"structuredContent":{"result":"hi"},"isError":false}`)
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("hang=%v: the call took %v", hang, d)
+		}
+		if store.writes.Load() != 2 || strings.Count(logs.String(), `msg="history store failed"`) != 2 {
+			t.Errorf("hang=%v: %d writes, logs %s", hang, store.writes.Load(), logs.String())
+		}
+		if m := do(t, s, "GET", "/metrics", ""); !strings.Contains(m.body, `toolgen_history_store_errors_total{op="finish"} 1`) || !strings.Contains(m.body, `toolgen_history_store_errors_total{op="start"} 1`) {
+			t.Errorf("hang=%v: store errors not counted", hang)
+		}
+	}
+}
+
+// The redaction hook edits what is stored; secrets given with an OXP call
+// are never stored.
+func TestRecordRedactionAndSecrets(t *testing.T) {
+	tool := Tool{Name: "login", Toolkit: "A", Secrets: []string{"PASSWORD"}, Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+		pw, _ := Secret(ctx, "PASSWORD")
+		return StructuredResult(map[string]any{"ok": pw != "", "token": "tok-123"})
+	}}
+	s := NewServer(ToolList{tool}, &Options{Logger: discard(), RedactHistory: func(r *history.Record) {
+		r.Input = json.RawMessage(strings.ReplaceAll(string(r.Input), "ada@example.com", "***"))
+		r.Result = json.RawMessage(strings.ReplaceAll(string(r.Result), "tok-123", "***"))
+	}})
+	r := do(t, s, "POST", "/oxp/tools/call", `{"request":{"tool_id":"A.Login","input":{"user":"ada@example.com"},"context":{"secrets":[{"id":"PASSWORD","value":"hunter2"}]}}}`)
+	if !strings.Contains(r.body, `"success":true`) {
+		t.Fatalf("call: %s", r.body)
+	}
+	recs := allRecords(t, s)
+	b, _ := json.Marshal(recs)
+	if len(recs) != 1 || strings.Contains(string(b), "hunter2") || strings.Contains(string(b), "ada@example.com") || strings.Contains(string(b), "tok-123") || !strings.Contains(string(b), `"input_params":{"user":"***"}`) {
+		t.Errorf("stored: %s", b)
+	}
+}
+
+// /metrics counts invocations by tool, surface and outcome, and HTTP
+// requests by route; /health says healthy, or 503 when the store is down.
+func TestMetricsAndHealth(t *testing.T) {
+	s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard()})
+	do(t, s, "POST", "/tools/echo/call", `{"message":"a"}`)
+	do(t, s, "POST", "/tools/echo/call", `{}`)
+	do(t, s, "POST", "/v1/tools/planner", `{"input":{"goal":"fail"}}`)
+	m := do(t, s, "GET", "/metrics", "").body
+	for _, want := range []string{
+		`toolgen_invocations_total{outcome="ok",surface="explorer",tool="echo"} 1`,
+		`toolgen_invocations_total{outcome="invalid",surface="explorer",tool="echo"} 1`,
+		`toolgen_invocations_total{outcome="failed",surface="v1",tool="planner"} 1`,
+		`toolgen_invocation_duration_seconds_count{surface="explorer",tool="echo"} 2`,
+		`toolgen_http_requests_total{code="200",route="/tools/{name}/call"} 1`,
+		`toolgen_http_requests_total{code="400",route="/tools/{name}/call"} 1`,
+		`toolgen_http_requests_total{code="200",route="/v1/tools/{name}"} 1`,
+		`go_goroutines`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("no %s in /metrics", want)
+		}
+	}
+	do(t, s, "GET", "/health", "").is(t, 200, `{"status":"healthy","version":"0.0.0"}`)
+	down := NewServer(qmcpTools(), &Options{Logger: discard(), History: downStore{history.NewMemory(history.Retention{})}, MCP: MCPOptions{Version: "1.2.3"}})
+	do(t, down, "GET", "/health", "").is(t, 503, `{"error":"history store unreachable","status":"unhealthy","version":"1.2.3"}`)
+
+	off := NewServer(qmcpTools(), &Options{Health: EndpointOptions{Disable: true}, Metrics: EndpointOptions{Path: "/internal/metrics"}})
+	if r := do(t, off, "GET", "/health", ""); r.status != 404 {
+		t.Errorf("health switched off: %d", r.status)
+	}
+	rec := httptest.NewRecorder()
+	off.ServeHTTP(rec, httptest.NewRequest("GET", "/internal/metrics", nil))
+	if b, _ := io.ReadAll(rec.Body); rec.Code != 200 || !strings.Contains(string(b), "toolgen_http_requests_total") {
+		t.Errorf("moved metrics: %d", rec.Code)
+	}
+}
+
+type downStore struct{ history.Store }
+
+func (downStore) Ping(context.Context) error { return errors.New("connection refused") }
