@@ -12,6 +12,14 @@
 //	-allow-execute    let the Tool Explorer page run tools
 //	-stdio            speak MCP on standard input and output instead of HTTP
 //	-stateless        serve MCP without sessions (protocol revision 2026-07-28)
+//	-history DSN      where to record invocations: memory, a SQLite file
+//	                  (PATH or sqlite:PATH), or a postgres:// URL
+//	-history-max-rows N, -history-max-age D   retention of the records
+//
+// By default a program that imports runtime/history/sqlite records into
+// a SQLite file in the user's cache directory (printed at start); any
+// other records in memory. A postgres:// URL needs runtime/history/postgres
+// imported.
 //
 // It prints "Serving on http://HOST:PORT/" with the real port once it
 // listens, and stops on SIGINT or SIGTERM, letting calls in flight finish.
@@ -28,11 +36,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // Main parses the command line (os.Args) and serves p's tools until
@@ -60,12 +70,15 @@ type usageError struct{ error }
 // run is Main without the process: flags from args, output to stdout and
 // stderr, stopping when ctx is done.
 func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runtime.Options, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs := flag.NewFlagSet(programName(), flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	allowExecute := fs.Bool("allow-execute", false, "let the Tool Explorer page run tools")
 	stdio := fs.Bool("stdio", false, "speak MCP on standard input and output instead of serving HTTP")
 	stateless := fs.Bool("stateless", false, "serve MCP without sessions (protocol revision 2026-07-28)")
+	historyDSN := fs.String("history", "", "where to record invocations: memory, a SQLite file (PATH or sqlite:PATH), or a postgres:// URL (default: a SQLite file in the cache directory when the program imports runtime/history/sqlite, else memory)")
+	maxRows := fs.Int("history-max-rows", 0, "keep at most this many invocation records (0: no bound but the store's)")
+	maxAge := fs.Duration("history-max-age", 0, "delete invocation records older than this (0: keep them)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -87,6 +100,20 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
+	var historyNote string
+	if *historyDSN != "" || o.History == nil {
+		dsn := *historyDSN
+		if dsn == "" {
+			dsn = defaultHistory(fs.Name())
+		}
+		store, err := history.Open(ctx, dsn, history.Retention{MaxRows: *maxRows, MaxAge: *maxAge})
+		if err != nil {
+			return fmt.Errorf("-history %s: %w", dsn, err)
+		}
+		defer store.Close()
+		o.History = store
+		historyNote = "History: " + dsn + "\n"
+	}
 	srv := runtime.NewServer(p, &o)
 	if *stdio {
 		// Standard output is the protocol's: the logger writes to
@@ -100,8 +127,33 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Serving on http://%s/\n", ln.Addr())
+	fmt.Fprintf(stdout, "Serving on http://%s/\n%s", ln.Addr(), historyNote)
 	return Serve(ctx, ln, srv, Timeouts{})
+}
+
+func programName() string {
+	if len(os.Args) == 0 {
+		return "server"
+	}
+	return strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
+}
+
+// defaultHistory is where a server records when -history is not given: a
+// SQLite file in the user's cache directory, when the program can open
+// one, else memory.
+func defaultHistory(program string) string {
+	if !history.Registered("sqlite") {
+		return "memory"
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "memory"
+	}
+	dir = filepath.Join(dir, "toolgen", program)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "memory"
+	}
+	return "sqlite:" + filepath.Join(dir, "history.db")
 }
 
 // Timeouts bound what a slow or idle client can hold. Zero fields take the

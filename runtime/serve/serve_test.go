@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 func tools() runtime.ToolList {
@@ -298,4 +299,64 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatal("Serve did not return")
 	}
 	done <- nil // for the cleanup
+}
+
+// closingStore notes that serve closed it.
+type closingStore struct {
+	*history.Memory
+	closed chan struct{}
+}
+
+func (c *closingStore) Close() error { close(c.closed); return c.Memory.Close() }
+
+// -history opens the store its DSN names (memory by default here: this
+// test binary imports no SQLite), records into it, prints it, and closes it
+// on the way out; a scheme whose package is not imported says which to
+// import.
+func TestRunHistory(t *testing.T) {
+	store := &closingStore{Memory: history.NewMemory(history.Retention{}), closed: make(chan struct{})}
+	var gotDSN string
+	var gotRetention history.Retention
+	history.Register("testdb", func(_ context.Context, dsn string, r history.Retention) (history.Store, error) {
+		gotDSN, gotRetention = dsn, r
+		return store, nil
+	})
+	url, stop := start(t, "-allow-execute", "-history", "testdb:x", "-history-max-rows", "7", "-history-max-age", "1h")
+	if gotDSN != "testdb:x" || gotRetention.MaxRows != 7 || gotRetention.MaxAge != time.Hour {
+		t.Errorf("opened %q with %+v", gotDSN, gotRetention)
+	}
+	post(t, url+"/tools/hello/call", `{}`)
+	if recs, total, _ := store.List(context.Background(), history.Filter{}); total != 1 || recs[0].Tool != "hello" {
+		t.Errorf("recorded %d: %+v", total, recs)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-store.closed:
+	case <-time.After(time.Second):
+		t.Error("the store was not closed")
+	}
+
+	var out bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	pr, pw := io.Pipe()
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, tools(), quiet, pw, io.Discard) }()
+	br := bufio.NewReader(pr)
+	for range 2 {
+		line, _ := br.ReadString('\n')
+		out.WriteString(line)
+	}
+	cancel()
+	go io.Copy(io.Discard, pr)
+	<-done
+	if !strings.HasSuffix(out.String(), "History: memory\n") {
+		t.Errorf("printed %q", out.String())
+	}
+
+	err := run(context.Background(), []string{"-history", "postgres://localhost/x"}, tools(), quiet, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "import github.com/toolgen-go/toolgen/runtime/history/postgres") {
+		t.Errorf("postgres without its package: %v", err)
+	}
 }
