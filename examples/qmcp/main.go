@@ -1,0 +1,15 @@
+package main
+
+import (
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
+)
+
+func main() {
+	serve.Main(Tools(), &runtime.Options{
+		Title:       "qmcp tools",
+		ProjectName: "toolgen",
+		ProjectURL:  "https://github.com/toolgen-go/toolgen",
+		MCP:         runtime.MCPOptions{Name: "qmcp", Version: "1.0.0"},
+	})
+}
