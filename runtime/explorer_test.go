@@ -355,3 +355,22 @@ func TestPageLinksOXP(t *testing.T) {
 		}
 	}
 }
+
+// The page knows where the history is and whether calls need a token.
+func TestPageHistoryAndAuth(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		want []string
+	}{
+		{Options{}, []string{`const HISTORY_URL = "v1/invocations";`, `const AUTH_REQUIRED = false;`}},
+		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}, AuthHook: BearerTokens("x")}, []string{`const HISTORY_URL = "../v1/invocations";`, `const AUTH_REQUIRED = true;`}},
+		{Options{V1: V1Options{Disable: true}}, []string{`const HISTORY_URL = "";`}},
+	} {
+		page := string(renderPage(&c.opts).body)
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%+v: no %s in the page", c.opts, w)
+			}
+		}
+	}
+}

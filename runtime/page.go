@@ -3,9 +3,11 @@ package runtime
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"html"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/web"
@@ -30,6 +32,8 @@ func renderPage(o *Options) page {
 		"{{ALLOW_EXECUTE}}", allow,
 		"{{PROJECT_LINK}}", projectLink(o.ProjectName, o.ProjectURL),
 		"{{PROTOCOL_LINKS}}", protocolLinks(o),
+		"{{HISTORY_URL}}", historyURL(o),
+		"{{AUTH_REQUIRED}}", strconv.FormatBool(o.AuthHook != nil),
 	).Replace(web.Index)
 	return page{body: []byte(body), csp: contentSecurityPolicy(body)}
 }
@@ -41,12 +45,32 @@ func protocolLinks(o *Options) string {
 	if o.OXP.Disable {
 		return ""
 	}
-	up := strings.Repeat("../", strings.Count(strings.Trim(o.Explorer.Prefix, "/"), "/")+min(1, len(strings.Trim(o.Explorer.Prefix, "/"))))
-	oxp := strings.Trim(o.OXP.Prefix, "/")
-	if oxp == "" {
-		oxp = strings.TrimPrefix(DefaultOXPPrefix, "/")
+	return `<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, DefaultOXPPrefix)+"/tools") + `" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`
+}
+
+// historyURL is /v1/invocations relative to the page (a JS string
+// literal), or "" when the /v1 surface is off: the page's History view
+// reads it.
+func historyURL(o *Options) string {
+	if o.V1.Disable {
+		return `""`
 	}
-	return `<a href="` + html.EscapeString(up+oxp+"/tools") + `" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`
+	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, DefaultV1Prefix) + "/invocations") // escapes <, > and &
+	return string(b)
+}
+
+// fromPage is a surface's prefix relative to the explorer page.
+func fromPage(o *Options, prefix, def string) string {
+	page := strings.Trim(o.Explorer.Prefix, "/")
+	up := ""
+	if page != "" {
+		up = strings.Repeat("../", strings.Count(page, "/")+1)
+	}
+	p := strings.Trim(prefix, "/")
+	if p == "" {
+		p = strings.Trim(def, "/")
+	}
+	return up + p
 }
 
 // projectLink builds the header link to the project. The URL must be

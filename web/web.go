@@ -25,8 +25,11 @@ var (
 
 // Index is the explorer page, a template: the runtime substitutes {{TITLE}}
 // (HTML-escaped), {{ALLOW_EXECUTE}} (the JS literal true or false) and
-// {{PROJECT_LINK}} (an HTML link, or nothing) and {{PROTOCOL_LINKS}}
-// (links to the server's other surfaces) when it renders it.
+// {{PROJECT_LINK}} (an HTML link, or nothing), {{PROTOCOL_LINKS}} (links
+// to the server's other surfaces), {{HISTORY_URL}} (a JS string: where
+// /v1/invocations is, relative to the page, or "") and {{AUTH_REQUIRED}}
+// (the JS literal true when the server has an auth hook) when it renders
+// it.
 var Index = strings.NewReplacer(
 	"/*EXPLORER_THEME*/", strings.TrimSpace(themeJS),
 	"/*EXPLORER_CSS*/", "\n"+css,
