@@ -80,8 +80,9 @@ type Options struct {
 	OXP OXPOptions
 	// V1 configures the /v1 tools API with invocation history.
 	V1 V1Options
-	// Health and Metrics configure GET /health and GET /metrics.
-	Health, Metrics EndpointOptions
+	// Health, Metrics and OpenAPI configure GET /health, GET /metrics and
+	// GET /openapi.json.
+	Health, Metrics, OpenAPI EndpointOptions
 
 	// History records every tool call on every surface. Nil means a
 	// bounded in-memory store ([history.NewMemory]); see
@@ -217,6 +218,9 @@ func (s *Server) routes() {
 	}
 	if !s.opts.Health.Disable {
 		s.mux.Handle(pathOr(s.opts.Health.Path, DefaultHealthPath), allow(s.serveHealth, http.MethodGet, http.MethodHead))
+	}
+	if !s.opts.OpenAPI.Disable {
+		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, DefaultOpenAPIPath), allow(s.serveOpenAPI, http.MethodGet, http.MethodHead))
 	}
 	if !s.opts.Metrics.Disable {
 		s.mux.Handle(pathOr(s.opts.Metrics.Path, DefaultMetricsPath), allow(s.metrics.handler().ServeHTTP, http.MethodGet, http.MethodHead))
