@@ -221,7 +221,23 @@ const weatherSchema = `{
   "additionalProperties": false
 }`
 
-const weatherOutput = `{"type":"object","properties":{"city":{"type":"string"},"high":{"type":"number","description":"Highest temperature."}}}`
+// weatherOutput nests objects and arrays the ways Go types come out of the
+// generator: a slice of structs is an array or null, a pointer to a struct
+// an object or null (here through a $ref).
+const weatherOutput = `{
+  "type": "object",
+  "properties": {
+    "city": {"type": "string"},
+    "high": {"type": "number", "description": "Highest temperature."},
+    "forecast": {"type": ["array", "null"], "description": "One entry a day.", "items": {"type": "object", "properties": {
+      "date": {"type": "string", "description": "Date in YYYY-MM-DD form."},
+      "high": {"type": "number"}}}},
+    "station": {"anyOf": [{"$ref": "#/$defs/Station"}, {"type": "null"}]}
+  },
+  "$defs": {"Station": {"type": "object", "properties": {
+    "id": {"type": "string"},
+    "location": {"type": ["object", "null"], "properties": {"lat": {"type": "number"}}}}}}
+}`
 
 func testTools(f *fixture) runtime.ToolList {
 	text := func(s string) runtime.Handler {
@@ -766,6 +782,44 @@ func TestBrowserExpandLoadsDetailLazily(t *testing.T) {
 	p.expand("delete_record")
 	if evalJS[bool](p, visible(tool("delete_record")+" .output-schema")) {
 		t.Errorf("delete_record shows an output schema")
+	}
+}
+
+// The output table expands nested objects and arrays of objects as the
+// input table does.
+func TestBrowserOutputTableNested(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	p := openTab(t, f.url)
+	p.expand("get_weather")
+	card := tool("get_weather")
+	p.waitVisible(card + " .output-schema table.args")
+	rows := evalJS[[][]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll(%s)).map(function (tr) {
+		return [tr.dataset.arg, tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[tr.cells.length - 1].textContent];
+	})`, js(card+" .output-schema table.args tbody tr")))
+	want := [][]string{
+		{"city", "city", "string", "—"},
+		{"high", "high", "number", "Highest temperature."},
+		{"forecast", "forecast", "object[] | null", "One entry a day."},
+		{"forecast[].date", "forecast[].date", "string", "Date in YYYY-MM-DD form."},
+		{"forecast[].high", "forecast[].high", "number", "—"},
+		{"station", "station", "object | null", "—"},
+		{"station.id", "station.id", "string", "—"},
+		{"station.location", "station.location", "object | null", "—"},
+		{"station.location.lat", "station.location.lat", "number", "—"},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("output rows:\n got %q\nwant %q", rows, want)
+	}
+	// The path is muted, the name in bold, as in the input table.
+	if got := p.text(card + ` .output-schema tr[data-arg="forecast[].date"] .arg-path`); got != "forecast[]." {
+		t.Errorf("path prefix %q", got)
+	}
+	// The input table of a tool with nested arguments, likewise.
+	p.expand("create_order")
+	args := evalJS[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll(%s)).map(function (tr) { return tr.dataset.arg; })`,
+		js(tool("create_order")+" .input-schema table.args tbody tr")))
+	if got := strings.Join(args, ","); got != "customer,customer.name,items,items[].sku,items[].qty" {
+		t.Errorf("input rows: %s", got)
 	}
 }
 

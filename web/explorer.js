@@ -258,8 +258,33 @@
 
   function literal(v) { return typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v); }
 
+  // nested finds the object schema inside a property whose value has
+  // properties of its own: an object, an array of objects (at any depth of
+  // arrays), either of them nullable (type ["array", "null"], as Go slices
+  // and pointers come out) or the one branch of an anyOf/oneOf that is not
+  // null. It answers {schema, path} with the path's suffix ("." or "[]."),
+  // or null.
+  function nested(schema, root, depth) {
+    depth = depth || 0;
+    var s = resolve(schema, root);
+    if (depth > 4) return null;
+    if (isObject(s.properties)) return { schema: s, path: '.' };
+    var t = s.type;
+    if ((t === 'array' || Array.isArray(t) && t.indexOf('array') >= 0) && isObject(s.items)) {
+      var inner = nested(s.items, root, depth + 1);
+      return inner ? { schema: inner.schema, path: '[]' + inner.path } : null;
+    }
+    var alts = Array.isArray(s.anyOf) ? s.anyOf : s.oneOf;
+    if (Array.isArray(alts)) {
+      var some = alts.filter(function (a) { return resolve(a, root).type !== 'null'; });
+      if (some.length === 1) return nested(some[0], root, depth + 1);
+    }
+    return null;
+  }
+
   // rows flattens an object schema into table rows, nested properties as
-  // dotted paths ("address.city", "items[].id").
+  // dotted paths ("address.city", "items[].id"), in the input's table and
+  // the output's alike.
   function rows(schema, root, prefix, depth, out) {
     var s = resolve(schema, root);
     if (depth > 4 || !isObject(s.properties)) return out;
@@ -267,10 +292,8 @@
     Object.keys(s.properties).forEach(function (name) {
       var p = resolve(s.properties[name], root);
       out.push({ prefix: prefix, name: name, schema: p, required: required.indexOf(name) >= 0 });
-      if (isObject(p.properties)) rows(p, root, prefix + name + '.', depth + 1, out);
-      else if (p.type === 'array' && p.items && isObject(resolve(p.items, root).properties)) {
-        rows(p.items, root, prefix + name + '[].', depth + 1, out);
-      }
+      var inner = nested(p, root);
+      if (inner) rows(inner.schema, root, prefix + name + inner.path, depth + 1, out);
     });
     return out;
   }
