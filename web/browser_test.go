@@ -837,6 +837,68 @@ func TestBrowserDeepLink(t *testing.T) {
 	}
 }
 
+// The token box shows only when the server has an auth hook, or when a
+// call was answered 401 all the same (by a proxy in front of the server).
+func TestBrowserAuthBar(t *testing.T) {
+	t.Run("no hook", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+		p := openTab(t, f.url)
+		if evalJS[bool](p, visible("#auth")) || evalJS[bool](p, visible("#token-input")) {
+			t.Errorf("the auth bar is shown without an auth hook")
+		}
+		p.expand("delete_record")
+		p.waitTextContains(tool("delete_record")+" .curl-command", "curl -X POST")
+		if got := p.text(tool("delete_record") + " .curl-command"); strings.Contains(got, "Authorization") {
+			t.Errorf("cURL without a token box has a token:\n%s", got)
+		}
+	})
+	t.Run("hook", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{opts: runtime.Options{AuthHook: runtime.BearerTokens(testToken)}})
+		p := openTab(t, f.url)
+		p.waitVisible("#token-input")
+		if got := p.text("#token-status"); got != "No token" {
+			t.Errorf("token status %q", got)
+		}
+		if evalJS[bool](p, visible("#token-clear")) {
+			t.Errorf("Clear shown without a token")
+		}
+	})
+	t.Run("401 from a proxy", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{
+			opts: runtime.Options{AllowExecute: true},
+			wrap: func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/call") && r.Header.Get("Authorization") != "Bearer "+testToken {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusUnauthorized)
+						_, _ = w.Write([]byte(`{"error":"Unauthorized"}`))
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+		})
+		p := openTab(t, f.url)
+		if evalJS[bool](p, visible("#auth")) {
+			t.Fatalf("the auth bar is shown before any 401")
+		}
+		p.expand("render_chart")
+		p.run("render_chart")
+		p.waitVisible(tool("render_chart") + " .unauthorized")
+		p.waitVisible("#token-input")
+		p.click(tool("render_chart") + " .unauthorized button")
+		p.waitFor(`document.activeElement === document.getElementById('token-input')`, "the token field to get the focus")
+		p.setToken(testToken)
+		p.waitText("#token-status", "Token set")
+		evalJS[chromedp.Void](p, fmt.Sprintf(`document.querySelector(%s).dataset.old = '1'`, js(tool("render_chart")+" .result")))
+		p.click(tool("render_chart") + " .run-btn")
+		p.waitVisible(tool("render_chart") + " .result:not([data-old])")
+		if got := p.text(tool("render_chart") + " .result .status"); got != "200 OK" {
+			t.Errorf("status with the token %q", got)
+		}
+	})
+}
+
 func TestBrowserCallWithToken(t *testing.T) {
 	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens(testToken)}})
 	p := openTab(t, f.url)
@@ -1207,7 +1269,8 @@ func TestBrowserValidationBeforeSending(t *testing.T) {
 }
 
 func TestBrowserCurlCopy(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+	// An auth hook, so that the page has a token box and the command a token.
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens(testToken)}})
 	p := openTab(t, f.url)
 	bc := chromedp.FromContext(p.ctx).BrowserContextID
 	for _, perm := range []string{"clipboard-read", "clipboard-write"} {

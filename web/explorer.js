@@ -174,6 +174,10 @@
     $('token-clear').hidden = !state.token;
     document.dispatchEvent(new Event('explorer:token'));
   }
+  // The auth bar shows when the server has an auth hook. A 401 shows it
+  // too: something in front of the server (a proxy) may want a token that
+  // the server itself does not know about.
+  function showAuthBar() { $('auth').hidden = false; }
 
   // ---------- Schemas ----------
 
@@ -717,6 +721,7 @@
       var isError = r.status >= 400 || (isResult && body.isError === true);
       var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
       if (r.status === 401) {
+        showAuthBar();
         var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
         enter.addEventListener('click', function () { $('token-input').focus(); });
         panel.appendChild(el('div', { class: 'error-box unauthorized' }, el('p', { text: UNAUTHORIZED_MESSAGE }), enter));
@@ -977,6 +982,7 @@
   $('token-input').addEventListener('input', function (ev) { setToken(ev.target.value); });
   $('token-clear').addEventListener('click', function () { $('token-input').value = ''; setToken(''); });
   setToken($('token-input').value);
+  if (AUTH_REQUIRED) showAuthBar();
   $('search').addEventListener('input', filter);
   document.addEventListener('keydown', function (ev) {
     var t = ev.target;
