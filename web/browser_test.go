@@ -15,6 +15,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -33,6 +34,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -200,6 +202,66 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	})
 	f.url = f.srv.URL + fo.prefix + "/"
 	return f
+}
+
+// post sends a request to the fixture's server from the test, as another
+// client of the server would: method POST, a JSON body, the headers given
+// as name, value pairs. It answers the status and the body.
+func (f *fixture) post(t *testing.T, path, body string, header ...string) (int, string) {
+	t.Helper()
+	return send(t, http.MethodPost, f.srv.URL+path, body, header...)
+}
+
+func send(t *testing.T, method, url, body string, header ...string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// callV1 calls a tool through the /v1 surface and answers the invocation's
+// id.
+func callV1(t *testing.T, base, name, input string, header ...string) string {
+	t.Helper()
+	code, body := send(t, http.MethodPost, base+"/v1/tools/"+name, `{"input":`+input+`}`, header...)
+	var resp struct {
+		InvocationID string `json:"invocation_id"`
+	}
+	if err := json.Unmarshal([]byte(body), &resp); code != http.StatusOK || err != nil || resp.InvocationID == "" {
+		t.Fatalf("POST /v1/tools/%s: %d %s", name, code, body)
+	}
+	return resp.InvocationID
+}
+
+// callMCP calls a tool through the MCP surface, with a client of its own.
+func callMCP(t *testing.T, base, name string, args map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "browser-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatalf("MCP connect: %v", err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args}); err != nil {
+		t.Fatalf("MCP call %s: %v", name, err)
+	}
 }
 
 func (f *fixture) releaseSlow() {
