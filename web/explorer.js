@@ -1214,7 +1214,7 @@
     var n = $('history-notice');
     clear(n);
     n.className = 'error-box unauthorized';
-    append(n, el('p', { text: HISTORY_UNAUTHORIZED }), enter);
+    append(n, [el('p', { text: HISTORY_UNAUTHORIZED }), enter]);
     n.hidden = false;
     setHistoryState('unauthorized');
   }
