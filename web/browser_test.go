@@ -1593,7 +1593,7 @@ func TestBrowserHistoryListsCalls(t *testing.T) {
 		t.Fatalf("explorer call: %d %s", code, body)
 	}
 	callMCP(t, f.srv.URL, "render_chart", map[string]any{})
-	if code, body := f.post(t, "/oxp/tools/call", `{"request":{"tool_id":"Tools.DeleteRecord","input":{"id":"r-2"}}}`); code != http.StatusOK {
+	if code, body := f.post(t, "/oxp/tools/call", `{"request":{"tool_id":"Tools.DeleteRecord","input":{"id":"r-2","n":12345678901234567890}}}`); code != http.StatusOK {
 		t.Fatalf("OXP call: %d %s", code, body)
 	}
 
@@ -1651,6 +1651,11 @@ func TestBrowserHistoryListsCalls(t *testing.T) {
 	}
 	if n := evalJS[int](p, fmt.Sprintf(`document.querySelectorAll(%s).length`, js(invDetail(weather)+" .j-key"))); n == 0 {
 		t.Errorf("the result is not coloured as JSON")
+	}
+	// Numbers stay as the server sent them, in the input too.
+	p.openInvocation(rows[0][0])
+	if got := p.text(invDetail(rows[0][0]) + " .inv-input pre"); got != "{\n  \"id\": \"r-2\",\n  \"n\": 12345678901234567890\n}" {
+		t.Errorf("OXP call's input:\n%s", got)
 	}
 	if evalJS[bool](p, visible(invDetail(weather)+" .inv-error")) {
 		t.Errorf("an error is shown for a success")

@@ -1335,6 +1335,8 @@
     }
     append(td, el('dl', { class: 'inv-meta' },
       meta('Invocation', el('code', { text: rec.id })),
+      meta('Surface', el('code', { text: rec.surface ? String(rec.surface) : 'direct' })),
+      typeof rec.duration_ms === 'number' ? meta('Duration', el('span', { text: formatDuration(rec.duration_ms) })) : null,
       rec.correlation_id ? meta('Correlation ID', el('code', { text: String(rec.correlation_id) })) : null,
       rec.caller ? meta('Caller', el('code', { text: String(rec.caller) })) : null,
       meta('Started', timeEl(rec.created_at, true)),
