@@ -15,6 +15,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -29,10 +30,13 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -136,6 +140,7 @@ type fixture struct {
 	reqs    []string      // "METHOD /path" in arrival order
 	auth    []string      // the Authorization header of each tool call
 	release chan struct{} // slow_echo returns once this is closed
+	started chan struct{} // slow_echo has started (and its call is pending in the history)
 }
 
 func (f *fixture) requests() []string {
@@ -168,7 +173,7 @@ type fixtureOptions struct {
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
-	f := &fixture{release: make(chan struct{})}
+	f := &fixture{release: make(chan struct{}), started: make(chan struct{}, 16)}
 	opts := fo.opts
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -202,6 +207,66 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	return f
 }
 
+// post sends a request to the fixture's server from the test, as another
+// client of the server would: method POST, a JSON body, the headers given
+// as name, value pairs. It answers the status and the body.
+func (f *fixture) post(t *testing.T, path, body string, header ...string) (int, string) {
+	t.Helper()
+	return send(t, http.MethodPost, f.srv.URL+path, body, header...)
+}
+
+func send(t *testing.T, method, url, body string, header ...string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// callV1 calls a tool through the /v1 surface and answers the invocation's
+// id.
+func callV1(t *testing.T, base, name, input string, header ...string) string {
+	t.Helper()
+	code, body := send(t, http.MethodPost, base+"/v1/tools/"+name, `{"input":`+input+`}`, header...)
+	var resp struct {
+		InvocationID string `json:"invocation_id"`
+	}
+	if err := json.Unmarshal([]byte(body), &resp); code != http.StatusOK || err != nil || resp.InvocationID == "" {
+		t.Fatalf("POST /v1/tools/%s: %d %s", name, code, body)
+	}
+	return resp.InvocationID
+}
+
+// callMCP calls a tool through the MCP surface, with a client of its own.
+func callMCP(t *testing.T, base, name string, args map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "browser-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatalf("MCP connect: %v", err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args}); err != nil {
+		t.Fatalf("MCP call %s: %v", name, err)
+	}
+}
+
 func (f *fixture) releaseSlow() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -221,7 +286,23 @@ const weatherSchema = `{
   "additionalProperties": false
 }`
 
-const weatherOutput = `{"type":"object","properties":{"city":{"type":"string"},"high":{"type":"number","description":"Highest temperature."}}}`
+// weatherOutput nests objects and arrays the ways Go types come out of the
+// generator: a slice of structs is an array or null, a pointer to a struct
+// an object or null (here through a $ref).
+const weatherOutput = `{
+  "type": "object",
+  "properties": {
+    "city": {"type": "string"},
+    "high": {"type": "number", "description": "Highest temperature."},
+    "forecast": {"type": ["array", "null"], "description": "One entry a day.", "items": {"type": "object", "properties": {
+      "date": {"type": "string", "description": "Date in YYYY-MM-DD form."},
+      "high": {"type": "number"}}}},
+    "station": {"anyOf": [{"$ref": "#/$defs/Station"}, {"type": "null"}]}
+  },
+  "$defs": {"Station": {"type": "object", "properties": {
+    "id": {"type": "string"},
+    "location": {"type": ["object", "null"], "properties": {"lat": {"type": "number"}}}}}}
+}`
 
 func testTools(f *fixture) runtime.ToolList {
 	text := func(s string) runtime.Handler {
@@ -287,6 +368,10 @@ func testTools(f *fixture) runtime.ToolList {
 			Description: "Echo the arguments back, once the test lets it.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}}}`),
 			Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+				select {
+				case f.started <- struct{}{}:
+				default:
+				}
 				select {
 				case <-f.release:
 				case <-ctx.Done():
@@ -769,6 +854,44 @@ func TestBrowserExpandLoadsDetailLazily(t *testing.T) {
 	}
 }
 
+// The output table expands nested objects and arrays of objects as the
+// input table does.
+func TestBrowserOutputTableNested(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	p := openTab(t, f.url)
+	p.expand("get_weather")
+	card := tool("get_weather")
+	p.waitVisible(card + " .output-schema table.args")
+	rows := evalJS[[][]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll(%s)).map(function (tr) {
+		return [tr.dataset.arg, tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[tr.cells.length - 1].textContent];
+	})`, js(card+" .output-schema table.args tbody tr")))
+	want := [][]string{
+		{"city", "city", "string", "—"},
+		{"high", "high", "number", "Highest temperature."},
+		{"forecast", "forecast", "object[] | null", "One entry a day."},
+		{"forecast[].date", "forecast[].date", "string", "Date in YYYY-MM-DD form."},
+		{"forecast[].high", "forecast[].high", "number", "—"},
+		{"station", "station", "object | null", "—"},
+		{"station.id", "station.id", "string", "—"},
+		{"station.location", "station.location", "object | null", "—"},
+		{"station.location.lat", "station.location.lat", "number", "—"},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("output rows:\n got %q\nwant %q", rows, want)
+	}
+	// The path is muted, the name in bold, as in the input table.
+	if got := p.text(card + ` .output-schema tr[data-arg="forecast[].date"] .arg-path`); got != "forecast[]." {
+		t.Errorf("path prefix %q", got)
+	}
+	// The input table of a tool with nested arguments, likewise.
+	p.expand("create_order")
+	args := evalJS[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll(%s)).map(function (tr) { return tr.dataset.arg; })`,
+		js(tool("create_order")+" .input-schema table.args tbody tr")))
+	if got := strings.Join(args, ","); got != "customer,customer.name,items,items[].sku,items[].qty" {
+		t.Errorf("input rows: %s", got)
+	}
+}
+
 func TestBrowserDeepLink(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	p := openTab(t, f.url+"#delete_record")
@@ -781,6 +904,68 @@ func TestBrowserDeepLink(t *testing.T) {
 	if h := evalJS[string](p, `location.hash`); h != "#render_chart" {
 		t.Errorf("hash %q after opening render_chart", h)
 	}
+}
+
+// The token box shows only when the server has an auth hook, or when a
+// call was answered 401 all the same (by a proxy in front of the server).
+func TestBrowserAuthBar(t *testing.T) {
+	t.Run("no hook", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+		p := openTab(t, f.url)
+		if evalJS[bool](p, visible("#auth")) || evalJS[bool](p, visible("#token-input")) {
+			t.Errorf("the auth bar is shown without an auth hook")
+		}
+		p.expand("delete_record")
+		p.waitTextContains(tool("delete_record")+" .curl-command", "curl -X POST")
+		if got := p.text(tool("delete_record") + " .curl-command"); strings.Contains(got, "Authorization") {
+			t.Errorf("cURL without a token box has a token:\n%s", got)
+		}
+	})
+	t.Run("hook", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{opts: runtime.Options{AuthHook: runtime.BearerTokens(testToken)}})
+		p := openTab(t, f.url)
+		p.waitVisible("#token-input")
+		if got := p.text("#token-status"); got != "No token" {
+			t.Errorf("token status %q", got)
+		}
+		if evalJS[bool](p, visible("#token-clear")) {
+			t.Errorf("Clear shown without a token")
+		}
+	})
+	t.Run("401 from a proxy", func(t *testing.T) {
+		f := newFixture(t, fixtureOptions{
+			opts: runtime.Options{AllowExecute: true},
+			wrap: func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/call") && r.Header.Get("Authorization") != "Bearer "+testToken {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusUnauthorized)
+						_, _ = w.Write([]byte(`{"error":"Unauthorized"}`))
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+		})
+		p := openTab(t, f.url)
+		if evalJS[bool](p, visible("#auth")) {
+			t.Fatalf("the auth bar is shown before any 401")
+		}
+		p.expand("render_chart")
+		p.run("render_chart")
+		p.waitVisible(tool("render_chart") + " .unauthorized")
+		p.waitVisible("#token-input")
+		p.click(tool("render_chart") + " .unauthorized button")
+		p.waitFor(`document.activeElement === document.getElementById('token-input')`, "the token field to get the focus")
+		p.setToken(testToken)
+		p.waitText("#token-status", "Token set")
+		evalJS[chromedp.Void](p, fmt.Sprintf(`document.querySelector(%s).dataset.old = '1'`, js(tool("render_chart")+" .result")))
+		p.click(tool("render_chart") + " .run-btn")
+		p.waitVisible(tool("render_chart") + " .result:not([data-old])")
+		if got := p.text(tool("render_chart") + " .result .status"); got != "200 OK" {
+			t.Errorf("status with the token %q", got)
+		}
+	})
 }
 
 func TestBrowserCallWithToken(t *testing.T) {
@@ -1153,7 +1338,8 @@ func TestBrowserValidationBeforeSending(t *testing.T) {
 }
 
 func TestBrowserCurlCopy(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+	// An auth hook, so that the page has a token box and the command a token.
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens(testToken)}})
 	p := openTab(t, f.url)
 	bc := chromedp.FromContext(p.ctx).BrowserContextID
 	for _, perm := range []string{"clipboard-read", "clipboard-write"} {
@@ -1308,4 +1494,630 @@ func TestBrowserUnderPrefix(t *testing.T) {
 func awaitPromise(p *cdpruntime.EvaluateParams) {
 	yes := true
 	p.AwaitPromise = &yes
+}
+
+// ---------- the History view ----------
+
+// openHistory shows the History view and waits until it has loaded.
+func (p *tab) openHistory() {
+	p.t.Helper()
+	p.click("#tab-history")
+	p.waitHistory()
+}
+
+// waitHistory waits until the History view's last request is answered.
+// Every action that loads it sets the state to "loading" at once.
+func (p *tab) waitHistory() {
+	p.t.Helper()
+	p.waitFor(`(function () { var s = document.getElementById('history-view').dataset.state; return s && s !== 'loading'; })()`, "the history to load")
+}
+
+// historyRows are the rows shown: the id, then the text of each cell
+// (tool, status, surface, duration, time).
+func (p *tab) historyRows() [][]string {
+	p.t.Helper()
+	return evalJS[[][]string](p, `Array.from(document.querySelectorAll('#history-rows tr.inv')).map(function (tr) {
+		return [tr.dataset.id].concat(Array.from(tr.cells).map(function (td) { return td.textContent; }));
+	})`)
+}
+
+// column is one column of historyRows (0 is the id, 1 the tool...).
+func column(rows [][]string, i int) string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r[i])
+	}
+	return strings.Join(out, ",")
+}
+
+func invRow(id string) string    { return fmt.Sprintf(`#history-rows tr.inv[data-id=%s]`, js(id)) }
+func invDetail(id string) string { return invRow(id) + " + tr.inv-detail" }
+
+// openInvocation opens a row with a click on the row (not its button) and
+// waits for the detail.
+func (p *tab) openInvocation(id string) {
+	p.t.Helper()
+	p.click(invRow(id) + " .inv-time")
+	p.waitVisible(invDetail(id) + " .inv-input")
+}
+
+// invocations is the list the server itself answers, newest first.
+func (f *fixture) invocations(t *testing.T, header ...string) []map[string]any {
+	t.Helper()
+	code, body := send(t, http.MethodGet, f.srv.URL+"/v1/invocations?limit=500", "", header...)
+	var resp struct{ Invocations []map[string]any }
+	if err := json.Unmarshal([]byte(body), &resp); code != http.StatusOK || err != nil {
+		t.Fatalf("GET /v1/invocations: %d %s", code, body)
+	}
+	return resp.Invocations
+}
+
+var durationText = regexp.MustCompile(`^(< 0\.01 ms|\d+(\.\d\d?)? ms|\d+\.\d\d s)$`)
+
+// The history lists the calls made from the console and from every other
+// surface, newest first, with their surface, status, duration and time; a
+// row opens on its input, result and error.
+func TestBrowserHistoryListsCalls(t *testing.T) {
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+	p := openTab(t, f.url)
+	p.waitVisible("#tab-history")
+	if got := evalJS[[]string](p, `Array.from(document.querySelectorAll('#views [role=tab]')).map(function (b) { return b.textContent + ':' + b.getAttribute('aria-selected'); })`); strings.Join(got, ",") != "Tools:true,History:false" {
+		t.Errorf("tabs %q", got)
+	}
+	// Nothing is asked of the history before it is shown.
+	if n := f.count("GET /v1/invocations"); n != 0 {
+		t.Errorf("history loaded before it was shown (%d requests)", n)
+	}
+	p.openHistory()
+	p.waitVisible("#history-empty")
+	if got := p.text("#history-empty"); !strings.HasPrefix(got, "No invocations yet.") {
+		t.Errorf("empty history reads %q", got)
+	}
+	if evalJS[bool](p, visible("#tool-list")) || evalJS[bool](p, visible("#search")) {
+		t.Errorf("the tool list is shown beside the history")
+	}
+	if h := evalJS[string](p, `location.hash`); h != "#history" {
+		t.Errorf("hash %q in the History view", h)
+	}
+
+	// A call from the console...
+	p.click("#tab-tools")
+	p.waitVisible("#tool-list")
+	p.expand("delete_record")
+	p.useJSON("delete_record")
+	p.typeInto(tool("delete_record")+" textarea.editor", `{"id": "r-1"}`)
+	p.run("delete_record")
+	// ... and from the other surfaces.
+	weather := callV1(t, f.srv.URL, "get_weather", `{"city":"Oslo","units":"celsius"}`, "X-Correlation-ID", "corr-oslo")
+	if code, body := f.post(t, "/tools/always_fails/call", `{}`); code != http.StatusInternalServerError { // isError
+		t.Fatalf("explorer call: %d %s", code, body)
+	}
+	callMCP(t, f.srv.URL, "render_chart", map[string]any{})
+	if code, body := f.post(t, "/oxp/tools/call", `{"request":{"tool_id":"Tools.DeleteRecord","input":{"id":"r-2","n":12345678901234567890}}}`); code != http.StatusOK {
+		t.Fatalf("OXP call: %d %s", code, body)
+	}
+
+	p.openHistory() // loaded again: the calls made since are there
+	rows := p.historyRows()
+	if got := column(rows, 1); got != "delete_record,render_chart,always_fails,get_weather,delete_record" {
+		t.Errorf("tools, newest first: %s", got)
+	}
+	if got := column(rows, 2); got != "Success,Success,Failed,Success,Success" {
+		t.Errorf("statuses: %s", got)
+	}
+	if got := column(rows, 3); got != "oxp,mcp,explorer,v1,explorer" {
+		t.Errorf("surfaces: %s", got)
+	}
+	if got := p.text("#history-count"); got != "5 invocations" {
+		t.Errorf("count %q", got)
+	}
+	server := f.invocations(t)
+	for i, r := range rows {
+		if r[0] != server[i]["id"] {
+			t.Errorf("row %d is %s, the server's %d-th record %s", i, r[0], i, server[i]["id"])
+		}
+		if !durationText.MatchString(r[4]) {
+			t.Errorf("row %d duration %q", i, r[4])
+		}
+		// The time is local and readable, the exact time in UTC its tooltip.
+		sel := invRow(r[0]) + " .inv-time time"
+		if dt := evalJS[string](p, fmt.Sprintf(`document.querySelector(%s).dateTime`, js(sel))); dt != server[i]["created_at"] {
+			t.Errorf("row %d datetime %q, want %q", i, dt, server[i]["created_at"])
+		}
+		if !regexp.MustCompile(`^\D+ \d{1,2}, \d{1,2}:\d\d:\d\d( [AP]M)?$`).MatchString(r[5]) {
+			t.Errorf("row %d time %q, want a readable local time", i, r[5])
+		}
+		if title := evalJS[string](p, fmt.Sprintf(`document.querySelector(%s).title`, js(sel))); !strings.HasSuffix(title, " UTC") {
+			t.Errorf("row %d time tooltip %q", i, title)
+		}
+	}
+	// Success is green and a failure red, as the console's statuses are.
+	if hue := p.colour(invRow(weather)+" .inv-status", "color").hue(); hue != "green" {
+		t.Errorf("success is %s", hue)
+	}
+	failed := rows[2][0]
+	if hue := p.colour(invRow(failed)+" .inv-status", "color").hue(); hue != "red" {
+		t.Errorf("failed is %s", hue)
+	}
+
+	// A row opens on its input and result, pretty and exact.
+	p.openInvocation(weather)
+	if got := p.text(invDetail(weather) + " .inv-input pre"); got != "{\n  \"city\": \"Oslo\",\n  \"units\": \"celsius\"\n}" {
+		t.Errorf("input:\n%s", got)
+	}
+	wantResult := "{\n  \"city\": \"Oslo\",\n  \"units\": \"celsius\",\n  \"days\": 0,\n  \"high\": 21.5,\n  \"id\": 12345678901234567890\n}"
+	if got := p.text(invDetail(weather) + " .inv-result pre"); got != wantResult {
+		t.Errorf("result:\n%s\nwant\n%s", got, wantResult)
+	}
+	if n := evalJS[int](p, fmt.Sprintf(`document.querySelectorAll(%s).length`, js(invDetail(weather)+" .j-key"))); n == 0 {
+		t.Errorf("the result is not coloured as JSON")
+	}
+	// Numbers stay as the server sent them, in the input too.
+	p.openInvocation(rows[0][0])
+	if got := p.text(invDetail(rows[0][0]) + " .inv-input pre"); got != "{\n  \"id\": \"r-2\",\n  \"n\": 12345678901234567890\n}" {
+		t.Errorf("OXP call's input:\n%s", got)
+	}
+	if evalJS[bool](p, visible(invDetail(weather)+" .inv-error")) {
+		t.Errorf("an error is shown for a success")
+	}
+	if got := p.text(invDetail(weather) + " .inv-meta"); !strings.Contains(got, "corr-oslo") || !strings.Contains(got, weather) {
+		t.Errorf("meta %q lacks the correlation id or the invocation id", got)
+	}
+	if got := evalJS[string](p, fmt.Sprintf(`document.querySelector(%s).getAttribute('aria-expanded')`, js(invRow(weather)+" .inv-toggle"))); got != "true" {
+		t.Errorf("aria-expanded %q on an open row", got)
+	}
+
+	// From the keyboard: Enter on the row's button opens it.
+	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.CSS(invRow(failed)+" .inv-toggle"), kb.Enter)); err != nil {
+		t.Fatalf("press Enter: %v", err)
+	}
+	p.waitVisible(invDetail(failed) + " .inv-error")
+	if got := p.text(invDetail(failed) + " .inv-error .error-box"); got != "The upstream service is unavailable." {
+		t.Errorf("error %q", got)
+	}
+	if hue := p.colour(invDetail(failed)+" .inv-error .error-box", "color").hue(); hue != "red" {
+		t.Errorf("the error is %s", hue)
+	}
+	if got := p.text(invDetail(failed) + " .inv-input pre"); got != "{}" {
+		t.Errorf("input of a call without arguments %q", got)
+	}
+	// A second press closes it.
+	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.CSS(invRow(failed)+" .inv-toggle"), kb.Enter)); err != nil {
+		t.Fatalf("press Enter: %v", err)
+	}
+	p.waitFor("!"+visible(invDetail(failed)), "the row to close")
+
+	// Refresh keeps the open rows open.
+	p.click("#history-refresh")
+	p.waitHistory()
+	p.waitVisible(invDetail(weather) + " .inv-result")
+
+	// Dark mode: the table is dark, the statuses keep their colours.
+	p.click("#theme-toggle")
+	p.waitFor(`document.documentElement.getAttribute('data-theme') === 'dark'`, "dark mode")
+	if l := p.colour(invRow(rows[0][0])+" td", "backgroundColor").luminance(); l > 60 {
+		t.Errorf("a row's background in dark mode has luminance %d", l)
+	}
+	if l := p.colour(invDetail(weather)+" .inv-result pre", "backgroundColor").luminance(); l > 60 {
+		t.Errorf("the result's background in dark mode has luminance %d", l)
+	}
+	if hue := p.colour(invRow(weather)+" .inv-status", "color").hue(); hue != "green" {
+		t.Errorf("success is %s in dark mode", hue)
+	}
+	if hue := p.colour(invRow(failed)+" .inv-status", "color").hue(); hue != "red" {
+		t.Errorf("failed is %s in dark mode", hue)
+	}
+}
+
+// A call still running shows as pending; opening it reads it again.
+func TestBrowserHistoryPending(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	done := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(f.srv.URL+"/v1/tools/slow_echo", "application/json", strings.NewReader(`{"input":{"message":"late"}}`))
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		done <- string(b)
+	}()
+	select {
+	case <-f.started:
+	case <-time.After(waitTimeout):
+		t.Fatal("slow_echo did not start")
+	}
+	p := openTab(t, f.url)
+	p.openHistory()
+	rows := p.historyRows()
+	if len(rows) != 1 || rows[0][1] != "slow_echo" || rows[0][2] != "Pending" || rows[0][4] != "—" {
+		t.Fatalf("rows %q, want slow_echo pending without a duration", rows)
+	}
+	id := rows[0][0]
+	// Pending is amber, neither the green of a success nor the red of a
+	// failure.
+	amber := evalJS[string](p, `(function () {
+		var e = document.createElement('span');
+		e.style.color = 'var(--amber)';
+		document.body.appendChild(e);
+		var c = getComputedStyle(e).color;
+		e.remove();
+		return c;
+	})()`)
+	if got := evalJS[string](p, fmt.Sprintf(`getComputedStyle(document.querySelector(%s)).color`, js(invRow(id)+" .inv-status"))); got != amber {
+		t.Errorf("pending is %s, want amber %s", got, amber)
+	}
+	p.openInvocation(id)
+	p.waitFor(fmt.Sprintf(`document.querySelector(%s).dataset.state === 'ready'`, js(invDetail(id))), "the record to be read again")
+	if got := p.text(invDetail(id) + " .inv-result"); !strings.Contains(got, "Still running") {
+		t.Errorf("result of a pending call %q", got)
+	}
+	if n := f.count("GET /v1/invocations/" + id); n != 1 {
+		t.Errorf("the record was read %d times, want once", n)
+	}
+	f.releaseSlow()
+	select {
+	case body := <-done:
+		if !strings.Contains(body, `"invocation_id"`) {
+			t.Fatalf("the call answered %s", body)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("slow_echo did not answer")
+	}
+	p.click(invDetail(id) + " .inv-result button")
+	p.waitText(invRow(id)+" .inv-status", "Success")
+	p.waitVisible(invDetail(id) + " .inv-result pre")
+	if got := p.text(invDetail(id) + " .inv-result pre"); got != "{\n  \"message\": \"late\"\n}" {
+		t.Errorf("result once done %q", got)
+	}
+	if got := p.text(invRow(id) + " .inv-duration"); !durationText.MatchString(got) {
+		t.Errorf("duration once done %q", got)
+	}
+}
+
+// Filters by tool, status and surface go to the server; the tool filter
+// offers the tools the page knows.
+func TestBrowserHistoryFilters(t *testing.T) {
+	var mu sync.Mutex
+	var queries []string
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}, wrap: func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1/invocations" {
+				mu.Lock()
+				queries = append(queries, r.URL.RawQuery)
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	}})
+	for range 3 {
+		callV1(t, f.srv.URL, "get_weather", `{"city":"Rome","units":"celsius"}`)
+	}
+	for range 2 {
+		callV1(t, f.srv.URL, "always_fails", `{}`)
+	}
+	callV1(t, f.srv.URL, "get_weather", `{"city":""}`) // invalid: failed
+	f.post(t, "/tools/delete_record/call", `{"id":"r-1"}`)
+
+	p := openTab(t, f.url)
+	p.openHistory()
+	if n := len(p.historyRows()); n != 7 {
+		t.Fatalf("%d rows, want 7", n)
+	}
+	opts := evalJS[[]string](p, `Array.from(document.querySelectorAll('#history-tool option')).map(function (o) { return o.value + '=' + o.text; })`)
+	want := "=All tools,always_fails=always_fails,create_order=create_order,delete_record=delete_record,get_weather=get_weather,inject_html=inject_html,render_chart=render_chart,slow_echo=slow_echo"
+	if got := strings.Join(opts, ","); got != want {
+		t.Errorf("tool filter options %s", got)
+	}
+	filter := func(sel, option, wantTools, wantStatuses string) {
+		t.Helper()
+		p.choose(sel, option)
+		p.waitHistory()
+		rows := p.historyRows()
+		if got := column(rows, 1); got != wantTools {
+			t.Errorf("%s %s: tools %s, want %s", sel, option, got, wantTools)
+		}
+		if got := column(rows, 2); got != wantStatuses {
+			t.Errorf("%s %s: statuses %s, want %s", sel, option, got, wantStatuses)
+		}
+	}
+	filter("#history-tool", "always_fails", "always_fails,always_fails", "Failed,Failed")
+	if got := p.text("#history-count"); got != "2 invocations" {
+		t.Errorf("count %q", got)
+	}
+	filter("#history-tool", "All tools", "delete_record,get_weather,always_fails,always_fails,get_weather,get_weather,get_weather", "Success,Failed,Failed,Failed,Success,Success,Success")
+	filter("#history-status", "Success", "delete_record,get_weather,get_weather,get_weather", "Success,Success,Success,Success")
+	filter("#history-tool", "get_weather", "get_weather,get_weather,get_weather", "Success,Success,Success")
+	filter("#history-status", "Failed", "get_weather", "Failed")
+	id := p.historyRows()[0][0]
+	p.openInvocation(id)
+	if got := p.text(invDetail(id) + " .inv-error"); !strings.Contains(got, "/city") {
+		t.Errorf("error of the invalid call %q", got)
+	}
+	filter("#history-status", "Pending", "", "")
+	p.waitVisible("#history-empty")
+	if got := p.text("#history-empty"); got != "No invocations match these filters." {
+		t.Errorf("empty message %q", got)
+	}
+	if evalJS[bool](p, visible("#history-table")) {
+		t.Errorf("an empty table is shown")
+	}
+	p.choose("#history-status", "Any status")
+	filter("#history-tool", "All tools", "delete_record,get_weather,always_fails,always_fails,get_weather,get_weather,get_weather", "Success,Failed,Failed,Failed,Success,Success,Success")
+	filter("#history-surface", "explorer", "delete_record", "Success")
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, w := range []string{"tool_name=always_fails", "status=success", "tool_name=get_weather&status=failed", "surface=explorer"} {
+		found := false
+		for _, q := range queries {
+			if strings.Contains(q, w) && strings.Contains(q, "limit=25&offset=0") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no request with %s in %q", w, queries)
+		}
+	}
+}
+
+// "Load more" brings the next page, by offset, without showing a record
+// twice when newer calls have moved the pages along.
+func TestBrowserHistoryLoadMore(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	for i := range 30 {
+		callV1(t, f.srv.URL, "delete_record", fmt.Sprintf(`{"id":"r-%d"}`, i))
+	}
+	p := openTab(t, f.url)
+	p.openHistory()
+	if n := len(p.historyRows()); n != 25 {
+		t.Fatalf("%d rows in the first page, want 25", n)
+	}
+	if got := p.text("#history-count"); got != "Showing 25 of 30" {
+		t.Errorf("count %q", got)
+	}
+	p.waitVisible("#history-more")
+	p.click("#history-more")
+	p.waitHistory()
+	rows := p.historyRows()
+	server := f.invocations(t)
+	var ids []string
+	for _, r := range server {
+		ids = append(ids, r["id"].(string))
+	}
+	if got := column(rows, 0); got != strings.Join(ids, ",") {
+		t.Errorf("rows after Load more:\n%s\nwant the server's\n%s", got, strings.Join(ids, ","))
+	}
+	if got := p.text("#history-count"); got != "30 invocations" {
+		t.Errorf("count %q", got)
+	}
+	if evalJS[bool](p, visible("#history-more")) {
+		t.Errorf("Load more shown with every record loaded")
+	}
+	// The focus was on Load more, which went away: it moves to the first
+	// row the page brought.
+	if got := evalJS[string](p, `document.activeElement.closest('tr') ? document.activeElement.closest('tr').dataset.id : document.activeElement.tagName`); got != ids[25] {
+		t.Errorf("focus on %q after the last page, want the row %s", got, ids[25])
+	}
+
+	// Newer calls between two pages: the next page starts two records
+	// later than it would have, and those two are not shown twice.
+	p.click("#history-refresh")
+	p.waitHistory()
+	callV1(t, f.srv.URL, "get_weather", `{"city":"Oslo","units":"celsius"}`)
+	callV1(t, f.srv.URL, "get_weather", `{"city":"Oslo","units":"celsius"}`)
+	p.click("#history-more")
+	p.waitHistory()
+	rows = p.historyRows()
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r[0]] {
+			t.Errorf("record %s shown twice", r[0])
+		}
+		seen[r[0]] = true
+	}
+	if len(rows) != 30 {
+		t.Errorf("%d rows, want the 30 older records", len(rows))
+	}
+	if got := p.text("#history-count"); got != "Showing 30 of 32" {
+		t.Errorf("count %q", got)
+	}
+}
+
+// With an auth hook the history needs the token: a 401 shows the console's
+// guidance, and once a token is typed the history loads with it.
+func TestBrowserHistoryUnauthorized(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	f := newFixture(t, fixtureOptions{
+		opts: runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens(testToken)},
+		wrap: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/v1/invocations") {
+					mu.Lock()
+					auth = append(auth, r.Header.Get("Authorization"))
+					mu.Unlock()
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+	})
+	id := callV1(t, f.srv.URL, "delete_record", `{"id":"r-1"}`, "Authorization", "Bearer "+testToken)
+	p := openTab(t, f.url)
+	p.openHistory()
+	p.waitVisible("#history-notice.unauthorized")
+	if got := p.text("#history-notice.unauthorized p"); !strings.Contains(got, "Bearer token") {
+		t.Errorf("401 message %q does not ask for a Bearer token", got)
+	}
+	if evalJS[bool](p, visible("#history-table")) {
+		t.Errorf("a table is shown without the token")
+	}
+	p.click("#history-notice.unauthorized button")
+	p.waitFor(`document.activeElement === document.getElementById('token-input')`, "the token field to get the focus")
+	p.setToken(testToken)
+	// The history loads again by itself once the token is typed.
+	p.waitVisible(invRow(id))
+	p.waitHistory()
+	if evalJS[bool](p, visible("#history-notice")) {
+		t.Errorf("the 401 message is still shown")
+	}
+	p.openInvocation(id)
+	if got := p.text(invDetail(id) + " .inv-meta"); !strings.Contains(got, "Caller") {
+		t.Errorf("meta %q has no caller", got)
+	}
+	mu.Lock()
+	first, last := auth[0], auth[len(auth)-1]
+	mu.Unlock()
+	if first != "" || last != "Bearer "+testToken {
+		t.Errorf("the history was read with Authorization %q, then %q", first, last)
+	}
+	// A call from the console with the token, then the history has it.
+	p.click("#tab-tools")
+	p.expand("render_chart")
+	p.run("render_chart")
+	p.openHistory()
+	if got := column(p.historyRows(), 3); got != "explorer,v1" {
+		t.Errorf("surfaces after a console call: %s", got)
+	}
+}
+
+// Every string from the history is text on the page, never markup.
+func TestBrowserHistoryEscaping(t *testing.T) {
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+	p := openTab(t, f.url)
+	p.expand("inject_html")
+	p.run("inject_html") // the result is markup
+	code, body := f.post(t, "/v1/tools/inject_html", `{"input":{"q":"<img src=x onerror=\"window.__pwned=6\">"},"correlation_id":"<b id=\"pwn-corr\">x</b>"}`)
+	if code != http.StatusOK {
+		t.Fatalf("v1 call: %d %s", code, body)
+	}
+	p.openHistory()
+	rows := p.historyRows()
+	if len(rows) != 2 {
+		t.Fatalf("rows %q", rows)
+	}
+	for _, r := range rows {
+		p.openInvocation(r[0])
+	}
+	console, v1 := rows[1][0], rows[0][0]
+	if got := p.text(invDetail(console) + " .inv-result pre"); got != `<img src=x onerror="window.__pwned=3"><b>not bold</b>` {
+		t.Errorf("result %q", got)
+	}
+	if got := p.text(invDetail(v1) + " .inv-input pre"); got != "{\n  \"q\": \"<img src=x onerror=\\\"window.__pwned=6\\\">\"\n}" {
+		t.Errorf("input %q", got)
+	}
+	if got := p.text(invDetail(v1) + " .inv-meta"); !strings.Contains(got, `<b id="pwn-corr">x</b>`) {
+		t.Errorf("correlation id %q", got)
+	}
+	if got := p.text(invDetail(v1) + " .inv-error .error-box"); got != "invalid arguments:\n- /q: value must be one of \"<b>a</b>\", \"<i>b</i>\" (enum)" {
+		t.Errorf("error %q", got)
+	}
+	if n := evalJS[int](p, `document.querySelectorAll('#history-view img, #history-view b, #history-view i, #pwn-corr').length`); n != 0 {
+		t.Errorf("%d elements were created from the history's strings", n)
+	}
+	if pwned := evalJS[bool](p, `window.__pwned !== undefined`); pwned {
+		t.Errorf("injected script ran: __pwned = %v", evalJS[any](p, `window.__pwned`))
+	}
+}
+
+// #history opens the History view; the tabs work from the keyboard; the
+// tools' own links still work beside it.
+func TestBrowserHistoryLinks(t *testing.T) {
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
+	callV1(t, f.srv.URL, "delete_record", `{"id":"r-1"}`)
+	p := openTab(t, f.url+"#history")
+	p.waitVisible("#history-rows tr.inv")
+	if evalJS[bool](p, visible("#tool-list")) {
+		t.Errorf("the tool list is shown at #history")
+	}
+	if got := evalJS[string](p, `document.getElementById('tab-history').getAttribute('aria-selected')`); got != "true" {
+		t.Errorf("History tab aria-selected %q", got)
+	}
+	// Arrow keys move between the tabs.
+	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.CSS("#tab-history"), kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitVisible("#tool-list")
+	if got := evalJS[string](p, `document.activeElement.id`); got != "tab-tools" {
+		t.Errorf("focus on %q after ArrowLeft", got)
+	}
+	if h := evalJS[string](p, `location.hash`); h != "" {
+		t.Errorf("hash %q in the tool list with no tool open", h)
+	}
+	// A tool opened, then the history, then back: the tool's link again.
+	p.expand("render_chart")
+	if h := evalJS[string](p, `location.hash`); h != "#render_chart" {
+		t.Errorf("hash %q", h)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.SendKeys(chromedp.CSS("#tab-tools"), kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitHistory()
+	if h := evalJS[string](p, `location.hash`); h != "#history" {
+		t.Errorf("hash %q in the history", h)
+	}
+	p.click("#tab-tools")
+	if h := evalJS[string](p, `location.hash`); h != "#render_chart" {
+		t.Errorf("hash %q back in the tool list", h)
+	}
+	// "/" goes to the search box, from the history too.
+	p.click("#tab-history")
+	p.waitHistory()
+	evalJS[chromedp.Void](p, `document.activeElement.blur()`)
+	// One keyDown with its text, as a key press is (chromedp.KeyEvent sends
+	// the character as an event of its own, which no page can stop).
+	for _, ev := range []input.DispatchKeyEventParams{
+		{Type: input.DispatchKeyEventTypeKeyDown, Key: "/", Code: "Slash", Text: "/", WindowsVirtualKeyCode: 191},
+		{Type: input.DispatchKeyEventTypeKeyUp, Key: "/", Code: "Slash", WindowsVirtualKeyCode: 191},
+	} {
+		if _, err := chromedp.Call(p.ctx, input.DispatchKeyEvent, ev); err != nil {
+			t.Fatalf("press /: %v", err)
+		}
+	}
+	p.waitFor(`document.activeElement === document.getElementById('search')`, "the search box to get the focus")
+	if v := evalJS[string](p, `document.getElementById('search').value`); v != "" {
+		t.Errorf("the key typed %q into the search box", v)
+	}
+	// Links followed within the page.
+	evalJS[chromedp.Void](p, `location.hash = '#history'`)
+	p.waitVisible("#history-rows tr.inv")
+	evalJS[chromedp.Void](p, `location.hash = '#delete_record'`)
+	p.waitVisible(tool("delete_record") + " .try-it")
+	// A deep link to a tool still opens it.
+	p.navigate(f.url + "#get_weather")
+	p.waitVisible(tool("get_weather") + " .try-it")
+	if evalJS[bool](p, visible("#history-view")) {
+		t.Errorf("the history is shown at #get_weather")
+	}
+}
+
+// Without the /v1 surface there is no history: no tab, nothing asked of
+// /v1, and #history is the tool list.
+func TestBrowserHistoryDisabled(t *testing.T) {
+	f := newFixture(t, fixtureOptions{opts: runtime.Options{V1: runtime.V1Options{Disable: true}}})
+	p := openTab(t, f.url+"#history")
+	if evalJS[bool](p, visible("#views")) || evalJS[bool](p, visible("#tab-history")) {
+		t.Errorf("the History tab is shown without /v1")
+	}
+	if evalJS[bool](p, visible("#history-view")) || !evalJS[bool](p, visible("#tool-list")) {
+		t.Errorf("the history is shown instead of the tools")
+	}
+	p.expand("delete_record")
+	for _, r := range f.requests() {
+		if strings.Contains(r, "/v1/") {
+			t.Errorf("request to /v1 without it: %s", r)
+		}
+	}
+}
+
+// Mounted under a prefix, the history is read under the prefix too.
+func TestBrowserHistoryUnderPrefix(t *testing.T) {
+	f := newFixture(t, fixtureOptions{prefix: "/explorer"})
+	p := openTab(t, f.url)
+	p.openHistory()
+	p.waitVisible("#history-empty")
+	if n := f.count("GET /explorer/v1/invocations"); n != 1 {
+		t.Errorf("requests: %q", f.requests())
+	}
 }

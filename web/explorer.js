@@ -12,7 +12,8 @@
     tools: [],
     cards: [],        // {tool, li, open, loaded}
     details: {},      // name -> Promise of the detail
-    ids: 0            // counter for the ids of generated form fields
+    ids: 0,           // counter for the ids of generated form fields
+    openTool: ''      // the tool last opened, in the URL's #fragment
   };
 
   // ---------- DOM helpers ----------
@@ -98,6 +99,64 @@
     return tokens.map(function (p) { return p[0] ? p[1].replace(/^: $/, ':') : ''; }).join('');
   }
 
+  // valueEnd is the index just past the JSON value that starts at i in
+  // text (valid JSON).
+  function valueEnd(text, i) {
+    var c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      return i + 1;
+    }
+    if (c === '{' || c === '[') {
+      var depth = 0;
+      for (; i < text.length; i++) {
+        c = text[i];
+        if (c === '"') i = valueEnd(text, i) - 1;
+        else if (c === '{' || c === '[') depth++;
+        else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+      }
+      return i;
+    }
+    while (i < text.length && !/[\s,\]}]/.test(text[i])) i++;
+    return i;
+  }
+  function skipSpace(text, i) { while (i < text.length && /\s/.test(text[i])) i++; return i; }
+
+  // rawMembers answers the members of a JSON object, and rawElements the
+  // elements of a JSON array, as their source text: shown with codeBlock,
+  // every number stays exactly as the server sent it, which JSON.parse
+  // would not keep. text must be valid JSON.
+  function rawMembers(text) {
+    var out = Object.create(null);
+    var i = skipSpace(text, 0);
+    if (text[i] !== '{') return out;
+    i = skipSpace(text, i + 1);
+    while (i < text.length && text[i] === '"') {
+      var end = valueEnd(text, i);
+      var key = JSON.parse(text.slice(i, end));
+      i = skipSpace(text, skipSpace(text, end) + 1); // past ':'
+      end = valueEnd(text, i);
+      out[key] = text.slice(i, end);
+      i = skipSpace(text, end);
+      if (text[i] === ',') i = skipSpace(text, i + 1);
+    }
+    return out;
+  }
+  function rawElements(text) {
+    var out = [];
+    var i = skipSpace(text, 0);
+    if (text[i] !== '[') return out;
+    i = skipSpace(text, i + 1);
+    while (i < text.length && text[i] !== ']') {
+      var end = valueEnd(text, i);
+      out.push(text.slice(i, end));
+      i = skipSpace(text, end);
+      if (text[i] === ',') i = skipSpace(text, i + 1);
+    }
+    return out;
+  }
+
   // codeBlock shows text in a <pre>, pretty-printed and coloured when it is
   // JSON (an object or an array), as is otherwise.
   function codeBlock(text, cls) {
@@ -136,7 +195,17 @@
 
   function errorMessage(r) {
     if (r.body && typeof r.body.error === 'string') return r.body.error;
+    if (r.body && typeof r.body.detail === 'string') return r.body.detail; // the /v1 surface's errors
     return 'HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : '');
+  }
+
+  // hashName is the page's #fragment, decoded ("" when there is none).
+  function hashName() {
+    var h = location.hash.replace(/^#/, '');
+    try { return decodeURIComponent(h); } catch (e) { return h; }
+  }
+  function setHash(hash) {
+    try { history.replaceState(null, '', hash || location.pathname + location.search); } catch (e) { /* ignore */ }
   }
 
   // ---------- Theme ----------
@@ -174,6 +243,10 @@
     $('token-clear').hidden = !state.token;
     document.dispatchEvent(new Event('explorer:token'));
   }
+  // The auth bar shows when the server has an auth hook. A 401 shows it
+  // too: something in front of the server (a proxy) may want a token that
+  // the server itself does not know about.
+  function showAuthBar() { $('auth').hidden = false; }
 
   // ---------- Schemas ----------
 
@@ -258,8 +331,33 @@
 
   function literal(v) { return typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v); }
 
+  // nested finds the object schema inside a property whose value has
+  // properties of its own: an object, an array of objects (at any depth of
+  // arrays), either of them nullable (type ["array", "null"], as Go slices
+  // and pointers come out) or the one branch of an anyOf/oneOf that is not
+  // null. It answers {schema, path} with the path's suffix ("." or "[]."),
+  // or null.
+  function nested(schema, root, depth) {
+    depth = depth || 0;
+    var s = resolve(schema, root);
+    if (depth > 4) return null;
+    if (isObject(s.properties)) return { schema: s, path: '.' };
+    var t = s.type;
+    if ((t === 'array' || Array.isArray(t) && t.indexOf('array') >= 0) && isObject(s.items)) {
+      var inner = nested(s.items, root, depth + 1);
+      return inner ? { schema: inner.schema, path: '[]' + inner.path } : null;
+    }
+    var alts = Array.isArray(s.anyOf) ? s.anyOf : s.oneOf;
+    if (Array.isArray(alts)) {
+      var some = alts.filter(function (a) { return resolve(a, root).type !== 'null'; });
+      if (some.length === 1) return nested(some[0], root, depth + 1);
+    }
+    return null;
+  }
+
   // rows flattens an object schema into table rows, nested properties as
-  // dotted paths ("address.city", "items[].id").
+  // dotted paths ("address.city", "items[].id"), in the input's table and
+  // the output's alike.
   function rows(schema, root, prefix, depth, out) {
     var s = resolve(schema, root);
     if (depth > 4 || !isObject(s.properties)) return out;
@@ -267,10 +365,8 @@
     Object.keys(s.properties).forEach(function (name) {
       var p = resolve(s.properties[name], root);
       out.push({ prefix: prefix, name: name, schema: p, required: required.indexOf(name) >= 0 });
-      if (isObject(p.properties)) rows(p, root, prefix + name + '.', depth + 1, out);
-      else if (p.type === 'array' && p.items && isObject(resolve(p.items, root).properties)) {
-        rows(p.items, root, prefix + name + '[].', depth + 1, out);
-      }
+      var inner = nested(p, root);
+      if (inner) rows(inner.schema, root, prefix + name + inner.path, depth + 1, out);
     });
     return out;
   }
@@ -694,6 +790,7 @@
       var isError = r.status >= 400 || (isResult && body.isError === true);
       var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
       if (r.status === 401) {
+        showAuthBar();
         var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
         enter.addEventListener('click', function () { $('token-input').focus(); });
         panel.appendChild(el('div', { class: 'error-box unauthorized' }, el('p', { text: UNAUTHORIZED_MESSAGE }), enter));
@@ -870,11 +967,15 @@
     card.li.classList.toggle('open', card.open);
     card.header.setAttribute('aria-expanded', card.open ? 'true' : 'false');
     card.body.hidden = !card.open;
-    try { // the last opened tool is in the URL, so that a link or a reload shows it
-      var hash = '#' + encodeURIComponent(card.tool.name);
-      if (card.open) history.replaceState(null, '', hash);
-      else if (location.hash === hash) history.replaceState(null, '', location.pathname + location.search);
-    } catch (e) { /* ignore */ }
+    // The last opened tool is in the URL, so that a link or a reload shows it.
+    var hash = '#' + encodeURIComponent(card.tool.name);
+    if (card.open) {
+      state.openTool = card.tool.name;
+      setHash(hash);
+    } else if (state.openTool === card.tool.name) {
+      state.openTool = '';
+      if (location.hash === hash) setHash('');
+    }
     if (!card.open || card.loaded) return;
     card.loaded = true;
     clear(card.body);
@@ -928,16 +1029,20 @@
     empty.textContent = total === 0 ? 'This server has no tools.' : 'No tools match \u201c' + $('search').value.trim() + '\u201d.';
   }
 
+  // openFromHash opens the tool a link names.
+  function openFromHash(want) {
+    if (!want) return;
+    var card = state.cards.filter(function (c) { return c.tool.name === want; })[0];
+    if (card) { toggle(card, true); card.li.scrollIntoView({ block: 'start' }); }
+  }
+
   function loadTools() {
     return request(API + '/tools').then(function (r) {
       if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(errorMessage(r));
       state.tools = r.body.filter(isObject);
       renderList();
-      var want = decodeURIComponent(location.hash.replace(/^#/, ''));
-      if (want) {
-        var card = state.cards.filter(function (c) { return c.tool.name === want; })[0];
-        if (card) { toggle(card, true); card.li.scrollIntoView({ block: 'start' }); }
-      }
+      fillToolFilter();
+      if (currentView() === 'tools') openFromHash(hashName());
     }).catch(function (e) {
       var n = $('notice');
       n.textContent = 'Could not load the tools: ' + e.message;
@@ -947,6 +1052,313 @@
     });
   }
 
+  // ---------- History ----------
+
+  // HISTORY is where /v1/invocations is, or "" when the server has no /v1
+  // surface. HISTORY_URL is relative to the page, whose directory is
+  // API + "/" (the page may be served at "/x" as well as "/x/").
+  var HISTORY = HISTORY_URL ? new URL(HISTORY_URL, location.origin + API + '/').pathname : '';
+  var HISTORY_PAGE = 25;
+  var STATUS_LABELS = { success: 'Success', failed: 'Failed', pending: 'Pending' };
+  var HISTORY_UNAUTHORIZED = 'Unauthorized: this server requires a Bearer token. Enter your token in the field at the top of the page to see the history.';
+
+  var hist = {
+    seq: 0,        // the latest list request; older answers are dropped
+    items: [],     // {rec, raw, tr, btn, detail, open} in the order shown
+    byId: {},
+    offset: 0,     // records received so far: the next page's offset
+    total: 0,
+    open: {},      // ids of the rows open, kept across refreshes
+    retry: 0       // timer: the load retried once a token is typed
+  };
+
+  function currentView() { return $('history-view').hidden ? 'tools' : 'history'; }
+
+  // showView shows the tool list or the history. The history is loaded
+  // afresh each time it is shown, so that it has the calls just made.
+  function showView(view, keepHash) {
+    if (view === 'history' && !HISTORY) view = 'tools';
+    var was = currentView();
+    var isHistory = view === 'history';
+    $('tools-view').hidden = isHistory;
+    $('history-view').hidden = !isHistory;
+    Array.prototype.forEach.call($('views').children, function (b) {
+      var on = b.dataset.view === view;
+      b.setAttribute('aria-selected', on ? 'true' : 'false');
+      b.tabIndex = on ? 0 : -1;
+    });
+    if (!keepHash) setHash(isHistory ? '#history' : state.openTool ? '#' + encodeURIComponent(state.openTool) : '');
+    if (isHistory && was !== 'history') loadHistory(false);
+  }
+
+  function fillToolFilter() {
+    var sel = $('history-tool');
+    var keep = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    state.tools.map(function (t) { return String(t.name); }).sort().forEach(function (name) {
+      sel.appendChild(el('option', { value: name, text: name }));
+    });
+    sel.value = keep;
+    if (sel.value !== keep) sel.value = '';
+  }
+
+  function filtersSet() {
+    return !!($('history-tool').value || $('history-status').value || $('history-surface').value);
+  }
+
+  function historyQuery(offset) {
+    var q = new URLSearchParams();
+    [['tool_name', 'history-tool'], ['status', 'history-status'], ['surface', 'history-surface']].forEach(function (f) {
+      if ($(f[1]).value) q.set(f[0], $(f[1]).value);
+    });
+    q.set('limit', String(HISTORY_PAGE));
+    q.set('offset', String(offset));
+    return HISTORY + '?' + q.toString();
+  }
+
+  // historyGet sends the token as the console does.
+  function historyGet(url) {
+    var headers = { Accept: 'application/json' };
+    if (state.token) headers.Authorization = state.token;
+    return request(url, { headers: headers, cache: 'no-store' });
+  }
+
+  function setHistoryState(s) { $('history-view').dataset.state = s; }
+
+  // loadHistory loads the first page (more false) or the next one.
+  function loadHistory(more) {
+    var view = $('history-view');
+    if (more && view.dataset.state === 'loading') return;
+    var my = ++hist.seq;
+    var offset = more ? hist.offset : 0;
+    clearTimeout(hist.retry);
+    setHistoryState('loading');
+    view.setAttribute('aria-busy', 'true');
+    if (more) $('history-more').textContent = 'Loading\u2026';
+    else $('history-count').textContent = 'Loading\u2026';
+    historyGet(historyQuery(offset)).then(function (r) {
+      if (my !== hist.seq) return;
+      if (r.status === 401) { historyUnauthorized(); return; }
+      if (r.status !== 200 || !isObject(r.body) || !Array.isArray(r.body.invocations)) {
+        historyError(errorMessage(r), more);
+        return;
+      }
+      showHistoryPage(r, more, offset);
+    }, function (e) {
+      if (my === hist.seq) historyError('Request failed: ' + (e && e.message ? e.message : String(e)), more);
+    }).then(function () {
+      if (my !== hist.seq) return;
+      view.removeAttribute('aria-busy');
+      $('history-more').textContent = 'Load more';
+    });
+  }
+
+  function showHistoryPage(r, more, offset) {
+    var rows = $('history-rows');
+    var hadFocus = document.activeElement === $('history-more');
+    if (!more) {
+      hist.items = [];
+      hist.byId = {};
+      clear(rows);
+    }
+    $('history-notice').hidden = true;
+    var raws = rawElements(rawMembers(r.text).invocations || '[]');
+    var added = [];
+    r.body.invocations.forEach(function (rec, i) {
+      // A record already shown came again because newer calls moved the
+      // pages along.
+      if (!isObject(rec) || typeof rec.id !== 'string' || hist.byId[rec.id]) return;
+      var item = { rec: rec, raw: rawMembers(raws[i] || '') };
+      buildRow(item);
+      hist.items.push(item);
+      hist.byId[rec.id] = item;
+      rows.appendChild(item.tr);
+      rows.appendChild(item.detail);
+      added.push(item);
+      if (hist.open[rec.id]) toggleInvocation(item, true);
+    });
+    hist.offset = offset + r.body.invocations.length;
+    hist.total = typeof r.body.total === 'number' ? r.body.total : hist.offset;
+    paintHistoryFooter();
+    setHistoryState('ready');
+    // Load more went away with the last page: keep the keyboard focus in
+    // the table, on the first row it brought.
+    if (hadFocus && $('history-more').hidden && added.length) added[0].btn.focus();
+  }
+
+  function paintHistoryFooter() {
+    var shown = hist.items.length;
+    var total = Math.max(hist.total, shown);
+    $('history-table').hidden = shown === 0;
+    $('history-more').hidden = hist.offset >= hist.total;
+    var empty = $('history-empty');
+    empty.hidden = shown > 0;
+    empty.textContent = filtersSet() ? 'No invocations match these filters.'
+      : 'No invocations yet. Calls of the tools, from this page or any other surface, show here.';
+    $('history-count').textContent = shown < total ? 'Showing ' + shown + ' of ' + total
+      : total + (total === 1 ? ' invocation' : ' invocations');
+  }
+
+  function historyUnauthorized() {
+    showAuthBar();
+    hist.items = [];
+    hist.byId = {};
+    hist.offset = hist.total = 0;
+    clear($('history-rows'));
+    $('history-table').hidden = true;
+    $('history-more').hidden = true;
+    $('history-empty').hidden = true;
+    $('history-count').textContent = '';
+    var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
+    enter.addEventListener('click', function () { $('token-input').focus(); });
+    var n = $('history-notice');
+    clear(n);
+    n.className = 'error-box unauthorized';
+    append(n, [el('p', { text: HISTORY_UNAUTHORIZED }), enter]);
+    n.hidden = false;
+    setHistoryState('unauthorized');
+  }
+
+  function historyError(msg, more) {
+    var n = $('history-notice');
+    clear(n);
+    n.className = 'notice';
+    n.textContent = 'Could not load the history: ' + msg;
+    n.hidden = false;
+    if (!more) {
+      hist.items = [];
+      hist.byId = {};
+      hist.offset = hist.total = 0;
+      clear($('history-rows'));
+      $('history-table').hidden = true;
+      $('history-more').hidden = true;
+      $('history-empty').hidden = true;
+      $('history-count').textContent = '';
+    }
+    setHistoryState('error');
+  }
+
+  // formatDuration shows a duration in ms; calls often take less than one.
+  function formatDuration(ms) {
+    if (ms < 0.01) return '< 0.01 ms';
+    if (ms < 10) return (Math.round(ms * 100) / 100) + ' ms';
+    return formatMs(ms);
+  }
+
+  // timeEl shows an RFC 3339 time in the reader's time zone and locale,
+  // the UTC time as its tooltip.
+  function timeEl(iso, long) {
+    var d = new Date(typeof iso === 'string' ? iso : NaN);
+    if (isNaN(d.getTime())) return el('span', { class: 'muted', text: iso ? String(iso) : '\u2014' });
+    var now = new Date();
+    var opts = { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' };
+    if (d.getFullYear() !== now.getFullYear()) opts.year = 'numeric';
+    if (long) opts.fractionalSecondDigits = 3;
+    return el('time', { dateTime: iso, title: d.toISOString().replace('T', ' ').replace('Z', ' UTC'), text: d.toLocaleString(undefined, opts) });
+  }
+
+  function statusPill(status) {
+    var cls = status === 'success' ? '' : status === 'failed' ? ' bad' : ' pending';
+    return el('span', { class: 'status inv-status' + cls, text: STATUS_LABELS[status] || status || 'unknown' });
+  }
+
+  function buildRow(item) {
+    var rec = item.rec;
+    var id = 'inv-' + (++state.ids);
+    item.btn = el('button', { type: 'button', class: 'inv-toggle', 'aria-expanded': 'false', 'aria-controls': id },
+      el('span', { class: 'inv-chevron', 'aria-hidden': 'true' }),
+      el('span', { class: 'tool-name', text: String(rec.tool_name || '') }));
+    item.statusCell = el('td', { class: 'inv-status-cell' });
+    item.durationCell = el('td', { class: 'num inv-duration' });
+    item.tr = el('tr', { class: 'inv', dataset: { id: rec.id } },
+      el('td', { class: 'inv-tool' }, item.btn),
+      item.statusCell,
+      el('td', { class: 'inv-surface' }, el('code', { class: 'chip', text: rec.surface ? String(rec.surface) : 'direct' })),
+      item.durationCell,
+      el('td', { class: 'inv-time' }, timeEl(rec.created_at)));
+    item.detail = el('tr', { class: 'inv-detail', id: id, hidden: true }, el('td', { colSpan: 5 }));
+    paintRow(item);
+    item.btn.addEventListener('click', function () { toggleInvocation(item); });
+    item.tr.addEventListener('click', function (ev) {
+      if (item.btn.contains(ev.target)) return; // the button's own click
+      if (String(window.getSelection ? window.getSelection() : '') !== '') return; // selecting text
+      toggleInvocation(item);
+    });
+  }
+
+  function paintRow(item) {
+    var rec = item.rec;
+    item.tr.dataset.status = String(rec.status || '');
+    clear(item.statusCell);
+    item.statusCell.appendChild(statusPill(rec.status));
+    item.durationCell.textContent = typeof rec.duration_ms === 'number' ? formatDuration(rec.duration_ms) : '\u2014';
+  }
+
+  function toggleInvocation(item, open) {
+    item.open = open === undefined ? !item.open : open;
+    if (item.open) hist.open[item.rec.id] = true;
+    else delete hist.open[item.rec.id];
+    item.btn.setAttribute('aria-expanded', item.open ? 'true' : 'false');
+    item.tr.classList.toggle('open', item.open);
+    item.detail.hidden = !item.open;
+    if (!item.open) return;
+    renderInvocation(item);
+    if (item.rec.status === 'pending') refreshInvocation(item);
+  }
+
+  // refreshInvocation reads one record again: a pending call may be done.
+  function refreshInvocation(item) {
+    item.detail.dataset.state = 'loading';
+    historyGet(HISTORY + '/' + encodeURIComponent(item.rec.id)).then(function (r) {
+      if (r.status === 401) { historyUnauthorized(); return; }
+      if (r.status === 200 && isObject(r.body) && r.body.id === item.rec.id) {
+        item.rec = r.body;
+        item.raw = rawMembers(r.text);
+        paintRow(item);
+        if (item.open) renderInvocation(item);
+      } else if (item.open) {
+        renderInvocation(item, 'Could not read the invocation again: ' + errorMessage(r));
+      }
+    }, function (e) {
+      if (item.open) renderInvocation(item, 'Could not read the invocation again: ' + e.message);
+    }).then(function () { item.detail.dataset.state = 'ready'; });
+  }
+
+  function renderInvocation(item, problem) {
+    var rec = item.rec;
+    var raw = item.raw;
+    var td = item.detail.firstChild;
+    clear(td);
+    function meta(label, value) { return el('div', null, el('dt', { text: label }), el('dd', null, value)); }
+    function block(kind, heading, body) {
+      return el('section', { class: 'inv-block inv-' + kind }, el('h4', { text: heading }), body);
+    }
+    append(td, el('dl', { class: 'inv-meta' },
+      meta('Invocation', el('code', { text: rec.id })),
+      meta('Surface', el('code', { text: rec.surface ? String(rec.surface) : 'direct' })),
+      typeof rec.duration_ms === 'number' ? meta('Duration', el('span', { text: formatDuration(rec.duration_ms) })) : null,
+      rec.correlation_id ? meta('Correlation ID', el('code', { text: String(rec.correlation_id) })) : null,
+      rec.caller ? meta('Caller', el('code', { text: String(rec.caller) })) : null,
+      meta('Started', timeEl(rec.created_at, true)),
+      rec.completed_at ? meta('Completed', timeEl(rec.completed_at, true)) : null));
+    var input = block('input', 'Input', codeBlock(raw.input_params !== undefined ? raw.input_params : pretty(rec.input_params)));
+    var result = null;
+    if (rec.status === 'pending') {
+      var again = el('button', { type: 'button', class: 'btn-link', text: 'Check again' });
+      again.addEventListener('click', function () { refreshInvocation(item); });
+      result = block('result', 'Result', el('p', { class: 'muted pending-note' }, 'Still running\u2026 ', again));
+    } else if (typeof rec.result === 'string') { // the text of a text result
+      result = block('result', 'Result', codeBlock(rec.result, 'result-text'));
+    } else if (rec.result !== null && rec.result !== undefined) {
+      result = block('result', 'Result', codeBlock(raw.result !== undefined ? raw.result : pretty(rec.result), 'result-text'));
+    } else if (!rec.error) {
+      result = block('result', 'Result', el('p', { class: 'muted', text: 'No result.' }));
+    }
+    var error = rec.error ? block('error', 'Error', el('div', { class: 'error-box', text: String(rec.error) })) : null;
+    append(td, el('div', { class: 'inv-io' }, input, result, error));
+    if (problem) append(td, el('p', { class: 'error-text', text: problem }));
+  }
+
   // ---------- Start ----------
 
   paintThemeButton();
@@ -954,14 +1366,59 @@
   $('token-input').addEventListener('input', function (ev) { setToken(ev.target.value); });
   $('token-clear').addEventListener('click', function () { $('token-input').value = ''; setToken(''); });
   setToken($('token-input').value);
+  if (AUTH_REQUIRED) showAuthBar();
   $('search').addEventListener('input', filter);
   document.addEventListener('keydown', function (ev) {
     var t = ev.target;
     var typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
     if (!typing && (ev.key === '/' || (ev.key === 'k' && (ev.ctrlKey || ev.metaKey)))) {
       ev.preventDefault();
+      if (currentView() !== 'tools') showView('tools');
       $('search').focus();
     }
+  });
+  if (HISTORY) {
+    var tabs = $('views');
+    tabs.hidden = false;
+    $('tools-view').setAttribute('role', 'tabpanel');
+    $('tools-view').removeAttribute('aria-label');
+    $('tools-view').setAttribute('aria-labelledby', 'tab-tools');
+    tabs.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button');
+      if (b) showView(b.dataset.view);
+    });
+    // Arrow keys move between the tabs, as in any tab list.
+    tabs.addEventListener('keydown', function (ev) {
+      var list = Array.prototype.slice.call(tabs.children);
+      var i = list.indexOf(document.activeElement);
+      if (i < 0) return;
+      var j = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: list.length - 1 }[ev.key];
+      if (j === undefined) return;
+      ev.preventDefault();
+      var b = list[(j + list.length) % list.length];
+      showView(b.dataset.view);
+      b.focus();
+    });
+    ['history-tool', 'history-status', 'history-surface'].forEach(function (id) {
+      $(id).addEventListener('change', function () { loadHistory(false); });
+    });
+    $('history-refresh').addEventListener('click', function () { loadHistory(false); });
+    $('history-more').addEventListener('click', function () { loadHistory(true); });
+    // Once a token is typed after a 401, try again.
+    document.addEventListener('explorer:token', function () {
+      clearTimeout(hist.retry);
+      if (state.token && currentView() === 'history' && $('history-view').dataset.state === 'unauthorized') {
+        hist.retry = setTimeout(function () { loadHistory(false); }, 400);
+      }
+    });
+    if (hashName() === 'history') showView('history', true);
+  }
+  // A link followed within the page: #history, or a tool's name.
+  window.addEventListener('hashchange', function () {
+    var want = hashName();
+    if (want === 'history' && HISTORY) { showView('history', true); return; }
+    if (currentView() !== 'tools') showView('tools', true);
+    openFromHash(want);
   });
   loadTools();
 })();

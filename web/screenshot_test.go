@@ -3,8 +3,11 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -54,10 +57,20 @@ func TestScreenshot(t *testing.T) {
 // newScreenshotServer serves tools shaped like examples/weather's.
 func newScreenshotServer(t *testing.T) string {
 	t.Helper()
+	opts := &runtime.Options{Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true}
+	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// screenshotTools are tools shaped like examples/weather's. weather_map
+// asked for a map of size 512 waits until slow is closed, when slow is
+// not nil.
+func screenshotTools(slow <-chan struct{}) runtime.ToolList {
 	handler := func(text string) runtime.Handler {
 		return func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(text), nil }
 	}
-	tools := runtime.ToolList{
+	return runtime.ToolList{
 		{
 			Name:        "get_weather",
 			Title:       "Get weather",
@@ -96,11 +109,83 @@ func newScreenshotServer(t *testing.T) string {
 			Description: "Draws a temperature map around a city as a PNG image.",
 			Annotations: &runtime.Annotations{ReadOnlyHint: runtime.Bool(true)},
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"size":{"type":"integer","minimum":16,"maximum":512,"default":128}},"required":["city"]}`),
-			Handler:     handler("(map)"),
+			Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+				var in struct{ Size int }
+				_ = json.Unmarshal(args, &in)
+				if slow != nil && in.Size == 512 {
+					select {
+					case <-slow:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return runtime.TextResult("(map)"), nil
+			},
 		},
 	}
+}
+
+// TestScreenshotHistory writes screenshots of the History view, light and
+// dark, with calls from several surfaces and two rows open. It runs only
+// when TOOLGEN_HISTORY_SCREENSHOTS names the directory to write
+// history-light.png and history-dark.png in, for example
+//
+//	TOOLGEN_HISTORY_SCREENSHOTS=/tmp go test ./web/ -run TestScreenshotHistory
+func TestScreenshotHistory(t *testing.T) {
+	dir := os.Getenv("TOOLGEN_HISTORY_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set TOOLGEN_HISTORY_SCREENSHOTS to the directory to write the PNG files in")
+	}
+	slow := make(chan struct{})
 	opts := &runtime.Options{Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true}
-	srv := httptest.NewServer(runtime.NewServer(tools, opts))
+	srv := httptest.NewServer(runtime.NewServer(screenshotTools(slow), opts))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/"
+	t.Cleanup(func() { close(slow) })
+	base := srv.URL
+
+	callV1(t, base, "convert_temperature", `{"value":21.5,"from":"celsius","to":"fahrenheit"}`)
+	send(t, "POST", base+"/tools/create_alert/call", `{"city":"Oslo","above":30}`)
+	callMCP(t, base, "get_weather", map[string]any{"city": "Lisbon", "days": 2})
+	send(t, "POST", base+"/oxp/tools/call", `{"request":{"tool_id":"Tools.DeleteAlert","input":{"id":"al-1"}}}`)
+	callV1(t, base, "delete_alert", `{"id":"alert 7"}`) // fails the pattern
+	callV1(t, base, "get_weather", `{"city":"Paris","days":2}`, "X-Correlation-ID", "req-7f3a")
+	go func() { // pending until the test ends
+		resp, err := http.Post(base+"/v1/tools/weather_map", "application/json", strings.NewReader(`{"input":{"city":"Paris","size":512}}`))
+		if err == nil {
+			resp.Body.Close()
+		}
+	}()
+
+	p := openTab(t, base+"/")
+	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 1100, Height: 900, DeviceScaleFactor: 1,
+	}); err != nil {
+		t.Fatalf("viewport: %v", err)
+	}
+	p.click("#tab-history")
+	p.waitFor(`document.querySelectorAll('#history-rows tr.inv[data-status="pending"]').length === 1 && document.getElementById('history-view').dataset.state === 'ready'`, "the pending call in the history")
+	p.click(`#history-rows tr.inv:nth-child(3) .inv-toggle`) // get_weather, Paris
+	p.click(`#history-rows tr.inv[data-status="failed"] .inv-toggle`)
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(1090, 890)); err != nil {
+		t.Fatalf("move the mouse: %v", err)
+	}
+	for _, theme := range []string{"light", "dark"} {
+		if theme == "dark" {
+			p.click("#theme-toggle")
+			p.waitFor(`document.documentElement.getAttribute('data-theme') === 'dark'`, "dark mode")
+			if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(1090, 890)); err != nil {
+				t.Fatalf("move the mouse: %v", err)
+			}
+		}
+		evalJS[chromedp.Void](p, `document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`)
+		png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		out := filepath.Join(dir, "history-"+theme+".png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s (%d bytes)", out, len(png))
+	}
 }
