@@ -224,6 +224,13 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 		}
 		add("Examples", jen.Index().Qual("encoding/json", "RawMessage").Values(multiline(ex)...))
 	}
+	if len(t.secrets) > 0 {
+		ids := make([]jen.Code, len(t.secrets))
+		for i, id := range t.secrets {
+			ids[i] = jen.Lit(id)
+		}
+		add("Secrets", jen.Index().String().Values(ids...))
+	}
 	if t.signature != "" {
 		add("Signature", stringLit(t.signature))
 	}

@@ -73,7 +73,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
+		annotations: info.annotations, secrets: info.secrets, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -147,6 +147,7 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) 
 type funcInfo struct {
 	name, title, description, version string
 	annotations                       annotations
+	secrets                           []string
 }
 
 // funcInfo reads the directive's arguments: a prompt takes name, title and
@@ -159,10 +160,17 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	var set map[string]bool
 	var ok bool
 	if d.name == "tool" {
+		var secrets string
 		values["version"] = &info.version
-		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, readonly, destructive, idempotent, openworld, closedworld")
+		values["secrets"] = &secrets
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, readonly, destructive, idempotent, openworld, closedworld")
 		if !g.checkHints(d, set) {
 			ok = false
+		}
+		if set["secrets"] {
+			var good bool
+			info.secrets, good = g.secretIDs(d, secrets)
+			ok = ok && good
 		}
 	} else {
 		set, ok = g.directiveArgs(d, values, nil, want)
@@ -178,6 +186,50 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 		info.description = funcDescription(docText(fd.Doc), fd.Name.Name)
 	}
 	return info, ok
+}
+
+// secretIDs reads the value of //toolgen:tool's secrets=, a comma-separated
+// list of secret ids, each valid (toolname.SecretRule) and given once.
+// Errors point at the id when the value is written unquoted.
+func (g *generator) secretIDs(d *directive, value string) ([]string, bool) {
+	valueOff, quoted := -1, false
+	if args, err := splitArgs(d.args); err == nil {
+		for _, a := range args {
+			if a.key == "secrets" && a.hasValue {
+				valueOff = a.off + len("secrets=")
+				quoted = strings.HasPrefix(d.args[valueOff:], `"`)
+			}
+		}
+	}
+	if valueOff < 0 {
+		return nil, true // secrets without a value: reported with the other arguments
+	}
+	var ids []string
+	ok := true
+	seen := map[string]bool{}
+	off := valueOff
+	for _, id := range strings.Split(value, ",") {
+		pos := d.at(off)
+		if quoted {
+			pos = d.at(valueOff)
+		}
+		off += len(id) + 1
+		switch {
+		case id == "":
+			g.errs.add(pos, "//toolgen:tool: secrets= has an empty id: write secrets=ID[,ID...]")
+			ok = false
+		case !toolname.ValidSecret(id):
+			g.errs.add(pos, "//toolgen:tool: invalid secret id %q: use %s", id, toolname.SecretRule)
+			ok = false
+		case seen[id]:
+			g.errs.add(pos, "//toolgen:tool: secret %s given twice", id)
+			ok = false
+		default:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, ok
 }
 
 // flags are //toolgen:tool's hint flags, each setting one annotation.

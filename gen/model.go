@@ -53,6 +53,7 @@ type tool struct {
 	annotations              annotations
 	input, output            json.RawMessage // compact JSON
 	examples                 []json.RawMessage
+	secrets                  []string // the ids of the secrets it declares
 	signature                string
 	pos                      token.Position
 

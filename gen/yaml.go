@@ -62,6 +62,7 @@ func (g *generator) loadYAML(path string) *unit {
 			toolkit:     yt.Toolkit,
 			input:       yt.Input.JSON,
 			examples:    yt.Examples,
+			secrets:     yt.Secrets,
 			pos:         at(yt.Pos),
 			idents:      toolIdents(yt.GoName, yt.Output != nil),
 			call: &call{recv: "h", fn: yt.GoName, ctx: true, err: true,

@@ -45,6 +45,7 @@ type Tool struct {
 	Version     string // the tool's own, else the file's
 	Toolkit     string // the tool's own, else the file's
 	Annotations *Annotations
+	Secrets     []string // ids of the secrets the tool needs
 	Input       *Schema
 	Output      *Schema // nil when the tool declares no output
 	Examples    []json.RawMessage
@@ -369,6 +370,7 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		"version":     func(_, v *yaml.Node) { t.Version = p.str(v) },
 		"toolkit":     func(_, v *yaml.Node) { t.Toolkit = p.str(v) },
 		"annotations": func(_, v *yaml.Node) { t.Annotations = p.annotations(v) },
+		"secrets":     func(_, v *yaml.Node) { t.Secrets = p.secrets(v) },
 		"input":       func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
 		"output":      func(_, v *yaml.Node) { t.Output = p.schema(v, false) },
 		"examples": func(_, v *yaml.Node) {
@@ -397,6 +399,28 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		}
 	}
 	return t
+}
+
+// secrets reads a tool's list of secret ids: each valid
+// (toolname.SecretRule) and listed once.
+func (p *parser) secrets(n *yaml.Node) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, c := range p.seq(n) {
+		id := resolve(c).Value
+		switch {
+		case resolve(c).Kind != yaml.ScalarNode || resolve(c).ShortTag() != "!!str":
+			p.errorf(c, "a secret id is a string, not %s", describe(resolve(c)))
+		case !toolname.ValidSecret(id):
+			p.errorf(c, "invalid secret id %q: use %s", id, toolname.SecretRule)
+		case seen[id]:
+			p.errorf(c, "secret %s listed twice", id)
+		default:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func (p *parser) annotations(n *yaml.Node) *Annotations {
