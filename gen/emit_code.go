@@ -56,7 +56,7 @@ func emitHandler(f *jen.File, name, what string, c *call, prompt bool) {
 	f.Line()
 	if c.recv != "" {
 		comment(f, name+" returns the handler of "+what+": it decodes the arguments and calls "+c.recv+"."+c.fn+".")
-		f.Func().Id(name).Params(jen.Id(c.recv).Id("Handlers")).Func().Add(params()).Add(results).Block(
+		f.Func().Id(name).Params(jen.Id(c.recv).Add(typeCode(c.recvType))).Func().Add(params()).Add(results).Block(
 			jen.Return(jen.Func().Add(params("ctx", "args")).Add(results).Block(body...)),
 		)
 		return

@@ -26,6 +26,9 @@ type pkgReader struct {
 	toolNames   map[string]*tool
 	promptNames map[string]*prompt
 	funcGuards  []guard
+	// receivers are the types whose methods are tools, by type: nil for
+	// one that cannot have them (its error is reported once).
+	receivers map[*types.Named]*receiver
 }
 
 // readFunc reads the tool or the prompt a function declares, if any.
@@ -37,8 +40,8 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	kind := d.name
 	pos := r.pkg.Fset.Position(fd.Name.Pos())
-	if fd.Recv != nil {
-		g.errs.add(pos, "//toolgen:%s on method %s: %ss are top-level functions", kind, fd.Name.Name, kind)
+	if fd.Recv != nil && kind == "prompt" {
+		g.errs.add(pos, "//toolgen:prompt on method %s: prompts are top-level functions", fd.Name.Name)
 		return
 	}
 	if fd.Type.TypeParams != nil {
@@ -49,8 +52,8 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
-	fn, isFunc := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
-	if !isFunc {
+	fn, recv, ok := r.lookupFunc(fd, pos)
+	if !ok {
 		return
 	}
 	sig, ok := g.checkSignature(fn, pos, kind == "prompt", r.w)
@@ -61,10 +64,17 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
-	if sig.fnType != nil {
-		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: fn.Name()})
-	}
 	base := capitalise(fd.Name.Name)
+	guardFn := fn.Name()
+	if recv != nil {
+		sig.call.recv, sig.call.recvType = "t", recv.ptr
+		base = capitalise(recv.name) + fd.Name.Name
+		guardFn = "(*" + recv.name + ")." + fn.Name()
+		sig.fnType = r.methodExprType(fn)
+	}
+	if sig.fnType != nil {
+		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: guardFn})
+	}
 	if kind == "prompt" {
 		p := &prompt{name: info.name, title: info.title, description: info.description, pos: pos, call: sig.call, idents: promptIdents(base)}
 		if p.args, ok = r.promptArgs(input, pos, fd.Name.Name); ok {
@@ -73,7 +83,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, secrets: info.secrets, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
+		annotations: info.annotations, secrets: info.secrets, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -102,6 +112,89 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	r.toolNames[t.name] = t
 	r.u.tools = append(r.u.tools, t)
+}
+
+// lookupFunc finds the function a declaration declares; for a method, also
+// its receiver type, which must be a named, non-generic type of the package
+// without a Tools member of its own (toolgen declares (*T).Tools).
+func (r *pkgReader) lookupFunc(fd *ast.FuncDecl, pos token.Position) (*types.Func, *receiver, bool) {
+	if fd.Recv == nil {
+		fn, ok := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
+		return fn, nil, ok
+	}
+	base := fd.Recv.List[0].Type
+	for {
+		switch e := base.(type) {
+		case *ast.StarExpr:
+			base = e.X
+			continue
+		case *ast.ParenExpr:
+			base = e.X
+			continue
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			r.g.errs.add(pos, "//toolgen:tool on method %s of a generic type: a tool's types must be known", fd.Name.Name)
+			return nil, nil, false
+		}
+		break
+	}
+	id, ok := base.(*ast.Ident)
+	if !ok {
+		return nil, nil, false
+	}
+	tn, ok := r.pkg.Types.Scope().Lookup(id.Name).(*types.TypeName)
+	if !ok {
+		return nil, nil, false
+	}
+	named, ok := types.Unalias(tn.Type()).(*types.Named)
+	if !ok {
+		return nil, nil, false
+	}
+	var fn *types.Func
+	for m := range named.Methods() {
+		if m.Name() == fd.Name.Name {
+			fn = m
+		}
+	}
+	if fn == nil {
+		return nil, nil, false
+	}
+	if recv, seen := r.receivers[named]; seen {
+		return fn, recv, recv != nil
+	}
+	r.receivers[named] = nil
+	if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, r.pkg.Types, "Tools"); obj != nil {
+		if at := r.pkg.Fset.Position(obj.Pos()); at.Filename != r.u.path && !generatedByToolgen(at.Filename) {
+			r.g.errs.add(at, "%s has a Tools member, but toolgen declares (*%s).Tools for its //toolgen:tool methods: rename this one", named.Obj().Name(), named.Obj().Name())
+			return nil, nil, false
+		}
+	}
+	ptr, writable := r.w.expr(types.NewPointer(named))
+	if !writable {
+		return nil, nil, false
+	}
+	recv := &receiver{name: named.Obj().Name(), ptr: ptr}
+	r.receivers[named] = recv
+	r.u.receivers = append(r.u.receivers, recv)
+	return fn, recv, true
+}
+
+// methodExprType is the type of the method expression (*T).M, for the
+// guard on a tool method's signature; nil when the file cannot write it.
+func (r *pkgReader) methodExprType(fn *types.Func) *typeExpr {
+	sig := fn.Type().(*types.Signature)
+	recv := sig.Recv().Type()
+	if _, isPtr := recv.(*types.Pointer); !isPtr {
+		recv = types.NewPointer(recv)
+	}
+	params := []*types.Var{types.NewParam(token.NoPos, nil, "", recv)}
+	for p := range sig.Params().Variables() {
+		params = append(params, p)
+	}
+	e, ok := r.w.expr(types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), sig.Results(), sig.Variadic()))
+	if !ok {
+		return nil
+	}
+	return e
 }
 
 // funcDirectives returns a function's //toolgen:tool or //toolgen:prompt

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -151,6 +152,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		u:           &unit{path: out, pkgName: pkg.Name, pkgPath: pkg.PkgPath, source: "package " + pkg.PkgPath},
 		toolNames:   map[string]*tool{},
 		promptNames: map[string]*prompt{},
+		receivers:   map[*types.Named]*receiver{},
 	}
 	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {

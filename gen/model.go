@@ -25,6 +25,9 @@ type unit struct {
 
 	tools   []*tool
 	prompts []*prompt
+	// receivers are the named types whose methods are tools, in the order
+	// of their first tool: each gets a Tools method (code-first).
+	receivers []*receiver
 
 	// imports names the packages the file's typeExprs refer to, by path.
 	imports map[string]importName
@@ -59,6 +62,32 @@ type tool struct {
 
 	idents idents // the names of its generated pieces
 	call   *call
+	// recv is the type whose method the tool is, or nil for a function
+	// of the package (and for a tools.yaml tool).
+	recv *receiver
+}
+
+// receiver is a named type with tool methods: (*T).Tools lists them,
+// each handler calling the method on the Tools method's receiver.
+type receiver struct {
+	name string    // T
+	ptr  *typeExpr // *T
+}
+
+// funcTools reports whether the file has a package-level Tools: for
+// tools.yaml always; code-first, for its function tools, or when there are
+// no method tools either (a package whose tools were removed keeps an
+// empty Tools).
+func (u *unit) funcTools() bool {
+	if u.handlers || len(u.receivers) == 0 {
+		return true
+	}
+	for _, t := range u.tools {
+		if t.recv == nil {
+			return true
+		}
+	}
+	return false
 }
 
 type annotations struct {
@@ -96,8 +125,12 @@ type idents struct {
 // call is how a handler reaches the Go code behind a tool or prompt: it
 // decodes the arguments into in and calls fn with them.
 type call struct {
-	recv  string // "h" for a method of the Handlers value; "" for a function of the package
-	fn    string
+	// recv names the value whose method is called: "h", a Handlers
+	// (tools.yaml), or "t", a *T (a tool method of T); "" for a function
+	// of the package. recvType is its type.
+	recv     string
+	recvType *typeExpr
+	fn       string
 	ctx   bool      // pass the context first
 	in    *typeExpr // what the arguments decode into; nil for none
 	inPtr bool      // pass &in

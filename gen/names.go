@@ -93,7 +93,9 @@ func (u *unit) declarations() []declaration {
 			}
 		}
 	}
-	add("the tools' list", token.Position{}, "Tools")
+	if u.funcTools() {
+		add("the tools' list", token.Position{}, "Tools")
+	}
 	if len(u.prompts) > 0 {
 		add("the prompts' list", token.Position{}, "Prompts")
 	}
