@@ -250,3 +250,28 @@ func TestSchemaFirstByPattern(t *testing.T) {
 		t.Errorf("both kinds: %s", r.stderr)
 	}
 }
+
+// A package that serves its tool methods' Tools before toolgen first wrote
+// it still loads: uses of (*T).Tools, like those of Tools, are what
+// generating fixes.
+func TestMethodToolsBeforeFirstRun(t *testing.T) {
+	dir := module(t, map[string]string{"store.go": `package cli
+
+import "context"
+
+// Store holds the notes.
+type Store struct{ notes map[string]string }
+
+// Get returns a note.
+//
+//toolgen:tool
+func (s *Store) Get(ctx context.Context, key string) (string, error) { return s.notes[key], nil }
+
+func serve() { _ = (&Store{}).Tools() }
+`})
+	r := toolgen()
+	r.want(t, 0)
+	if gen := read(t, filepath.Join(dir, "tools_gen.go")); !strings.Contains(gen, "func (t *Store) Tools() runtime.ToolList {") {
+		t.Errorf("generated file:\n%s", gen)
+	}
+}

@@ -136,29 +136,42 @@ type DeleteAlertResult struct {
 	Remaining int `json:"remaining"`
 }
 
-// alerts is the example's in-memory store of saved alerts.
-var alerts = struct {
-	sync.Mutex
-	ids map[string]bool
-}{ids: map[string]bool{"al-1": true, "al-2": true, "al-3": true}}
+// Service holds the weather alerts a user saved: the state its tool
+// methods share, which a real server would keep in a database. Serve its
+// tools with (&Service{...}).Tools(), or NewService().Tools().
+type Service struct {
+	mu     sync.Mutex
+	alerts map[string]bool
+}
+
+// NewService returns a service with three saved alerts.
+func NewService() *Service {
+	return &Service{alerts: map[string]bool{"al-1": true, "al-2": true, "al-3": true}}
+}
 
 // DeleteAlert deletes a saved weather alert. It cannot be undone.
 //
 //toolgen:tool destructive idempotent closedworld
 //toolgen:example {"id":"al-1"}
-func DeleteAlert(ctx context.Context, in AlertInput) (DeleteAlertResult, error) {
-	alerts.Lock()
-	defer alerts.Unlock()
-	if !alerts.ids[in.ID] {
-		ids := make([]string, 0, len(alerts.ids))
-		for id := range alerts.ids {
+func (s *Service) DeleteAlert(ctx context.Context, in AlertInput) (DeleteAlertResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.alerts[in.ID] {
+		ids := make([]string, 0, len(s.alerts))
+		for id := range s.alerts {
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
 		return DeleteAlertResult{}, fmt.Errorf("no alert %q (saved alerts: %s)", in.ID, strings.Join(ids, ", "))
 	}
-	delete(alerts.ids, in.ID)
-	return DeleteAlertResult{Deleted: true, Remaining: len(alerts.ids)}, nil
+	delete(s.alerts, in.ID)
+	return DeleteAlertResult{Deleted: true, Remaining: len(s.alerts)}, nil
+}
+
+// AllTools is every tool of the example: the package's functions and the
+// methods of a new Service.
+func AllTools() runtime.ToolList {
+	return append(Tools(), NewService().Tools()...)
 }
 
 // MapInput selects the map to draw.

@@ -29,7 +29,7 @@ func call(t *testing.T, srv http.Handler, tool, args string) (int, runtime.Resul
 // The generated tools serve the functions of weather.go, with descriptions
 // from their doc comments.
 func TestWeatherTools(t *testing.T) {
-	srv := runtime.NewServer(Tools(), &runtime.Options{AllowExecute: true})
+	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
 
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/tools/get_weather", nil))
