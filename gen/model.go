@@ -131,9 +131,9 @@ type call struct {
 	recv     string
 	recvType *typeExpr
 	fn       string
-	ctx   bool      // pass the context first
-	in    *typeExpr // what the arguments decode into; nil for none
-	inPtr bool      // pass &in
+	ctx      bool      // pass the context first
+	in       *typeExpr // what the arguments decode into; nil for none
+	inPtr    bool      // pass &in
 	// spread lists the fields of in passed as arguments, in order: the
 	// flat form, whose in is a struct of the parameters. Empty: pass in.
 	spread []string
