@@ -58,6 +58,9 @@ func emit(u *unit) ([]byte, error) {
 			emitHandler(f, p.idents.handler, "prompt "+p.name, p.call, true)
 		}
 	}
+	for _, o := range u.defaultFuncs {
+		emitDefaultsFunc(f, o)
+	}
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		// jennifer's error carries the whole unformatted file: keep the

@@ -29,6 +29,7 @@ type pkgReader struct {
 	// receivers are the types whose methods are tools, by type: nil for
 	// one that cannot have them (its error is reported once).
 	receivers map[*types.Named]*receiver
+	defaults  *defaultSet
 }
 
 // readFunc reads the tool or the prompt a function declares, if any.
@@ -60,7 +61,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
-	input, ok := r.inputSchema(sig, pos, fd.Name.Name)
+	in, input, ok := r.inputSchema(sig, pos, fd.Name.Name)
 	if !ok {
 		return
 	}
@@ -71,6 +72,13 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		base = capitalise(recv.name) + fd.Name.Name
 		guardFn = "(*" + recv.name + ")." + fn.Name()
 		sig.fnType = r.methodExprType(fn)
+	}
+	if kind == "tool" {
+		if sig.input != nil {
+			sig.call.defaults = r.inputDefaults(sig.input, base)
+		} else if len(sig.params) > 0 {
+			sig.call.defaults = r.flatDefaults(sig, in, base)
+		}
 	}
 	if sig.fnType != nil {
 		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: guardFn})
@@ -350,7 +358,7 @@ func (g *generator) checkHints(d *directive, set map[string]bool) bool {
 }
 
 // inputSchema is the JSON Schema of a function's arguments.
-func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (json.RawMessage, bool) {
+func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (*typeschema.Schema, json.RawMessage, bool) {
 	env := r.g.env
 	var in *typeschema.Schema
 	var err error
@@ -369,9 +377,9 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	}
 	if err != nil {
 		r.g.schemaError(pos, fn, err)
-		return nil, false
+		return nil, nil, false
 	}
-	return raw, true
+	return in, raw, true
 }
 
 // promptArgs lists a prompt's arguments from its input schema: all strings.

@@ -155,6 +155,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		toolNames:   map[string]*tool{},
 		promptNames: map[string]*prompt{},
 		receivers:   map[*types.Named]*receiver{},
+		defaults:    newDefaultSet(),
 	}
 	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {
@@ -170,6 +171,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 			return nil
 		}
 	}
+	u.nameDefaultFuncs()
 	u.guards = append(r.structGuards(), r.funcGuards...)
 	u.imports = r.w.imports
 	g.checkDeclared(u, declared)

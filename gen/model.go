@@ -28,6 +28,9 @@ type unit struct {
 	// receivers are the named types whose methods are tools, in the order
 	// of their first tool: each gets a Tools method (code-first).
 	receivers []*receiver
+	// defaultFuncs are the functions that apply defaults after decoding
+	// (see defaults.go), each once.
+	defaultFuncs []*objDefaults
 
 	// imports names the packages the file's typeExprs refer to, by path.
 	imports map[string]importName
@@ -140,6 +143,8 @@ type call struct {
 	result resultKind
 	res    *typeExpr // the result type, or nil
 	err    bool      // the last result is an error
+	// defaults are the defaults of in's properties, or nil for none.
+	defaults *objDefaults
 }
 
 // resultKind is how a function's result becomes a tool or prompt result.

@@ -114,6 +114,9 @@ func (u *unit) declarations() []declaration {
 	for _, p := range u.prompts {
 		add("prompt "+strconv.Quote(p.name), p.pos, p.idents.handler)
 	}
+	for _, o := range u.defaultFuncs {
+		add("the defaults of "+o.name, token.Position{}, o.fn)
+	}
 	return out
 }
 

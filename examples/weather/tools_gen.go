@@ -225,6 +225,9 @@ const toolgenGetWeatherOutputSchema = `{
 // arguments and calls GetWeather.
 func toolgenGetWeatherHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in WeatherInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Units = "celsius"
+	in.Days = 1
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}
@@ -372,6 +375,8 @@ const toolgenWeatherMapInputSchema = `{
 // arguments and calls WeatherMap.
 func toolgenWeatherMapHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in MapInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Size = 128
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}

@@ -74,14 +74,7 @@ func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
 	if strings.TrimSpace(in.City) == "" {
 		return nil, errors.New("city must not be blank")
 	}
-	units := in.Units
-	if units == "" {
-		units = Celsius
-	}
-	days := in.Days
-	if days == 0 {
-		days = 1
-	}
+	units, days := in.Units, in.Days // left out, they are their defaults
 	seed := citySeed(in.City)
 	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(seed%365))
 	conditions := []string{"sunny", "partly cloudy", "cloudy", "rain", "snow", "windy"}
@@ -188,9 +181,6 @@ type MapInput struct {
 //toolgen:example {"city":"Lisbon","size":64}
 func WeatherMap(ctx context.Context, in MapInput) (runtime.Content, error) {
 	size := in.Size
-	if size == 0 {
-		size = 128
-	}
 	seed := citySeed(in.City)
 	img := image.NewRGBA(image.Rect(0, 0, size, size))
 	cx, cy := float64(int(seed%uint32(size))), float64(int((seed>>8)%uint32(size)))

@@ -84,3 +84,21 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// The defaults of the schema are what the functions get for what a call
+// leaves out: weather.go has no fallbacks of its own.
+func TestWeatherDefaults(t *testing.T) {
+	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	code, _, r := call(t, srv, "get_weather", `{"city":"Oslo"}`)
+	if code != 200 || r["units"] != "celsius" || len(r["forecast"].([]any)) != 1 {
+		t.Errorf("get_weather without units and days: %d %v", code, r)
+	}
+	code, res, _ := call(t, srv, "weather_map", `{"city":"Lisbon"}`)
+	if code != 200 {
+		t.Fatalf("weather_map without size: %d %+v", code, res)
+	}
+	img, err := png.Decode(bytes.NewReader(res.Content[0].Data))
+	if err != nil || img.Bounds().Dx() != 128 {
+		t.Errorf("weather_map without size: %v %v", err, img.Bounds())
+	}
+}

@@ -102,7 +102,10 @@ func ForParams(params []Param) (*Schema, error) {
 }
 
 type builder struct {
-	output   bool // building a result's schema: see ForOutput
+	output bool // building a result's schema: see ForOutput
+	// onField, when set, sees each property of the next object built (not
+	// those of the objects nested in it): see ObjectFields.
+	onField  func(f jsonField, s *Schema)
 	stack    []*frame
 	defs     []Def
 	defByID  map[any]string
@@ -403,6 +406,8 @@ func (b *builder) mapSchema(t Type, path, pos string) (*Schema, error) {
 }
 
 func (b *builder) object(t Type, path string) (*Schema, error) {
+	onField := b.onField
+	b.onField = nil
 	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
 	for _, f := range jsonFields(t) {
 		fpath := joinPath(path, f.field.Name)
@@ -446,8 +451,50 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 		if required {
 			s.Required = append(s.Required, f.name)
 		}
+		if onField != nil {
+			onField(f, fs)
+		}
 	}
 	return s, nil
+}
+
+// ObjectField is a property of a struct type's object, with what a decoder
+// needs to give it its default.
+type ObjectField struct {
+	Name string // the property
+	// Path are the Go fields from the struct to the property's field:
+	// the embedded structs it is promoted through, then the field.
+	Path []Field
+	// AsString is set for a field with the json tag's ,string option: its
+	// JSON is a string holding the value's JSON.
+	AsString bool
+	// Schema is the property's schema; its Default is the field's
+	// default, if it has one.
+	Schema *Schema
+	// Pos locates the field's tag, else the field ("file:line:col").
+	Pos string
+}
+
+// ObjectFields lists the properties of struct type t as the rules build
+// its object: names, the Go fields behind them, and their schemas.
+func ObjectFields(t Type) ([]ObjectField, error) {
+	var out []ObjectField
+	b := newBuilder()
+	b.onField = func(f jsonField, s *Schema) {
+		path := make([]Field, len(f.index))
+		at := t
+		for i, x := range f.index {
+			path[i] = at.Fields()[x]
+			if at = path[i].Type; at.Kind() == Pointer {
+				at = at.Elem()
+			}
+		}
+		out = append(out, ObjectField{Name: f.name, Path: path, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
+	}
+	if _, err := b.object(t, typeLabel(t)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func tagPos(f Field) string {
