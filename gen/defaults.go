@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/toolsyaml"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
@@ -332,6 +333,9 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 				continue
 			}
 			f.literal = r.literal(ft, f.value, of.AsString, of.Pos)
+			if isZeroLiteral(f.literal) {
+				f.value, f.literal = nil, "" // what decoding leaves anyway
+			}
 		}
 		if !of.AsString && usable {
 			f.below = r.shapeOf(ft, name+last.Name)
@@ -422,6 +426,16 @@ func basicLiteral(b *types.Basic, v json.RawMessage) (string, error) {
 	return lit, nil
 }
 
+// isZeroLiteral reports whether a literal is its type's zero value: a
+// default that needs no code, since what a call leaves out stays zero.
+func isZeroLiteral(lit string) bool {
+	if lit == "false" || lit == `""` {
+		return true
+	}
+	r, ok := new(big.Rat).SetString(lit)
+	return ok && r.Sign() == 0
+}
+
 // checkDefault checks a field's default against the field's own schema,
 // so that a default never gives the handler a value its arguments could
 // not have. A schema that refers elsewhere ($ref) is not checked alone.
@@ -438,4 +452,128 @@ func (g *generator) checkDefault(s *typeschema.Schema) error {
 		return fmt.Errorf("does not match the field's schema: %v", err)
 	}
 	return nil
+}
+
+// Schema-first: the defaults of a tools.yaml's Go types, from the
+// properties' default keywords.
+
+type yamlDefaults struct {
+	decls map[string]*toolsyaml.Decl
+	set   *defaultSet
+	// bad lists the defaults no Go constant of their type can hold.
+	bad []string
+}
+
+func newYAMLDefaults(decls []*toolsyaml.Decl) *yamlDefaults {
+	y := &yamlDefaults{decls: map[string]*toolsyaml.Decl{}, set: newDefaultSet()}
+	for _, d := range decls {
+		y.decls[d.Name] = d
+	}
+	return y
+}
+
+// input returns the defaults of a tool's input type, or nil.
+func (y *yamlDefaults) input(t *toolsyaml.Type) *objDefaults {
+	s := y.shapeOf(t)
+	y.set.prune()
+	if s == nil || s.kind != shapeStruct || len(s.obj.fields) == 0 {
+		return nil
+	}
+	return s.obj
+}
+
+func (y *yamlDefaults) shapeOf(t *toolsyaml.Type) *shape {
+	wrap := func(kind shapeKind) *shape {
+		if e := y.shapeOf(t.Elem); e != nil {
+			return &shape{kind: kind, elem: e, key: named("", "string")}
+		}
+		return nil
+	}
+	switch t.Kind {
+	case toolsyaml.KindPointer:
+		return wrap(shapePointer)
+	case toolsyaml.KindSlice:
+		return wrap(shapeSlice)
+	case toolsyaml.KindMap:
+		return wrap(shapeMap)
+	case toolsyaml.KindNamed:
+		d := y.decls[t.Name]
+		switch {
+		case d == nil:
+		case d.Kind == toolsyaml.DeclStruct:
+			return &shape{kind: shapeStruct, obj: y.objOf(d)}
+		case d.Kind == toolsyaml.DeclDefined:
+			return y.shapeOf(d.Underlying)
+		}
+	}
+	return nil
+}
+
+func (y *yamlDefaults) objOf(d *toolsyaml.Decl) *objDefaults {
+	if o, ok := y.set.objs[d.Name]; ok {
+		return o
+	}
+	o := &objDefaults{typ: named("", d.Name), name: d.Name}
+	y.set.objs[d.Name] = o
+	y.set.order = append(y.set.order, o)
+	for _, fd := range d.Fields {
+		f := &fieldDefault{json: fd.JSONName, path: []pathStep{{name: fd.Name}}, value: fd.Default}
+		if f.value != nil {
+			f.literal, f.rawJSON = y.literal(fd.Type, f.value)
+			if isZeroLiteral(f.literal) {
+				f.value, f.literal = nil, "" // what decoding leaves anyway
+			}
+			if f.value != nil && f.literal == "" && !f.rawJSON && y.scalar(fd.Type) {
+				y.bad = append(y.bad, fmt.Sprintf("the default %s of %s.%s does not fit its Go type %s", f.value, d.Name, fd.Name, fd.Type))
+				f.value = nil
+			}
+		}
+		f.below = y.shapeOf(fd.Type)
+		o.fields = append(o.fields, f)
+	}
+	return o
+}
+
+// scalar resolves a named type to the kind of its values.
+func (y *yamlDefaults) scalar(t *toolsyaml.Type) bool {
+	return y.basic(t) != nil
+}
+
+func (y *yamlDefaults) basic(t *toolsyaml.Type) *types.Basic {
+	for t.Kind == toolsyaml.KindNamed {
+		d := y.decls[t.Name]
+		if d == nil || d.Underlying == nil {
+			return nil
+		}
+		t = d.Underlying
+	}
+	switch t.Kind {
+	case toolsyaml.KindString:
+		return types.Typ[types.String]
+	case toolsyaml.KindInt:
+		return types.Typ[types.Int64]
+	case toolsyaml.KindFloat:
+		return types.Typ[types.Float64]
+	case toolsyaml.KindBool:
+		return types.Typ[types.Bool]
+	}
+	return nil
+}
+
+// literal is the Go source of a plain default of type t (a number,
+// string or bool, of a named type too), or rawJSON for a json.RawMessage;
+// neither for a default decoded into its field.
+func (y *yamlDefaults) literal(t *toolsyaml.Type, v json.RawMessage) (string, bool) {
+	if t.Kind == toolsyaml.KindRaw {
+		return "", true
+	}
+	b := y.basic(t)
+	if b == nil {
+		return "", false
+	}
+	lit, err := basicLiteral(b, v)
+	if err != nil {
+		return "", false
+	}
+	return lit, false
 }

@@ -50,6 +50,7 @@ func (g *generator) loadYAML(path string) *unit {
 	for _, d := range ts.Decls {
 		u.decls = append(u.decls, yamlDecl(d))
 	}
+	defaults := newYAMLDefaults(ts.Decls)
 	at := func(p toolsyaml.Pos) token.Position {
 		return token.Position{Filename: abs, Line: p.Line, Column: p.Col}
 	}
@@ -78,8 +79,13 @@ func (g *generator) loadYAML(path string) *unit {
 			hint = ""
 		}
 		t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
+		t.call.defaults = defaults.input(ts.Input[yt.Name])
 		u.tools = append(u.tools, t)
 	}
+	for _, msg := range defaults.bad {
+		g.errs.add(tokenPosition(abs), "%s", msg)
+	}
+	u.nameDefaultFuncs()
 	for _, yp := range f.Prompts {
 		p := &prompt{name: yp.Name, title: yp.Title, description: yp.Description, template: yp.Template, pos: at(yp.Pos)}
 		for _, a := range yp.Arguments {

@@ -48,7 +48,85 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 		return nil
 	}
 	s.compiled = compiled
+	p.checkDefaults(s.Node, js)
 	return s
+}
+
+// Keywords of a schema object whose values are maps of schemas, and those
+// whose values are data rather than schemas.
+var (
+	schemaMaps = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true}
+	dataKeys   = map[string]bool{"default": true, "const": true, "enum": true, "examples": true}
+)
+
+// checkDefaults checks the default of every property in a schema against
+// the property's own schema (with the root's $defs for its references),
+// so that generated code never gives a handler a default its arguments
+// could not have.
+func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(js, &top)
+	check := func(prop, def *yaml.Node) {
+		propJSON, err1 := nodeJSON(prop)
+		defJSON, err2 := nodeJSON(def)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		wrapper := map[string]json.RawMessage{"allOf": json.RawMessage("[" + string(propJSON) + "]")}
+		if d, ok := top["$defs"]; ok {
+			wrapper["$defs"] = d
+		}
+		raw, _ := json.Marshal(wrapper)
+		compiled, err := compile.Schema(raw)
+		if err != nil {
+			return // refers to the root itself: not checked alone
+		}
+		dec := json.NewDecoder(bytes.NewReader(defJSON))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return
+		}
+		var ve *jsonschema.ValidationError
+		if errors.As(compiled.Validate(v), &ve) {
+			leaf := ve
+			for len(leaf.Causes) > 0 {
+				leaf = leaf.Causes[0]
+			}
+			where := leaf.InstanceLocation
+			if where == "" {
+				where = "/"
+			}
+			p.errorf(def, "default does not match the property's schema: at %s: %s", where, leaf.Message)
+		}
+	}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		n = resolve(n)
+		switch n.Kind {
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i].Value, resolve(n.Content[i+1])
+				switch {
+				case dataKeys[k]:
+				case schemaMaps[k] && v.Kind == yaml.MappingNode:
+					for j := 0; j+1 < len(v.Content); j += 2 {
+						if d := child(v.Content[j+1], "default"); d != nil && k == "properties" {
+							check(v.Content[j+1], d)
+						}
+						walk(v.Content[j+1])
+					}
+				default:
+					walk(v)
+				}
+			}
+		}
+	}
+	walk(root)
 }
 
 // schemaErrorAt finds the node a compile error is about and a message

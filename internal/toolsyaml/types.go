@@ -94,6 +94,9 @@ type Field struct {
 	Doc      string
 	Type     *Type
 	Optional bool // not in required: omitempty (omitzero for structs and times)
+	// Default is the property's default (checked against its schema), or
+	// nil.
+	Default json.RawMessage
 }
 
 // EnumValue is one constant of an enum type.
@@ -372,13 +375,17 @@ func (m *mapper) fields(owner string, n *yaml.Node) []Field {
 			continue
 		}
 		seen[goName] = k.Value
-		out = append(out, Field{
+		f := Field{
 			Name:     goName,
 			JSONName: k.Value,
 			Doc:      scalarValue(child(v, "description")),
 			Type:     m.typeOf(owner+goName, v),
 			Optional: !required[k.Value],
-		})
+		}
+		if d := child(v, "default"); d != nil {
+			f.Default, _ = nodeJSON(d) // converted once already, when the schema was
+		}
+		out = append(out, f)
 	}
 	return out
 }
