@@ -209,7 +209,18 @@ func (r *pkgReader) flatDefaults(sig *signature, in *typeschema.Schema, base str
 			f.value = in.Properties[i].Schema.Default
 		}
 		if f.value != nil {
-			f.literal = r.literal(p.Type(), f.value, false, r.g.env.position(p.Pos()))
+			pos := r.g.env.position(p.Pos())
+			for _, k := range sig.keywords[p.Name()] {
+				if k.Key == "default" {
+					pos = k.Pos
+				}
+			}
+			if err := r.g.checkDefault(in.Properties[i].Schema); err != nil {
+				r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(pos), Msg: fmt.Sprintf("//toolgen:param %s: default %s %v", p.Name(), f.value, err)})
+				f.value = nil
+			} else if f.literal = r.literal(p.Type(), f.value, false, pos); isZeroLiteral(f.literal) {
+				f.value, f.literal = nil, ""
+			}
 		}
 		f.below = r.shapeOf(p.Type(), base+sig.call.spread[i])
 		o.fields = append(o.fields, f)
@@ -436,7 +447,7 @@ func isZeroLiteral(lit string) bool {
 	return ok && r.Sign() == 0
 }
 
-// checkDefault checks a field's default against the field's own schema,
+// checkDefault checks a field's default against the field's own schema
 // so that a default never gives the handler a value its arguments could
 // not have. A schema that refers elsewhere ($ref) is not checked alone.
 func (g *generator) checkDefault(s *typeschema.Schema) error {

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -35,7 +36,7 @@ type pkgReader struct {
 // readFunc reads the tool or the prompt a function declares, if any.
 func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	g := r.g
-	d, examples := r.funcDirectives(fd)
+	d, examples, params := r.funcDirectives(fd)
 	if d == nil {
 		return
 	}
@@ -59,6 +60,9 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	sig, ok := g.checkSignature(fn, pos, kind == "prompt", r.w)
 	if !ok {
+		return
+	}
+	if sig.keywords, ok = r.paramKeywords(sig, params, fd.Name.Name); !ok {
 		return
 	}
 	in, input, ok := r.inputSchema(sig, pos, fd.Name.Name)
@@ -111,6 +115,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	case resultContent, resultContents, resultResult:
 		hint = "content"
 	}
+	r.warnUndocumented(t, sig)
 	t.idents = toolIdents(base, t.output != nil)
 	t.examples = r.examples(t, examples)
 	t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
@@ -206,12 +211,12 @@ func (r *pkgReader) methodExprType(fn *types.Func) *typeExpr {
 }
 
 // funcDirectives returns a function's //toolgen:tool or //toolgen:prompt
-// directive (nil for none, or for both) and its examples, reporting
-// directives that do not belong.
-func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) {
+// directive (nil for none, or for both), its examples and its parameters'
+// //toolgen:param directives, reporting directives that do not belong.
+func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive, []*directive) {
 	errs := &r.g.errs
 	var main *directive
-	var examples []*directive
+	var examples, params []*directive
 	hasTool, both := false, false
 	for _, d := range directives(r.pkg.Fset, fd.Doc, errs) {
 		switch d.name {
@@ -228,19 +233,75 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) 
 			}
 		case "example":
 			examples = append(examples, d)
+		case "param":
+			params = append(params, d)
 		default:
-			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, prompt)", d.name)
+			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, param, prompt)", d.name)
 		}
 	}
 	if !hasTool {
-		for _, d := range examples {
-			errs.add(d.pos, "//toolgen:example without //toolgen:tool on %s", fd.Name.Name)
+		for _, d := range append(examples, params...) {
+			errs.add(d.pos, "//toolgen:%s without //toolgen:tool on %s", d.name, fd.Name.Name)
 		}
 	}
 	if both {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return main, examples
+	return main, examples, params
+}
+
+// paramKeywords reads //toolgen:param NAME key=value... directives: the
+// schema keywords of a flat-form parameter, with the keys and values of a
+// jsonschema tag (description="..." too), one directive a parameter.
+func (r *pkgReader) paramKeywords(sig *signature, ds []*directive, fn string) (map[string][]typeschema.Keyword, bool) {
+	if len(ds) == 0 {
+		return nil, true
+	}
+	g := r.g
+	if sig.input != nil || len(sig.params) == 0 {
+		for _, d := range ds {
+			g.errs.add(d.pos, "//toolgen:param on %s, which takes no flat parameters: describe a struct input's fields with doc comments and jsonschema tags", fn)
+		}
+		return nil, false
+	}
+	known := map[string]bool{}
+	for _, p := range sig.params {
+		known[p.Name()] = true
+	}
+	out := map[string][]typeschema.Keyword{}
+	seen := map[string]*directive{}
+	ok := true
+	for _, d := range ds {
+		args, err := splitArgs(d.args)
+		if err != nil {
+			g.argError(d, err)
+			ok = false
+			continue
+		}
+		if len(args) == 0 || args[0].hasValue {
+			g.errs.add(d.at(0), "//toolgen:param needs the parameter's name: //toolgen:param NAME description=\"...\" [key=value...]")
+			ok = false
+			continue
+		}
+		name := args[0].key
+		switch {
+		case !known[name]:
+			g.errs.add(d.at(0), "//toolgen:param %s: %s has no parameter %s", name, fn, name)
+			ok = false
+			continue
+		case seen[name] != nil:
+			g.errs.add(d.pos, "second //toolgen:param %s on %s (first at %s)", name, fn, g.errs.rel(seen[name].pos))
+			ok = false
+			continue
+		}
+		seen[name] = d
+		kws := []typeschema.Keyword{}
+		for _, a := range args[1:] {
+			kws = append(kws, typeschema.Keyword{Key: a.key, Value: a.value, HasValue: a.hasValue, Pos: g.errs.rel(d.at(a.off)).String()})
+		}
+		out[name] = kws
+	}
+	return out, ok
 }
 
 // funcInfo is what a //toolgen:tool or //toolgen:prompt directive says,
@@ -357,6 +418,16 @@ func (g *generator) checkHints(d *directive, set map[string]bool) bool {
 	return ok
 }
 
+// params are the flat form's parameters for the schema rules.
+func (r *pkgReader) params(sig *signature) []typeschema.Param {
+	env := r.g.env
+	params := make([]typeschema.Param, len(sig.params))
+	for i, p := range sig.params {
+		params[i] = typeschema.Param{Name: p.Name(), Type: env.of(p.Type()), Pos: env.position(p.Pos()), Keywords: sig.keywords[p.Name()]}
+	}
+	return params
+}
+
 // inputSchema is the JSON Schema of a function's arguments.
 func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (*typeschema.Schema, json.RawMessage, bool) {
 	env := r.g.env
@@ -365,11 +436,7 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	if sig.input != nil {
 		in, err = typeschema.ForType(env.of(sig.input))
 	} else {
-		params := make([]typeschema.Param, len(sig.params))
-		for i, p := range sig.params {
-			params[i] = typeschema.Param{Name: p.Name(), Type: env.of(p.Type()), Pos: env.position(p.Pos())}
-		}
-		in, err = typeschema.ForParams(params)
+		in, err = typeschema.ForParams(r.params(sig))
 	}
 	var raw json.RawMessage
 	if err == nil {
@@ -380,6 +447,28 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 		return nil, nil, false
 	}
 	return in, raw, true
+}
+
+// warnUndocumented warns of a tool without a description, and of its
+// arguments without one: a model has only their names to go by.
+func (r *pkgReader) warnUndocumented(t *tool, sig *signature) {
+	g := r.g
+	if strings.TrimSpace(t.description) == "" {
+		g.warn(t.pos, "tool %s has no description: write a doc comment on %s (or description=)", t.name, t.call.fn)
+	}
+	var undocumented []*typeschema.Error
+	if sig.input != nil {
+		undocumented = typeschema.Undocumented(g.env.of(sig.input), nil)
+	} else if len(sig.params) > 0 {
+		undocumented = typeschema.Undocumented(nil, r.params(sig))
+	}
+	for _, e := range undocumented {
+		msg := fmt.Sprintf("field %s has no description: write a doc comment on it (or description= in its jsonschema tag)", e.Path)
+		if e.Msg == "parameter without a description" {
+			msg = fmt.Sprintf("parameter %s of %s has no description: give it one with //toolgen:param %s description=\"...\"", e.Path, t.call.fn, e.Path)
+		}
+		g.warns.list = append(g.warns.list, &Error{Pos: parsePos(e.Pos), Msg: msg})
+	}
 }
 
 // promptArgs lists a prompt's arguments from its input schema: all strings.

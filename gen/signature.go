@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // signature is a checked tool or prompt function: the model's call, and the
@@ -13,6 +15,8 @@ type signature struct {
 	call    *call
 	input   types.Type   // the struct form's input type, without the pointer
 	params  []*types.Var // the flat form's parameters
+	// keywords are the flat form's //toolgen:param keywords, by parameter.
+	keywords map[string][]typeschema.Keyword
 	resType types.Type   // the first result, unless it is the error
 	fnType  *typeExpr    // the function's type, for its guard; nil when unwritable
 }

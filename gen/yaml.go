@@ -80,6 +80,12 @@ func (g *generator) loadYAML(path string) *unit {
 		}
 		t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
 		t.call.defaults = defaults.input(ts.Input[yt.Name])
+		if t.description == "" {
+			g.warn(t.pos, "tool %s has no description: add a description", t.name)
+		}
+		for _, p := range yt.Input.Undocumented() {
+			g.warn(at(p.Pos), "property %s of tool %s has no description: add a description", p.Name, t.name)
+		}
 		u.tools = append(u.tools, t)
 	}
 	for _, msg := range defaults.bad {

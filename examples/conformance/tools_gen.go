@@ -341,7 +341,8 @@ const toolgenTestSamplingInputSchema = `{
 	"type": "object",
 	"properties": {
 		"prompt": {
-			"type": "string"
+			"type": "string",
+			"description": "The prompt for the client's model."
 		}
 	},
 	"required": [
@@ -373,7 +374,8 @@ const toolgenTestElicitationInputSchema = `{
 	"type": "object",
 	"properties": {
 		"message": {
-			"type": "string"
+			"type": "string",
+			"description": "The message to show the user."
 		}
 	},
 	"required": [

@@ -245,11 +245,12 @@ const toolgenConvertTemperatureInputSchema = `{
 	"type": "object",
 	"properties": {
 		"value": {
-			"type": "number"
+			"type": "number",
+			"description": "The temperature to convert, in the scale of from."
 		},
 		"from": {
 			"type": "string",
-			"description": "Units selects a temperature scale.",
+			"description": "The scale value is in.",
 			"enum": [
 				"celsius",
 				"fahrenheit"
@@ -257,7 +258,7 @@ const toolgenConvertTemperatureInputSchema = `{
 		},
 		"to": {
 			"type": "string",
-			"description": "Units selects a temperature scale.",
+			"description": "The scale to convert to.",
 			"enum": [
 				"celsius",
 				"fahrenheit"

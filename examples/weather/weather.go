@@ -98,6 +98,9 @@ func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
 // ConvertTemperature converts a temperature between Celsius and Fahrenheit.
 //
 //toolgen:tool readonly idempotent closedworld
+//toolgen:param value description="The temperature to convert, in the scale of from."
+//toolgen:param from description="The scale value is in."
+//toolgen:param to description="The scale to convert to."
 //toolgen:example {"value":21.5,"from":"celsius","to":"fahrenheit"}
 func ConvertTemperature(value float64, from Units, to Units) (string, error) {
 	if math.IsNaN(value) || math.IsInf(value, 0) {

@@ -100,6 +100,16 @@ func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
 			p.errorf(def, "default does not match the property's schema: at %s: %s", where, leaf.Message)
 		}
 	}
+	eachProperty(root, func(_, prop *yaml.Node) {
+		if d := child(prop, "default"); d != nil {
+			check(prop, d)
+		}
+	})
+}
+
+// eachProperty calls fn with the name and schema of every property in a
+// schema, at any depth ($defs and subschemas included).
+func eachProperty(root *yaml.Node, fn func(name, schema *yaml.Node)) {
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		n = resolve(n)
@@ -115,8 +125,8 @@ func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
 				case dataKeys[k]:
 				case schemaMaps[k] && v.Kind == yaml.MappingNode:
 					for j := 0; j+1 < len(v.Content); j += 2 {
-						if d := child(v.Content[j+1], "default"); d != nil && k == "properties" {
-							check(v.Content[j+1], d)
+						if k == "properties" {
+							fn(v.Content[j], v.Content[j+1])
 						}
 						walk(v.Content[j+1])
 					}
@@ -127,6 +137,25 @@ func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
 		}
 	}
 	walk(root)
+}
+
+// Undocumented lists the positions and names of the properties of a
+// schema, at any depth, without a description (a property that is a
+// $ref is described where its target is defined).
+func (s *Schema) Undocumented() []Undocumented {
+	var out []Undocumented
+	eachProperty(s.Node, func(name, prop *yaml.Node) {
+		if child(prop, "description") == nil && child(prop, "$ref") == nil {
+			out = append(out, Undocumented{Pos: posOf(name), Name: name.Value})
+		}
+	})
+	return out
+}
+
+// Undocumented is a property without a description.
+type Undocumented struct {
+	Pos  Pos
+	Name string
 }
 
 // schemaErrorAt finds the node a compile error is about and a message

@@ -35,6 +35,18 @@ type Param struct {
 	Name string
 	Type Type
 	Pos  string
+	// Keywords are what a struct field's jsonschema tag would say (the
+	// same keys and values), given for the parameter some other way (a
+	// //toolgen:param directive). A parameter is required unless a
+	// keyword makes it optional, or gives it a default.
+	Keywords []Keyword
+}
+
+// Keyword is one key=value (or bare key) of a parameter's keywords.
+type Keyword struct {
+	Key, Value string
+	HasValue   bool
+	Pos        string // where it is written, for errors
 }
 
 // ForType returns the schema of values of type t, as a document root: with
@@ -48,6 +60,21 @@ func ForType(t Type) (*Schema, error) {
 		return nil, err
 	}
 	return b.root(s), nil
+}
+
+// Undocumented lists, for a tool's input, the properties without a
+// description (from a doc comment, a tag or the type's doc) at any depth,
+// each as an Error at its field: a model calling the tool has only the
+// name to go by. It builds the schema as [ForType] or [ForParams] do.
+func Undocumented(t Type, params []Param) []*Error {
+	b := newBuilder()
+	b.undocumented = []*Error{}
+	if params != nil {
+		b.params(params)
+	} else {
+		b.schema(t, typeLabel(t), "", true)
+	}
+	return b.undocumented
 }
 
 // ForOutput is [ForType] for a tool's result: the schema of what
@@ -86,6 +113,14 @@ func (b *builder) orNull(s *Schema, t Type) *Schema {
 // property per parameter, in order, and no others.
 func ForParams(params []Param) (*Schema, error) {
 	b := newBuilder()
+	s, err := b.params(params)
+	if err != nil {
+		return nil, err
+	}
+	return b.root(s), nil
+}
+
+func (b *builder) params(params []Param) (*Schema, error) {
 	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
 	for _, p := range params {
 		ps, err := b.schema(p.Type, p.Name, p.Pos, false)
@@ -95,21 +130,42 @@ func ForParams(params []Param) (*Schema, error) {
 		if ps.Description == "" && ps.Ref == "" {
 			ps.Description = p.Type.Doc()
 		}
+		items := make([]tagItem, len(p.Keywords))
+		for i, k := range p.Keywords {
+			items[i] = tagItem{key: k.Key, value: k.Value, hasValue: k.HasValue, pos: k.Pos}
+		}
+		req, err := applyTags(ps, items, "//toolgen:param "+p.Name, p.Pos)
+		if err != nil {
+			return nil, err
+		}
+		b.document(ps, p.Pos, p.Name, "parameter")
 		s.Properties = append(s.Properties, Property{Name: p.Name, Schema: ps})
-		s.Required = append(s.Required, p.Name)
+		if req == nil && ps.Default == nil || req != nil && *req {
+			s.Required = append(s.Required, p.Name)
+		}
 	}
-	return b.root(s), nil
+	return s, nil
+}
+
+// document records a property without a description, when asked to.
+func (b *builder) document(s *Schema, pos, path, what string) {
+	if b.undocumented != nil && s.Description == "" && pos != "" {
+		b.undocumented = append(b.undocumented, &Error{Pos: pos, Path: path, Msg: what + " without a description"})
+	}
 }
 
 type builder struct {
 	output bool // building a result's schema: see ForOutput
 	// onField, when set, sees each property of the next object built (not
 	// those of the objects nested in it): see ObjectFields.
-	onField  func(f jsonField, s *Schema)
-	stack    []*frame
-	defs     []Def
-	defByID  map[any]string
-	idByName map[string]any
+	onField func(f jsonField, s *Schema)
+	// undocumented, when not nil, collects the properties without a
+	// description (see Undocumented).
+	undocumented []*Error
+	stack        []*frame
+	defs         []Def
+	defByID      map[any]string
+	idByName     map[string]any
 }
 
 // frame is a named type whose schema is being built.
@@ -444,6 +500,7 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
+		b.document(fs, f.field.Pos, fpath, "field")
 		if req != nil {
 			required = *req
 		}
