@@ -104,7 +104,7 @@ func TestErrors(t *testing.T) {
 		name, yaml string
 		want       []string
 	}{
-		{"unknown top-level key", "tools: []\nplugins: 1\n", []string{`t.yaml:2:1: unknown key "plugins" in the file (known: package, prompts, toolkit, tools, version)`}},
+		{"unknown top-level key", "tools: []\nplugins: 1\n", []string{`t.yaml:2:1: unknown key "plugins" in the file (known: $defs, package, prompts, toolkit, tools, version)`}},
 		{"missing tools", "package: x\n", []string{`t.yaml:1:1: the file is missing the required key "tools"`}},
 		{"not a mapping", "- 1\n", []string{`t.yaml:1:1: the file must be a mapping, not a list`}},
 		{"empty", "", []string{`t.yaml:1:1: empty file: expected a mapping with tools:`}},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,8 @@ import (
 // schema converts a schema node to JSON as written and compiles it, so that
 // a schema the runtime could not compile never reaches generated code.
 func (p *parser) schema(n *yaml.Node, input bool) *Schema {
-	js, err := nodeJSON(n)
+	merged := p.withFileDefs(resolve(n))
+	js, err := nodeJSON(merged)
 	if err != nil {
 		p.addPosError(err, n)
 		return nil
@@ -43,13 +45,92 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 	}
 	compiled, err := compile.Schema(js)
 	if err != nil {
-		at, msg := schemaErrorAt(s.Node, err)
+		at, msg := schemaErrorAt(merged, err)
 		p.errorf(at, "invalid schema: %s", msg)
 		return nil
 	}
 	s.compiled = compiled
 	p.checkDefaults(s.Node, js)
 	return s
+}
+
+// withFileDefs returns a tool's schema with the file's $defs it refers to,
+// directly or through each other, added to its own $defs (after them, in
+// the file's order), so that the schema a client sees is whole. The nodes
+// keep their positions in the file. A schema that refers to none is
+// returned as it is.
+func (p *parser) withFileDefs(n *yaml.Node) *yaml.Node {
+	if len(p.defs) == 0 || n.Kind != yaml.MappingNode {
+		return n
+	}
+	own := map[string]bool{}
+	ownDefs := child(n, "$defs")
+	if ownDefs != nil && resolve(ownDefs).Kind == yaml.MappingNode {
+		c := resolve(ownDefs).Content
+		for i := 0; i+1 < len(c); i += 2 {
+			own[c[i].Value] = true
+			if p.defs[c[i].Value] != nil {
+				p.errorf(c[i], "$defs %s is also one of the file's $defs: rename one of them", c[i].Value)
+			}
+		}
+	}
+	used := map[string]bool{}
+	var refs func(n *yaml.Node)
+	refs = func(n *yaml.Node) {
+		n = resolve(n)
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 1 && n.Content[i-1].Value == "$ref" {
+				name, ok := strings.CutPrefix(c.Value, "#/$defs/")
+				name, _, _ = strings.Cut(name, "/")
+				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				if d := p.defs[name]; ok && d != nil && !own[name] && !used[name] {
+					used[name] = true
+					refs(d.Node)
+				}
+				continue
+			}
+			refs(c)
+		}
+	}
+	refs(n)
+	if len(used) == 0 {
+		return n
+	}
+	defs := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	if ownDefs != nil {
+		defs.Content = append(defs.Content, resolve(ownDefs).Content...)
+	}
+	for _, d := range p.sortedDefs() {
+		if used[d.Name] {
+			defs.Content = append(defs.Content, d.Key, d.Node)
+		}
+	}
+	merged := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	replaced := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		v := n.Content[i+1]
+		if n.Content[i].Value == "$defs" {
+			v, replaced = defs, true
+		}
+		merged.Content = append(merged.Content, n.Content[i], v)
+	}
+	if !replaced {
+		merged.Content = append(merged.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$defs", Line: n.Line, Column: n.Column}, defs)
+	}
+	return merged
+}
+
+// sortedDefs are the file's $defs in the file's order.
+func (p *parser) sortedDefs() []*Def {
+	out := make([]*Def, 0, len(p.defs))
+	for _, d := range p.defs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Key, out[j].Key
+		return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+	})
+	return out
 }
 
 // Keywords of a schema object whose values are maps of schemas, and those
