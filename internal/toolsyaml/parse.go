@@ -312,8 +312,12 @@ func (p *parser) fileDefs(n *yaml.Node) []*Def {
 		p.defs[d.Name] = d
 		defs = append(defs, d)
 	}
+	good := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	for _, d := range defs {
+		good.Content = append(good.Content, d.Key, d.Node)
+	}
 	wrapper := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column,
-		Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$defs"}, n}}
+		Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$defs"}, good}}
 	js, err := nodeJSON(wrapper)
 	if err != nil {
 		p.addPosError(err, n)
