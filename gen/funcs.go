@@ -65,6 +65,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if sig.keywords, ok = r.paramKeywords(sig, params, fd.Name.Name); !ok {
 		return
 	}
+	paramTags(sig)
 	in, input, ok := r.inputSchema(sig, pos, fd.Name.Name)
 	if !ok {
 		return
@@ -248,6 +249,39 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive, 
 		return nil, nil, nil
 	}
 	return main, examples, params
+}
+
+// paramTags writes a flat-form parameter's //toolgen:param keywords into
+// its field of the input struct as the jsonschema tag a struct field would
+// carry (and omitempty for an optional one), so that the struct reads as
+// the struct form of the same tool.
+func paramTags(sig *signature) {
+	for i, p := range sig.params {
+		kws := sig.keywords[p.Name()]
+		if len(kws) == 0 {
+			continue
+		}
+		var items []string
+		optional := false
+		for _, k := range kws {
+			item := k.Key
+			if k.HasValue {
+				item += "=" + strings.ReplaceAll(k.Value, ",", `\,`)
+			}
+			items = append(items, item)
+			switch {
+			case k.Key == "default", k.Key == "optional" && (!k.HasValue || k.Value == "true"):
+				optional = true
+			case k.Key == "required" && (!k.HasValue || k.Value == "true"):
+				optional, items = false, append(items[:len(items)-1], "required")
+			}
+		}
+		jsonTag := p.Name()
+		if optional {
+			jsonTag += ",omitempty"
+		}
+		sig.call.in.fields[i].tag = fmt.Sprintf("json:%q jsonschema:%q", jsonTag, strings.Join(items, ","))
+	}
 }
 
 // paramKeywords reads //toolgen:param NAME key=value... directives: the

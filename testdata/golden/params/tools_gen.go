@@ -94,9 +94,9 @@ const toolgenConvertInputSchema = `{
 // arguments and calls Convert.
 func toolgenConvertHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Value float64 `json:"value"`
-		From  Unit    `json:"from"`
-		To    Unit    `json:"to"`
+		Value float64 `json:"value" jsonschema:"description=The temperature to convert\\, in from's unit.,minimum=-459.67"`
+		From  Unit    `json:"from,omitempty" jsonschema:"description=The scale value is in.,default=celsius"`
+		To    Unit    `json:"to" jsonschema:"description=The scale to convert to."`
 	}
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.From = "celsius"
@@ -166,11 +166,11 @@ const toolgenRepeatInputSchema = `{
 // and calls Repeat.
 func toolgenRepeatHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Word  string   `json:"word"`
-		Times int      `json:"times"`
-		Sep   string   `json:"sep"`
-		Upper bool     `json:"upper"`
-		Tags  []string `json:"tags"`
+		Word  string   `json:"word" jsonschema:"description=The word\\, with a comma\\, even.,minLength=1,pattern=^[a-z]+$"`
+		Times int      `json:"times,omitempty" jsonschema:"description=How often.,minimum=1,maximum=10,default=2"`
+		Sep   string   `json:"sep,omitempty" jsonschema:"description=What goes between.,enum=-,enum=+,enum= ,default=-"`
+		Upper bool     `json:"upper,omitempty" jsonschema:"description=Upper-case it.,default=false"`
+		Tags  []string `json:"tags" jsonschema:"description=Tags\\, up to three.,maxItems=3,default=[\"x\"],required"`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
@@ -204,7 +204,7 @@ const toolgenBoxLabelInputSchema = `{
 func toolgenBoxLabelHandler(t *Box) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in struct {
-			Text string `json:"text"`
+			Text string `json:"text,omitempty" jsonschema:"description=The label.,default=fragile"`
 		}
 		// The defaults of what the call leaves out; decoding overwrites what it gives.
 		in.Text = "fragile"
@@ -218,11 +218,11 @@ func toolgenBoxLabelHandler(t *Box) func(context.Context, json.RawMessage) (*run
 // toolgenDefaultsRepeatArgs gives the properties that raw, the JSON of a
 // RepeatArgs, leaves out their defaults.
 func toolgenDefaultsRepeatArgs(raw json.RawMessage, v *struct {
-	Word  string   `json:"word"`
-	Times int      `json:"times"`
-	Sep   string   `json:"sep"`
-	Upper bool     `json:"upper"`
-	Tags  []string `json:"tags"`
+	Word  string   `json:"word" jsonschema:"description=The word\\, with a comma\\, even.,minLength=1,pattern=^[a-z]+$"`
+	Times int      `json:"times,omitempty" jsonschema:"description=How often.,minimum=1,maximum=10,default=2"`
+	Sep   string   `json:"sep,omitempty" jsonschema:"description=What goes between.,enum=-,enum=+,enum= ,default=-"`
+	Upper bool     `json:"upper,omitempty" jsonschema:"description=Upper-case it.,default=false"`
+	Tags  []string `json:"tags" jsonschema:"description=Tags\\, up to three.,maxItems=3,default=[\"x\"],required"`
 }) error {
 	var given struct {
 		Times json.RawMessage `json:"times"`
