@@ -585,4 +585,3 @@ func sameJSON(s string, v any) bool {
 	b, _ := json.Marshal(v)
 	return string(a) == string(b)
 }
-
