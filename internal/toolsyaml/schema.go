@@ -162,18 +162,8 @@ func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
 		if err != nil {
 			return // refers to the root itself: not checked alone
 		}
-		dec := json.NewDecoder(bytes.NewReader(defJSON))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) != nil {
-			return
-		}
-		var ve *jsonschema.ValidationError
-		if errors.As(compiled.Validate(v), &ve) {
-			leaf := ve
-			for len(leaf.Causes) > 0 {
-				leaf = leaf.Causes[0]
-			}
+		leaf, err := firstFailure(compiled, defJSON)
+		if err == nil && leaf != nil {
 			where := leaf.InstanceLocation
 			if where == "" {
 				where = "/"
@@ -345,27 +335,38 @@ func child(n *yaml.Node, key string) *yaml.Node {
 // checkExample validates an example against the input schema, so that a
 // wrong example fails at generation rather than in a client's hands.
 func (p *parser) checkExample(s *Schema, n *yaml.Node, js json.RawMessage) {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	leaf, err := firstFailure(s.compiled, js)
+	if err != nil {
 		p.errorf(n, "example: %v", err)
 		return
 	}
-	err := s.compiled.Validate(v)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	if leaf == nil {
 		return
-	}
-	leaf := ve
-	for len(leaf.Causes) > 0 {
-		leaf = leaf.Causes[0]
 	}
 	where := leaf.InstanceLocation
 	if where == "" {
 		where = "(root)"
 	}
 	p.errorf(nodeAt(n, leaf.InstanceLocation), "example does not match the input schema: %s: %s", where, leaf.Message)
+}
+
+// firstFailure validates JSON against a compiled schema (numbers kept
+// exact) and returns the first of the failures it finds, or nil.
+func firstFailure(s *jsonschema.Schema, js json.RawMessage) (*jsonschema.ValidationError, error) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(s.Validate(v), &ve) {
+		return nil, nil
+	}
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	return ve, nil
 }
 
 // yamlErrorPos pulls "line N" out of yaml.v3's syntax errors, which carry

@@ -204,8 +204,8 @@ type mapper struct {
 	// defNodes are the schemas of the $defs, by "#/$defs/x": the file's
 	// and the current tool's.
 	defNodes map[string]*yaml.Node
-	done  map[string]bool   // $defs already mapped, by Go type name
-	errs  ErrorList
+	done     map[string]bool // $defs already mapped, by Go type name
+	errs     ErrorList
 }
 
 func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {

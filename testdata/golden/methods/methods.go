@@ -60,5 +60,5 @@ func (g Greeter) Greet(ctx context.Context, in NoteInput) (string, error) {
 //toolgen:tool
 func Shout(ctx context.Context, in NoteInput) (string, error) { return strings.ToUpper(in.Key), nil }
 
-// notATool is a method without a directive.
-func (s *Store) notATool() {}
+// NotATool is a method without a directive.
+func (s *Store) NotATool() {}
