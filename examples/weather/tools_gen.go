@@ -277,9 +277,9 @@ const toolgenConvertTemperatureInputSchema = `{
 // it decodes the arguments and calls ConvertTemperature.
 func toolgenConvertTemperatureHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Value float64 `json:"value"`
-		From  Units   `json:"from"`
-		To    Units   `json:"to"`
+		Value float64 `json:"value" jsonschema:"description=The temperature to convert\\, in the scale of from."`
+		From  Units   `json:"from" jsonschema:"description=The scale value is in."`
+		To    Units   `json:"to" jsonschema:"description=The scale to convert to."`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
