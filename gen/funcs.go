@@ -269,11 +269,12 @@ func paramTags(sig *signature) {
 				item += "=" + strings.ReplaceAll(k.Value, ",", `\,`)
 			}
 			items = append(items, item)
+			on := !k.HasValue || k.Value == "true"
 			switch {
-			case k.Key == "default", k.Key == "optional" && (!k.HasValue || k.Value == "true"):
+			case k.Key == "default", k.Key == "optional" && on:
 				optional = true
-			case k.Key == "required" && (!k.HasValue || k.Value == "true"):
-				optional, items = false, append(items[:len(items)-1], "required")
+			case k.Key == "required" && on:
+				optional = false
 			}
 		}
 		jsonTag := p.Name()
