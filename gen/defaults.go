@@ -44,6 +44,9 @@ type objDefaults struct {
 	// name is what fn is named after: the type's name, or a name made up
 	// from the tool for a struct type without one.
 	name string
+	// what says what the object's JSON is, for fn's doc ("" for "the
+	// JSON of a <name>").
+	what string
 }
 
 // fieldDefault is one property of an object that has a default, or values
@@ -117,9 +120,8 @@ type defaultSet struct {
 
 func newDefaultSet() *defaultSet { return &defaultSet{objs: map[string]*objDefaults{}} }
 
-// prune drops what leads to no default: objects without any reachable
-// default, and fields that only lead to them. It returns whether root
-// keeps any.
+// prune drops what leads to no default: the fields of objects that only
+// lead to objects without any default they could reach.
 func (d *defaultSet) prune() {
 	live := map[*objDefaults]bool{}
 	for changed := true; changed; {
@@ -158,8 +160,9 @@ func (s *shape) leaf() *objDefaults {
 	return s.obj
 }
 
-// funcs names the functions the unit's handlers need, in the order they
-// are first reached from the tools' inputs, each once.
+// nameDefaultFuncs names the functions that the unit's handlers need (see
+// defaults.go), in the order they are first reached from the tools'
+// inputs, each once, and lists them in u.defaultFuncs.
 func (u *unit) nameDefaultFuncs() {
 	used := map[string]bool{}
 	var visit func(o *objDefaults)
@@ -202,7 +205,7 @@ func (r *pkgReader) inputDefaults(t types.Type, base string) *objDefaults {
 // flatDefaults returns the defaults of flat parameters: the properties of
 // the input schema built for them, the fields of the call's input struct.
 func (r *pkgReader) flatDefaults(sig *signature, in *typeschema.Schema, base string) *objDefaults {
-	o := &objDefaults{typ: sig.call.in, name: base + "Args"}
+	o := &objDefaults{typ: sig.call.in, name: base + "Args", what: "the arguments of " + sig.call.fn}
 	for i, p := range sig.params {
 		f := &fieldDefault{json: p.Name(), path: []pathStep{{name: sig.call.spread[i]}}}
 		if i < len(in.Properties) {
@@ -447,7 +450,7 @@ func isZeroLiteral(lit string) bool {
 	return ok && r.Sign() == 0
 }
 
-// checkDefault checks a field's default against the field's own schema
+// checkDefault checks a field's default against the field's own schema,
 // so that a default never gives the handler a value its arguments could
 // not have. A schema that refers elsewhere ($ref) is not checked alone.
 func (g *generator) checkDefault(s *typeschema.Schema) error {

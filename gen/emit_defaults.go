@@ -140,7 +140,11 @@ func emitDefaultsFunc(f *jen.File, o *objDefaults) {
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	f.Line()
-	comment(f, o.fn+" gives the properties that raw, the JSON of "+article(o.name)+", leaves out their defaults.")
+	what := o.what
+	if what == "" {
+		what = "the JSON of " + article(o.name)
+	}
+	comment(f, o.fn+" gives the properties that raw, "+what+", leaves out their defaults.")
 	f.Func().Id(o.fn).Params(jen.Id("raw").Qual("encoding/json", "RawMessage"), jen.Id("v").Op("*").Add(typeCode(o.typ))).Error().Block(body...)
 }
 

@@ -215,8 +215,8 @@ func toolgenBoxLabelHandler(t *Box) func(context.Context, json.RawMessage) (*run
 	}
 }
 
-// toolgenDefaultsRepeatArgs gives the properties that raw, the JSON of a
-// RepeatArgs, leaves out their defaults.
+// toolgenDefaultsRepeatArgs gives the properties that raw, the arguments of
+// Repeat, leaves out their defaults.
 func toolgenDefaultsRepeatArgs(raw json.RawMessage, v *struct {
 	Word  string   `json:"word" jsonschema:"description=The word\\, with a comma\\, even.,minLength=1,pattern=^[a-z]+$"`
 	Times int      `json:"times,omitempty" jsonschema:"description=How often.,minimum=1,maximum=10,default=2"`
