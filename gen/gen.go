@@ -11,9 +11,14 @@
 //     checker in signature.go, schemas through internal/typeschema over
 //     gotypes.go, Go types rendered as data by typeexpr.go); yaml.go reads
 //     a tools.yaml (internal/toolsyaml).
-//   - Model: model.go. Both loaders give a unit of plain values.
-//   - Emit: emit.go (the file, Tools, Prompts, schemas, guards) and
-//     emit_code.go (the one handler emitter, types, Handlers).
+//   - Model: model.go. Both loaders give a unit of plain values;
+//     defaults.go builds the part that applies defaults, from either.
+//   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
+//     guards), emit_code.go (the one handler emitter, types, Handlers) and
+//     emit_defaults.go (the code that applies defaults).
+//
+// Warnings (a tool or an argument without a description) go to
+// Config.Warn, or with Config.Strict are errors.
 //
 // gen does not import the runtime that generated code calls: rules both
 // sides share live in leaf packages (internal/toolname, internal/typeschema).
