@@ -58,6 +58,9 @@ func emit(u *unit) ([]byte, error) {
 			emitHandler(f, p.idents.handler, "prompt "+p.name, p.call, true)
 		}
 	}
+	for _, o := range u.defaultFuncs {
+		emitDefaultsFunc(f, o)
+	}
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		// jennifer's error carries the whole unformatted file: keep the
@@ -137,27 +140,40 @@ func emitGuards(f *jen.File, guards []guard) {
 }
 
 // emitTools writes Tools: the descriptors, each referring to its tool's
-// pieces by name.
+// pieces by name. A type with tool methods gets a Tools method of its own.
 func emitTools(f *jen.File, u *unit) {
-	items := make([]jen.Code, len(u.tools))
-	for i, t := range u.tools {
-		var handler jen.Code = jen.Id(t.idents.handler)
-		if t.call.recv != "" {
-			handler = jen.Id(t.idents.handler).Call(jen.Id(t.call.recv))
+	list := func(recv *receiver) jen.Code {
+		var items []jen.Code
+		for _, t := range u.tools {
+			if t.recv != recv {
+				continue
+			}
+			var handler jen.Code = jen.Id(t.idents.handler)
+			if t.call.recv != "" {
+				handler = jen.Id(t.idents.handler).Call(jen.Id(t.call.recv))
+			}
+			items = append(items, toolLiteral(t, handler))
 		}
-		items[i] = toolLiteral(t, handler)
+		return jen.Return(jen.Qual(runtimePath, "ToolList").Values(items...))
 	}
-	body := jen.Return(jen.Qual(runtimePath, "ToolList").Values(items...))
-	if u.handlers {
+	switch {
+	case u.handlers:
 		f.Comment("Tools returns the tools of " + u.source + ", served by h: each call's")
 		f.Comment("arguments, validated against the tool's schema as written, are decoded")
 		f.Comment("into its input type and passed to h's method.")
-		f.Func().Id("Tools").Params(jen.Id("h").Id("Handlers")).Qual(runtimePath, "ToolList").Block(body)
-		return
+		f.Func().Id("Tools").Params(jen.Id("h").Id("Handlers")).Qual(runtimePath, "ToolList").Block(list(nil))
+	case u.funcTools():
+		f.Comment("Tools returns the package's tools: their descriptors, and handlers that")
+		f.Comment("decode the arguments into the functions' parameters and call them.")
+		f.Func().Id("Tools").Params().Qual(runtimePath, "ToolList").Block(list(nil))
 	}
-	f.Comment("Tools returns the package's tools: their descriptors, and handlers that")
-	f.Comment("decode the arguments into the functions' parameters and call them.")
-	f.Func().Id("Tools").Params().Qual(runtimePath, "ToolList").Block(body)
+	for i, r := range u.receivers {
+		if i > 0 || u.funcTools() {
+			f.Line()
+		}
+		comment(f, "Tools returns the tools of "+r.name+"'s methods, served by t: each handler decodes the arguments and calls the method on t.")
+		f.Func().Params(jen.Id("t").Add(typeCode(r.ptr))).Id("Tools").Params().Qual(runtimePath, "ToolList").Block(list(r))
+	}
 }
 
 // emitSchema writes a schema as a named constant; nothing for no name.
@@ -223,6 +239,13 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 			ex[i] = jen.Qual("encoding/json", "RawMessage").Call(jsonLit(e, false))
 		}
 		add("Examples", jen.Index().Qual("encoding/json", "RawMessage").Values(multiline(ex)...))
+	}
+	if len(t.secrets) > 0 {
+		ids := make([]jen.Code, len(t.secrets))
+		for i, id := range t.secrets {
+			ids[i] = jen.Lit(id)
+		}
+		add("Secrets", jen.Index().String().Values(ids...))
 	}
 	if t.signature != "" {
 		add("Signature", stringLit(t.signature))

@@ -22,12 +22,21 @@ func emitHandler(f *jen.File, name, what string, c *call, prompt bool) {
 		args = append(args, jen.Id("ctx"))
 	}
 	if c.in != nil {
-		body = append(body,
-			jen.Var().Id("in").Add(typeCode(c.in)),
-			jen.If(
-				jen.Err().Op(":=").Qual(runtimePath, decode).Call(jen.Id("args"), jen.Op("&").Id("in")),
+		body = append(body, jen.Var().Id("in").Add(typeCode(c.in)))
+		if c.defaults != nil && c.defaults.prefilled() {
+			body = append(body, jen.Comment("The defaults of what the call leaves out; decoding overwrites what it gives."))
+			body = append(body, prefill(c.defaults, jen.Id("in"))...)
+		}
+		body = append(body, jen.If(
+			jen.Err().Op(":=").Qual(runtimePath, decode).Call(jen.Id("args"), jen.Op("&").Id("in")),
+			jen.Err().Op("!=").Nil(),
+		).Block(jen.Return(jen.Nil(), jen.Err())))
+		if c.defaults != nil && !c.defaults.prefilled() {
+			body = append(body, jen.If(
+				jen.Err().Op(":=").Id(c.defaults.fn).Call(jen.Id("args"), jen.Op("&").Id("in")),
 				jen.Err().Op("!=").Nil(),
 			).Block(jen.Return(jen.Nil(), jen.Err())))
+		}
 		switch {
 		case len(c.spread) > 0:
 			for _, fld := range c.spread {
@@ -56,7 +65,7 @@ func emitHandler(f *jen.File, name, what string, c *call, prompt bool) {
 	f.Line()
 	if c.recv != "" {
 		comment(f, name+" returns the handler of "+what+": it decodes the arguments and calls "+c.recv+"."+c.fn+".")
-		f.Func().Id(name).Params(jen.Id(c.recv).Id("Handlers")).Func().Add(params()).Add(results).Block(
+		f.Func().Id(name).Params(jen.Id(c.recv).Add(typeCode(c.recvType))).Func().Add(params()).Add(results).Block(
 			jen.Return(jen.Func().Add(params("ctx", "args")).Add(results).Block(body...)),
 		)
 		return

@@ -8,17 +8,23 @@ import (
 	"strings"
 )
 
-// Error is one problem in the input, at a position.
+// Error is one problem in the input, at a position. A warning is a
+// problem that does not stop generation (unless Config.Strict).
 type Error struct {
-	Pos token.Position
-	Msg string
+	Pos     token.Position
+	Msg     string
+	Warning bool
 }
 
 func (e *Error) Error() string {
-	if !e.Pos.IsValid() && e.Pos.Filename == "" {
-		return e.Msg
+	msg := e.Msg
+	if e.Warning {
+		msg = "warning: " + msg
 	}
-	return e.Pos.String() + ": " + e.Msg
+	if !e.Pos.IsValid() && e.Pos.Filename == "" {
+		return msg
+	}
+	return e.Pos.String() + ": " + msg
 }
 
 // ErrorList is every problem found, in file order. Its Error is one

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -26,19 +27,23 @@ type pkgReader struct {
 	toolNames   map[string]*tool
 	promptNames map[string]*prompt
 	funcGuards  []guard
+	// receivers are the types whose methods are tools, by type: nil for
+	// one that cannot have them (its error is reported once).
+	receivers map[*types.Named]*receiver
+	defaults  *defaultSet
 }
 
 // readFunc reads the tool or the prompt a function declares, if any.
 func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	g := r.g
-	d, examples := r.funcDirectives(fd)
+	d, examples, params := r.funcDirectives(fd)
 	if d == nil {
 		return
 	}
 	kind := d.name
 	pos := r.pkg.Fset.Position(fd.Name.Pos())
-	if fd.Recv != nil {
-		g.errs.add(pos, "//toolgen:%s on method %s: %ss are top-level functions", kind, fd.Name.Name, kind)
+	if fd.Recv != nil && kind == "prompt" {
+		g.errs.add(pos, "//toolgen:prompt on method %s: prompts are top-level functions", fd.Name.Name)
 		return
 	}
 	if fd.Type.TypeParams != nil {
@@ -49,22 +54,40 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
-	fn, isFunc := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
-	if !isFunc {
+	fn, recv, ok := r.lookupFunc(fd, pos)
+	if !ok {
 		return
 	}
 	sig, ok := g.checkSignature(fn, pos, kind == "prompt", r.w)
 	if !ok {
 		return
 	}
-	input, ok := r.inputSchema(sig, pos, fd.Name.Name)
+	if sig.keywords, ok = r.paramKeywords(sig, params, fd.Name.Name); !ok {
+		return
+	}
+	paramTags(sig)
+	in, input, ok := r.inputSchema(sig, pos, fd.Name.Name)
 	if !ok {
 		return
 	}
-	if sig.fnType != nil {
-		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: fn.Name()})
-	}
 	base := capitalise(fd.Name.Name)
+	guardFn := fn.Name()
+	if recv != nil {
+		sig.call.recv, sig.call.recvType = "t", recv.ptr
+		base = capitalise(recv.name) + fd.Name.Name
+		guardFn = "(*" + recv.name + ")." + fn.Name()
+		sig.fnType = r.methodExprType(fn)
+	}
+	if kind == "tool" {
+		if sig.input != nil {
+			sig.call.defaults = r.inputDefaults(sig.input, base)
+		} else if len(sig.params) > 0 {
+			sig.call.defaults = r.flatDefaults(sig, in, base)
+		}
+	}
+	if sig.fnType != nil {
+		r.funcGuards = append(r.funcGuards, guard{typ: sig.fnType, fn: guardFn})
+	}
 	if kind == "prompt" {
 		p := &prompt{name: info.name, title: info.title, description: info.description, pos: pos, call: sig.call, idents: promptIdents(base)}
 		if p.args, ok = r.promptArgs(input, pos, fd.Name.Name); ok {
@@ -73,7 +96,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, input: input, pos: pos, call: sig.call, toolkit: r.kit.name}
+		annotations: info.annotations, secrets: info.secrets, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -93,6 +116,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	case resultContent, resultContents, resultResult:
 		hint = "content"
 	}
+	r.warnUndocumented(t, sig)
 	t.idents = toolIdents(base, t.output != nil)
 	t.examples = r.examples(t, examples)
 	t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
@@ -104,13 +128,96 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	r.u.tools = append(r.u.tools, t)
 }
 
+// lookupFunc finds the function a declaration declares; for a method, also
+// its receiver type, which must be a named, non-generic type of the package
+// without a Tools member of its own (toolgen declares (*T).Tools).
+func (r *pkgReader) lookupFunc(fd *ast.FuncDecl, pos token.Position) (*types.Func, *receiver, bool) {
+	if fd.Recv == nil {
+		fn, ok := r.pkg.Types.Scope().Lookup(fd.Name.Name).(*types.Func)
+		return fn, nil, ok
+	}
+	base := fd.Recv.List[0].Type
+	for {
+		switch e := base.(type) {
+		case *ast.StarExpr:
+			base = e.X
+			continue
+		case *ast.ParenExpr:
+			base = e.X
+			continue
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			r.g.errs.add(pos, "//toolgen:tool on method %s of a generic type: a tool's types must be known", fd.Name.Name)
+			return nil, nil, false
+		}
+		break
+	}
+	id, ok := base.(*ast.Ident)
+	if !ok {
+		return nil, nil, false
+	}
+	tn, ok := r.pkg.Types.Scope().Lookup(id.Name).(*types.TypeName)
+	if !ok {
+		return nil, nil, false
+	}
+	named, ok := types.Unalias(tn.Type()).(*types.Named)
+	if !ok {
+		return nil, nil, false
+	}
+	var fn *types.Func
+	for m := range named.Methods() {
+		if m.Name() == fd.Name.Name {
+			fn = m
+		}
+	}
+	if fn == nil {
+		return nil, nil, false
+	}
+	if recv, seen := r.receivers[named]; seen {
+		return fn, recv, recv != nil
+	}
+	r.receivers[named] = nil
+	if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), false, r.pkg.Types, "Tools"); obj != nil {
+		if at := r.pkg.Fset.Position(obj.Pos()); at.Filename != r.u.path && !generatedByToolgen(at.Filename) {
+			r.g.errs.add(at, "%s has a Tools member, but toolgen declares (*%s).Tools for its //toolgen:tool methods: rename this one", named.Obj().Name(), named.Obj().Name())
+			return nil, nil, false
+		}
+	}
+	ptr, writable := r.w.expr(types.NewPointer(named))
+	if !writable {
+		return nil, nil, false
+	}
+	recv := &receiver{name: named.Obj().Name(), ptr: ptr}
+	r.receivers[named] = recv
+	r.u.receivers = append(r.u.receivers, recv)
+	return fn, recv, true
+}
+
+// methodExprType is the type of the method expression (*T).M, for the
+// guard on a tool method's signature; nil when the file cannot write it.
+func (r *pkgReader) methodExprType(fn *types.Func) *typeExpr {
+	sig := fn.Type().(*types.Signature)
+	recv := sig.Recv().Type()
+	if _, isPtr := recv.(*types.Pointer); !isPtr {
+		recv = types.NewPointer(recv)
+	}
+	params := []*types.Var{types.NewParam(token.NoPos, nil, "", recv)}
+	for p := range sig.Params().Variables() {
+		params = append(params, p)
+	}
+	e, ok := r.w.expr(types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), sig.Results(), sig.Variadic()))
+	if !ok {
+		return nil
+	}
+	return e
+}
+
 // funcDirectives returns a function's //toolgen:tool or //toolgen:prompt
-// directive (nil for none, or for both) and its examples, reporting
-// directives that do not belong.
-func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) {
+// directive (nil for none, or for both), its examples and its parameters'
+// //toolgen:param directives, reporting directives that do not belong.
+func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive, []*directive) {
 	errs := &r.g.errs
 	var main *directive
-	var examples []*directive
+	var examples, params []*directive
 	hasTool, both := false, false
 	for _, d := range directives(r.pkg.Fset, fd.Doc, errs) {
 		switch d.name {
@@ -127,19 +234,109 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) 
 			}
 		case "example":
 			examples = append(examples, d)
+		case "param":
+			params = append(params, d)
 		default:
-			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, prompt)", d.name)
+			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, param, prompt)", d.name)
 		}
 	}
 	if !hasTool {
-		for _, d := range examples {
-			errs.add(d.pos, "//toolgen:example without //toolgen:tool on %s", fd.Name.Name)
+		for _, d := range append(examples, params...) {
+			errs.add(d.pos, "//toolgen:%s without //toolgen:tool on %s", d.name, fd.Name.Name)
 		}
 	}
 	if both {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return main, examples
+	return main, examples, params
+}
+
+// paramTags writes a flat-form parameter's //toolgen:param keywords into
+// its field of the input struct as the jsonschema tag a struct field would
+// carry (and omitempty for an optional one), so that the struct reads as
+// the struct form of the same tool.
+func paramTags(sig *signature) {
+	for i, p := range sig.params {
+		kws := sig.keywords[p.Name()]
+		if len(kws) == 0 {
+			continue
+		}
+		var items []string
+		optional := false
+		for _, k := range kws {
+			item := k.Key
+			if k.HasValue {
+				item += "=" + strings.ReplaceAll(k.Value, ",", `\,`)
+			}
+			items = append(items, item)
+			on := !k.HasValue || k.Value == "true"
+			switch {
+			case k.Key == "default", k.Key == "optional" && on:
+				optional = true
+			case k.Key == "required" && on:
+				optional = false
+			}
+		}
+		jsonTag := p.Name()
+		if optional {
+			jsonTag += ",omitempty"
+		}
+		sig.call.in.fields[i].tag = fmt.Sprintf("json:%q jsonschema:%q", jsonTag, strings.Join(items, ","))
+	}
+}
+
+// paramKeywords reads //toolgen:param NAME key=value... directives: the
+// schema keywords of a flat-form parameter, with the keys and values of a
+// jsonschema tag (description="..." too), one directive a parameter.
+func (r *pkgReader) paramKeywords(sig *signature, ds []*directive, fn string) (map[string][]typeschema.Keyword, bool) {
+	if len(ds) == 0 {
+		return nil, true
+	}
+	g := r.g
+	if sig.input != nil || len(sig.params) == 0 {
+		for _, d := range ds {
+			g.errs.add(d.pos, "//toolgen:param on %s, which takes no flat parameters: describe a struct input's fields with doc comments and jsonschema tags", fn)
+		}
+		return nil, false
+	}
+	known := map[string]bool{}
+	for _, p := range sig.params {
+		known[p.Name()] = true
+	}
+	out := map[string][]typeschema.Keyword{}
+	seen := map[string]*directive{}
+	ok := true
+	for _, d := range ds {
+		args, err := splitArgs(d.args)
+		if err != nil {
+			g.argError(d, err)
+			ok = false
+			continue
+		}
+		if len(args) == 0 || args[0].hasValue {
+			g.errs.add(d.at(0), "//toolgen:param needs the parameter's name: //toolgen:param NAME description=\"...\" [key=value...]")
+			ok = false
+			continue
+		}
+		name := args[0].key
+		switch {
+		case !known[name]:
+			g.errs.add(d.at(0), "//toolgen:param %s: %s has no parameter %s", name, fn, name)
+			ok = false
+			continue
+		case seen[name] != nil:
+			g.errs.add(d.pos, "second //toolgen:param %s on %s (first at %s)", name, fn, g.errs.rel(seen[name].pos))
+			ok = false
+			continue
+		}
+		seen[name] = d
+		kws := []typeschema.Keyword{}
+		for _, a := range args[1:] {
+			kws = append(kws, typeschema.Keyword{Key: a.key, Value: a.value, HasValue: a.hasValue, Pos: g.errs.rel(d.at(a.off)).String()})
+		}
+		out[name] = kws
+	}
+	return out, ok
 }
 
 // funcInfo is what a //toolgen:tool or //toolgen:prompt directive says,
@@ -147,6 +344,7 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive) 
 type funcInfo struct {
 	name, title, description, version string
 	annotations                       annotations
+	secrets                           []string
 }
 
 // funcInfo reads the directive's arguments: a prompt takes name, title and
@@ -159,10 +357,17 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	var set map[string]bool
 	var ok bool
 	if d.name == "tool" {
+		var secrets string
 		values["version"] = &info.version
-		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, readonly, destructive, idempotent, openworld, closedworld")
+		values["secrets"] = &secrets
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, readonly, destructive, idempotent, openworld, closedworld")
 		if !g.checkHints(d, set) {
 			ok = false
+		}
+		if set["secrets"] {
+			var good bool
+			info.secrets, good = g.secretIDs(d, secrets)
+			ok = ok && good
 		}
 	} else {
 		set, ok = g.directiveArgs(d, values, nil, want)
@@ -178,6 +383,50 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 		info.description = funcDescription(docText(fd.Doc), fd.Name.Name)
 	}
 	return info, ok
+}
+
+// secretIDs reads the value of //toolgen:tool's secrets=, a comma-separated
+// list of secret ids, each valid (toolname.SecretRule) and given once.
+// Errors point at the id when the value is written unquoted.
+func (g *generator) secretIDs(d *directive, value string) ([]string, bool) {
+	valueOff, quoted := -1, false
+	if args, err := splitArgs(d.args); err == nil {
+		for _, a := range args {
+			if a.key == "secrets" && a.hasValue {
+				valueOff = a.off + len("secrets=")
+				quoted = strings.HasPrefix(d.args[valueOff:], `"`)
+			}
+		}
+	}
+	if valueOff < 0 {
+		return nil, true // secrets without a value: reported with the other arguments
+	}
+	var ids []string
+	ok := true
+	seen := map[string]bool{}
+	off := valueOff
+	for _, id := range strings.Split(value, ",") {
+		pos := d.at(off)
+		if quoted {
+			pos = d.at(valueOff)
+		}
+		off += len(id) + 1
+		switch {
+		case id == "":
+			g.errs.add(pos, "//toolgen:tool: secrets= has an empty id: write secrets=ID[,ID...]")
+			ok = false
+		case !toolname.ValidSecret(id):
+			g.errs.add(pos, "//toolgen:tool: invalid secret id %q: use %s", id, toolname.SecretRule)
+			ok = false
+		case seen[id]:
+			g.errs.add(pos, "//toolgen:tool: secret %s given twice", id)
+			ok = false
+		default:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, ok
 }
 
 // flags are //toolgen:tool's hint flags, each setting one annotation.
@@ -204,19 +453,25 @@ func (g *generator) checkHints(d *directive, set map[string]bool) bool {
 	return ok
 }
 
+// params are the flat form's parameters for the schema rules.
+func (r *pkgReader) params(sig *signature) []typeschema.Param {
+	env := r.g.env
+	params := make([]typeschema.Param, len(sig.params))
+	for i, p := range sig.params {
+		params[i] = typeschema.Param{Name: p.Name(), Type: env.of(p.Type()), Pos: env.position(p.Pos()), Keywords: sig.keywords[p.Name()]}
+	}
+	return params
+}
+
 // inputSchema is the JSON Schema of a function's arguments.
-func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (json.RawMessage, bool) {
+func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (*typeschema.Schema, json.RawMessage, bool) {
 	env := r.g.env
 	var in *typeschema.Schema
 	var err error
 	if sig.input != nil {
 		in, err = typeschema.ForType(env.of(sig.input))
 	} else {
-		params := make([]typeschema.Param, len(sig.params))
-		for i, p := range sig.params {
-			params[i] = typeschema.Param{Name: p.Name(), Type: env.of(p.Type()), Pos: env.position(p.Pos())}
-		}
-		in, err = typeschema.ForParams(params)
+		in, err = typeschema.ForParams(r.params(sig))
 	}
 	var raw json.RawMessage
 	if err == nil {
@@ -224,9 +479,31 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	}
 	if err != nil {
 		r.g.schemaError(pos, fn, err)
-		return nil, false
+		return nil, nil, false
 	}
-	return raw, true
+	return in, raw, true
+}
+
+// warnUndocumented warns of a tool without a description, and of its
+// arguments without one: a model has only their names to go by.
+func (r *pkgReader) warnUndocumented(t *tool, sig *signature) {
+	g := r.g
+	if strings.TrimSpace(t.description) == "" {
+		g.warn(t.pos, "tool %s has no description: write a doc comment on %s (or description=)", t.name, t.call.fn)
+	}
+	var undocumented []*typeschema.Error
+	if sig.input != nil {
+		undocumented = typeschema.Undocumented(g.env.of(sig.input), nil)
+	} else if len(sig.params) > 0 {
+		undocumented = typeschema.Undocumented(nil, r.params(sig))
+	}
+	for _, e := range undocumented {
+		msg := fmt.Sprintf("field %s has no description: write a doc comment on it (or description= in its jsonschema tag)", e.Path)
+		if e.Msg == "parameter without a description" {
+			msg = fmt.Sprintf("parameter %s of %s has no description: give it one with //toolgen:param %s description=\"...\"", e.Path, t.call.fn, e.Path)
+		}
+		g.warns.list = append(g.warns.list, &Error{Pos: parsePos(e.Pos), Msg: msg})
+	}
 }
 
 // promptArgs lists a prompt's arguments from its input schema: all strings.

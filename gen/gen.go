@@ -11,9 +11,14 @@
 //     checker in signature.go, schemas through internal/typeschema over
 //     gotypes.go, Go types rendered as data by typeexpr.go); yaml.go reads
 //     a tools.yaml (internal/toolsyaml).
-//   - Model: model.go. Both loaders give a unit of plain values.
-//   - Emit: emit.go (the file, Tools, Prompts, schemas, guards) and
-//     emit_code.go (the one handler emitter, types, Handlers).
+//   - Model: model.go. Both loaders give a unit of plain values;
+//     defaults.go builds the part that applies defaults, from either.
+//   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
+//     guards), emit_code.go (the one handler emitter, types, Handlers) and
+//     emit_defaults.go (the code that applies defaults).
+//
+// Warnings (a tool or an argument without a description) go to
+// Config.Warn, or with Config.Strict are errors.
 //
 // gen does not import the runtime that generated code calls: rules both
 // sides share live in leaf packages (internal/toolname, internal/typeschema).
@@ -21,6 +26,7 @@ package gen
 
 import (
 	"bytes"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +45,11 @@ type Config struct {
 	// Output is the generated file's name in each package directory, or a
 	// path when there is one input. Empty means [DefaultOutput].
 	Output string
+	// Warn, when set, receives the warnings (a tool or an argument without
+	// a description), in file order, each once.
+	Warn func(*Error)
+	// Strict makes warnings errors.
+	Strict bool
 }
 
 func (c *Config) output() string {
@@ -61,13 +72,38 @@ func (f *File) Stale() bool {
 }
 
 type generator struct {
-	cfg  Config
-	errs errs
-	docs *docIndex
-	env  *typeEnv
+	cfg   Config
+	errs  errs
+	warns errs
+	docs  *docIndex
+	env   *typeEnv
 	// exampleChecks are the examples to check against their tools' input
 	// schemas, all at once when the tools are read.
 	exampleChecks []exampleCheck
+}
+
+// warn records a warning.
+func (g *generator) warn(pos token.Position, format string, args ...any) {
+	g.warns.add(pos, format, args...)
+}
+
+// reportWarnings hands the warnings to cfg.Warn, or with cfg.Strict makes
+// them errors.
+func (g *generator) reportWarnings() {
+	if g.warns.err() == nil {
+		return
+	}
+	for _, w := range g.warns.list {
+		if g.cfg.Strict {
+			g.errs.list = append(g.errs.list, w)
+			continue
+		}
+		w.Warning = true
+		if g.cfg.Warn != nil {
+			g.cfg.Warn(w)
+		}
+	}
+	g.warns.list = nil
 }
 
 // Generate reads the inputs, Go package patterns or tools.yaml files
@@ -84,7 +120,7 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 	if abs, err := filepath.Abs(cfg.Dir); err == nil {
 		cfg.Dir = abs
 	}
-	g := &generator{cfg: cfg, errs: errs{base: cfg.Dir}}
+	g := &generator{cfg: cfg, errs: errs{base: cfg.Dir}, warns: errs{base: cfg.Dir}}
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -105,6 +141,7 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 	if len(patterns) > 0 {
 		units = append(units, g.loadGo(patterns)...)
 	}
+	g.reportWarnings()
 	if err := g.errs.err(); err != nil {
 		return nil, err
 	}

@@ -14,8 +14,9 @@ import (
 
 // The golden cases, sqlc-style: testdata/golden/<case>/ holds an input
 // package (or a tools.yaml) and either the exact expected output
-// (tools_gen.go) or the exact expected errors (errors.txt). A case may
-// carry its own _test.go that runs the generated tools.
+// (tools_gen.go) or the exact expected errors (errors.txt), and the exact
+// expected warnings when there are any (warnings.txt). A case may carry
+// its own _test.go that runs the generated tools.
 //
 //	go test ./gen -update   rewrites the expected files.
 
@@ -61,8 +62,21 @@ func TestGolden(t *testing.T) {
 		}
 		outPath := filepath.Join(dir, DefaultOutput)
 		errPath := filepath.Join(dir, "errors.txt")
+		warnPath := filepath.Join(dir, "warnings.txt")
 		ok := t.Run(name, func(t *testing.T) {
-			files, err := Generate(Config{Dir: root}, []string{arg})
+			var warnings strings.Builder
+			files, err := Generate(Config{Dir: root, Warn: func(w *Error) {
+				warnings.WriteString(w.Error() + "\n")
+			}}, []string{arg})
+			if *update {
+				if warnings.Len() > 0 {
+					writeGolden(t, warnPath, []byte(warnings.String()))
+				} else {
+					os.Remove(warnPath)
+				}
+			} else if want, _ := os.ReadFile(warnPath); warnings.String() != string(want) {
+				t.Errorf("warnings differ\n got:\n%s\nwant:\n%s", warnings.String(), want)
+			}
 			if err != nil {
 				got := err.Error() + "\n"
 				if *update {

@@ -198,6 +198,14 @@ func (g schemaType) Marshals() (bool, bool) {
 	return g.hasMarshal("MarshalJSON"), g.hasMarshal("MarshalText")
 }
 
+// hasMethodNamed reports whether the type or a pointer to it has a method
+// of that name.
+func (g schemaType) hasMethodNamed(name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
 func (g schemaType) hasMarshal(name string) bool {
 	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
 	fn, ok := obj.(*types.Func)

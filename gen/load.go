@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func (g *generator) loadGo(patterns []string) []*unit {
 
 // loadErrors reports a package's errors, except those that regenerating
 // fixes: anything in a file toolgen generated (it may be stale) and uses of
-// the symbols it defines (it may not exist yet).
+// the symbols it defines (they may not exist yet).
 func (g *generator) loadErrors(pkg *packages.Package) bool {
 	ok := true
 	for _, e := range pkg.Errors {
@@ -59,7 +60,9 @@ func (g *generator) loadErrors(pkg *packages.Package) bool {
 		if pos.Filename != "" && generatedByToolgen(pos.Filename) {
 			continue
 		}
-		if e.Kind == packages.TypeError && (e.Msg == "undefined: Tools" || e.Msg == "undefined: Prompts") {
+		if e.Kind == packages.TypeError && (e.Msg == "undefined: Tools" || e.Msg == "undefined: Prompts" ||
+			strings.HasSuffix(e.Msg, " has no field or method Tools)")) {
+			// Uses of Tools, Prompts or (*T).Tools before toolgen wrote them.
 			continue
 		}
 		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
@@ -151,6 +154,8 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		u:           &unit{path: out, pkgName: pkg.Name, pkgPath: pkg.PkgPath, source: "package " + pkg.PkgPath},
 		toolNames:   map[string]*tool{},
 		promptNames: map[string]*prompt{},
+		receivers:   map[*types.Named]*receiver{},
+		defaults:    newDefaultSet(),
 	}
 	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {
@@ -166,6 +171,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 			return nil
 		}
 	}
+	u.nameDefaultFuncs()
 	u.guards = append(r.structGuards(), r.funcGuards...)
 	u.imports = r.w.imports
 	g.checkDeclared(u, declared)

@@ -25,6 +25,12 @@ type unit struct {
 
 	tools   []*tool
 	prompts []*prompt
+	// receivers are the named types whose methods are tools, in the order
+	// of their first tool: each gets a Tools method (code-first).
+	receivers []*receiver
+	// defaultFuncs are the functions that apply defaults after decoding
+	// (see defaults.go), each once.
+	defaultFuncs []*objDefaults
 
 	// imports names the packages the file's typeExprs refer to, by path.
 	imports map[string]importName
@@ -53,11 +59,38 @@ type tool struct {
 	annotations              annotations
 	input, output            json.RawMessage // compact JSON
 	examples                 []json.RawMessage
+	secrets                  []string // the ids of the secrets it declares
 	signature                string
 	pos                      token.Position
 
 	idents idents // the names of its generated pieces
 	call   *call
+	// recv is the type whose method the tool is, or nil for a function
+	// of the package (and for a tools.yaml tool).
+	recv *receiver
+}
+
+// receiver is a named type with tool methods: (*T).Tools lists them,
+// each handler calling the method on the Tools method's receiver.
+type receiver struct {
+	name string    // T
+	ptr  *typeExpr // *T
+}
+
+// funcTools reports whether the file has a package-level Tools: for
+// tools.yaml always; code-first, for its function tools, or when there are
+// no method tools either (a package whose tools were removed keeps an
+// empty Tools).
+func (u *unit) funcTools() bool {
+	if u.handlers || len(u.receivers) == 0 {
+		return true
+	}
+	for _, t := range u.tools {
+		if t.recv == nil {
+			return true
+		}
+	}
+	return false
 }
 
 type annotations struct {
@@ -95,17 +128,23 @@ type idents struct {
 // call is how a handler reaches the Go code behind a tool or prompt: it
 // decodes the arguments into in and calls fn with them.
 type call struct {
-	recv  string // "h" for a method of the Handlers value; "" for a function of the package
-	fn    string
-	ctx   bool      // pass the context first
-	in    *typeExpr // what the arguments decode into; nil for none
-	inPtr bool      // pass &in
+	// recv names the value whose method is called: "h", a Handlers
+	// (tools.yaml), or "t", a *T (a tool method of T); "" for a function
+	// of the package. recvType is its type.
+	recv     string
+	recvType *typeExpr
+	fn       string
+	ctx      bool      // pass the context first
+	in       *typeExpr // what the arguments decode into; nil for none
+	inPtr    bool      // pass &in
 	// spread lists the fields of in passed as arguments, in order: the
 	// flat form, whose in is a struct of the parameters. Empty: pass in.
 	spread []string
 	result resultKind
 	res    *typeExpr // the result type, or nil
 	err    bool      // the last result is an error
+	// defaults are the defaults of in's properties, or nil for none.
+	defaults *objDefaults
 }
 
 // resultKind is how a function's result becomes a tool or prompt result.

@@ -93,7 +93,9 @@ func (u *unit) declarations() []declaration {
 			}
 		}
 	}
-	add("the tools' list", token.Position{}, "Tools")
+	if u.funcTools() {
+		add("the tools' list", token.Position{}, "Tools")
+	}
 	if len(u.prompts) > 0 {
 		add("the prompts' list", token.Position{}, "Prompts")
 	}
@@ -111,6 +113,9 @@ func (u *unit) declarations() []declaration {
 	}
 	for _, p := range u.prompts {
 		add("prompt "+strconv.Quote(p.name), p.pos, p.idents.handler)
+	}
+	for _, o := range u.defaultFuncs {
+		add("the defaults of "+o.name, token.Position{}, o.fn)
 	}
 	return out
 }

@@ -5,16 +5,20 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // signature is a checked tool or prompt function: the model's call, and the
 // go/types the loader builds schemas from.
 type signature struct {
-	call    *call
-	input   types.Type   // the struct form's input type, without the pointer
-	params  []*types.Var // the flat form's parameters
-	resType types.Type   // the first result, unless it is the error
-	fnType  *typeExpr    // the function's type, for its guard; nil when unwritable
+	call   *call
+	input  types.Type   // the struct form's input type, without the pointer
+	params []*types.Var // the flat form's parameters
+	// keywords are the flat form's //toolgen:param keywords, by parameter.
+	keywords map[string][]typeschema.Keyword
+	resType  types.Type // the first result, unless it is the error
+	fnType   *typeExpr  // the function's type, for its guard; nil when unwritable
 }
 
 const promptForm = "a prompt is func(ctx context.Context, in T) (string or []runtime.PromptMessage, error), T a struct of strings"

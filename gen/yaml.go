@@ -50,6 +50,7 @@ func (g *generator) loadYAML(path string) *unit {
 	for _, d := range ts.Decls {
 		u.decls = append(u.decls, yamlDecl(d))
 	}
+	defaults := newYAMLDefaults(ts.Decls)
 	at := func(p toolsyaml.Pos) token.Position {
 		return token.Position{Filename: abs, Line: p.Line, Column: p.Col}
 	}
@@ -62,9 +63,10 @@ func (g *generator) loadYAML(path string) *unit {
 			toolkit:     yt.Toolkit,
 			input:       yt.Input.JSON,
 			examples:    yt.Examples,
+			secrets:     yt.Secrets,
 			pos:         at(yt.Pos),
 			idents:      toolIdents(yt.GoName, yt.Output != nil),
-			call: &call{recv: "h", fn: yt.GoName, ctx: true, err: true,
+			call: &call{recv: "h", recvType: named("", "Handlers"), fn: yt.GoName, ctx: true, err: true,
 				in: yamlType(ts.Input[yt.Name]), result: resultResult},
 		}
 		if a := yt.Annotations; a != nil {
@@ -77,8 +79,19 @@ func (g *generator) loadYAML(path string) *unit {
 			hint = ""
 		}
 		t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
+		t.call.defaults = defaults.input(ts.Input[yt.Name])
+		if t.description == "" {
+			g.warn(t.pos, "tool %s has no description: add a description", t.name)
+		}
+		for _, p := range yt.Input.Undocumented() {
+			g.warn(at(p.Pos), "property %s of tool %s has no description: add a description", p.Name, t.name)
+		}
 		u.tools = append(u.tools, t)
 	}
+	for _, msg := range defaults.bad {
+		g.errs.add(tokenPosition(abs), "%s", msg)
+	}
+	u.nameDefaultFuncs()
 	for _, yp := range f.Prompts {
 		p := &prompt{name: yp.Name, title: yp.Title, description: yp.Description, template: yp.Template, pos: at(yp.Pos)}
 		for _, a := range yp.Arguments {

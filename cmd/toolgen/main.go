@@ -14,9 +14,12 @@
 //	-check      write nothing; exit 1 naming each file that would change
 //	-v          print what was done
 //	-tags LIST  comma-separated build tags, as for go build
+//	-strict     make warnings errors
 //
 // Errors are printed as file:line:col: message, one a line, and make
-// toolgen exit 1 without writing anything. Used from go:generate:
+// toolgen exit 1 without writing anything. Warnings (a tool or an argument
+// without a description) are printed as file:line:col: warning: message
+// and do not change the exit status, unless -strict makes them errors. Used from go:generate:
 //
 //	//go:generate go tool toolgen
 package main
@@ -44,6 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 naming each file that would change")
 	verbose := fs.Bool("v", false, "print what was done")
 	tags := fs.String("tags", "", "comma-separated build tags")
+	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description) errors")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -54,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg := gen.Config{Output: *out}
+	cfg := gen.Config{Output: *out, Strict: *strict, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, w) }}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}

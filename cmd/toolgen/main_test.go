@@ -20,6 +20,7 @@ import "context"
 // Greet greets someone.
 //
 //toolgen:tool
+//toolgen:param name description="Who to greet."
 func Greet(ctx context.Context, name string) (string, error) { return "hi " + name, nil }
 `
 
@@ -66,6 +67,17 @@ func (r result) want(t *testing.T, code int) {
 	if r.code != code {
 		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, code, r.stdout, r.stderr)
 	}
+}
+
+// withoutWarnings drops the warning lines from stderr.
+func withoutWarnings(stderr string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(stderr, "\n") {
+		if !strings.Contains(l, ": warning: ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "")
 }
 
 func read(t *testing.T, path string) string {
@@ -158,7 +170,7 @@ func Bad(c chan int) {}
 	})
 	r := toolgen("./...")
 	r.want(t, 1)
-	want := "bad/tools.go:3:16: //toolgen:tool: unknown argument \"fast\" (want name=, title=, description=, version=, readonly, destructive, idempotent, openworld, closedworld)\n"
+	want := "bad/tools.go:3:16: //toolgen:tool: unknown argument \"fast\" (want name=, title=, description=, version=, secrets=, readonly, destructive, idempotent, openworld, closedworld)\n"
 	if r.stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
 	}
@@ -232,8 +244,8 @@ func TestSchemaFirstByPattern(t *testing.T) {
 	}
 	r = toolgen("-check", "./...")
 	r.want(t, 1)
-	if r.stderr != "calc/tools_gen.go is out of date: run toolgen\n" {
-		t.Errorf("-check after a yaml change: %q", r.stderr)
+	if got := withoutWarnings(r.stderr); got != "calc/tools_gen.go is out of date: run toolgen\n" {
+		t.Errorf("-check after a yaml change: %q", got)
 	}
 	toolgen("./...").want(t, 0)
 	if !strings.Contains(read(t, filepath.Join(dir, "calc/tools_gen.go")), "The sum.") {
@@ -248,5 +260,61 @@ func TestSchemaFirstByPattern(t *testing.T) {
 	r.want(t, 1)
 	if !strings.Contains(r.stderr, "calc/more.go:4:1: example.com/cli/calc has //toolgen: functions, but tools_gen.go is generated from tools.yaml") {
 		t.Errorf("both kinds: %s", r.stderr)
+	}
+}
+
+// A package that serves its tool methods' Tools before toolgen first wrote
+// it still loads: uses of (*T).Tools, like those of Tools, are what
+// generating fixes.
+func TestMethodToolsBeforeFirstRun(t *testing.T) {
+	dir := module(t, map[string]string{"store.go": `package cli
+
+import "context"
+
+// Store holds the notes.
+type Store struct{ notes map[string]string }
+
+// Get returns a note.
+//
+//toolgen:tool
+func (s *Store) Get(ctx context.Context, key string) (string, error) { return s.notes[key], nil }
+
+func serve() { _ = (&Store{}).Tools() }
+`})
+	r := toolgen()
+	r.want(t, 0)
+	if gen := read(t, filepath.Join(dir, "tools_gen.go")); !strings.Contains(gen, "func (t *Store) Tools() runtime.ToolList {") {
+		t.Errorf("generated file:\n%s", gen)
+	}
+}
+
+// A tool or an argument without a description is a warning on stderr, and
+// the file is written; -strict makes it an error, and nothing is written.
+func TestWarnings(t *testing.T) {
+	dir := module(t, map[string]string{"tools.go": `package cli
+
+import "context"
+
+//toolgen:tool
+func Greet(ctx context.Context, name string) (string, error) { return "hi " + name, nil }
+`})
+	out := filepath.Join(dir, "tools_gen.go")
+	r := toolgen("-strict")
+	r.want(t, 1)
+	want := "tools.go:6:6: tool greet has no description: write a doc comment on Greet (or description=)\n" +
+		"tools.go:6:33: parameter name of Greet has no description: give it one with //toolgen:param name description=\"...\"\n"
+	if r.stderr != want {
+		t.Errorf("-strict:\n%s\nwant:\n%s", r.stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("-strict wrote the file")
+	}
+	r = toolgen()
+	r.want(t, 0)
+	if want := strings.ReplaceAll(want, ": tool", ": warning: tool"); r.stderr != strings.ReplaceAll(want, ": parameter", ": warning: parameter") {
+		t.Errorf("warnings:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatal("warnings stopped the file from being written")
 	}
 }

@@ -112,6 +112,7 @@ func TestErrorHandling() *runtime.Result {
 // TestSampling asks the client's model to answer a prompt.
 //
 //toolgen:tool
+//toolgen:param prompt description="The prompt for the client's model."
 //toolgen:example {"prompt":"What is 2+2?"}
 func TestSampling(ctx context.Context, prompt string) (string, error) {
 	answer, err := runtime.Sample(ctx, prompt, 100)
@@ -124,6 +125,7 @@ func TestSampling(ctx context.Context, prompt string) (string, error) {
 // TestElicitation asks the user for a username and an email address.
 //
 //toolgen:tool
+//toolgen:param message description="The message to show the user."
 func TestElicitation(ctx context.Context, message string) (string, error) {
 	return elicit(ctx, "User response: ", message, `{"type":"object","properties":{
 		"username":{"type":"string","description":"User's response"},

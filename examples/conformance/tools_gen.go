@@ -341,7 +341,8 @@ const toolgenTestSamplingInputSchema = `{
 	"type": "object",
 	"properties": {
 		"prompt": {
-			"type": "string"
+			"type": "string",
+			"description": "The prompt for the client's model."
 		}
 	},
 	"required": [
@@ -354,7 +355,7 @@ const toolgenTestSamplingInputSchema = `{
 // the arguments and calls TestSampling.
 func toolgenTestSamplingHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Prompt string `json:"prompt"`
+		Prompt string `json:"prompt" jsonschema:"description=The prompt for the client's model."`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
@@ -373,7 +374,8 @@ const toolgenTestElicitationInputSchema = `{
 	"type": "object",
 	"properties": {
 		"message": {
-			"type": "string"
+			"type": "string",
+			"description": "The message to show the user."
 		}
 	},
 	"required": [
@@ -386,7 +388,7 @@ const toolgenTestElicitationInputSchema = `{
 // decodes the arguments and calls TestElicitation.
 func toolgenTestElicitationHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Message string `json:"message"`
+		Message string `json:"message" jsonschema:"description=The message to show the user."`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err

@@ -38,7 +38,9 @@ type PlannerInput struct {
 
 // Step is one step of a plan.
 type Step struct {
-	Step   int    `json:"step"`
+	// Its number, from 1.
+	Step int `json:"step"`
+	// What to do.
 	Action string `json:"action"`
 }
 
@@ -66,6 +68,7 @@ func Planner(_ context.Context, in PlannerInput) (*Plan, error) {
 type ExecutorInput struct {
 	// The plan to execute, as the planner made it.
 	Plan struct {
+		// The plan's steps, in order.
 		Steps []Step `json:"steps"`
 	} `json:"plan"`
 	// Only report what would be done.

@@ -211,11 +211,13 @@ const toolgenPlannerOutputSchema = `{
 				"properties": {
 					"step": {
 						"type": "integer",
+						"description": "Its number, from 1.",
 						"minimum": -9223372036854775808,
 						"maximum": 9223372036854775807
 					},
 					"action": {
-						"type": "string"
+						"type": "string",
+						"description": "What to do."
 					}
 				},
 				"required": [
@@ -264,16 +266,19 @@ const toolgenExecutorInputSchema = `{
 			"properties": {
 				"steps": {
 					"type": "array",
+					"description": "The plan's steps, in order.",
 					"items": {
 						"type": "object",
 						"properties": {
 							"step": {
 								"type": "integer",
+								"description": "Its number, from 1.",
 								"minimum": -9223372036854775808,
 								"maximum": 9223372036854775807
 							},
 							"action": {
-								"type": "string"
+								"type": "string",
+								"description": "What to do."
 							}
 						},
 						"required": [

@@ -6,7 +6,7 @@ import (
 )
 
 func main() {
-	serve.Main(Tools(), &runtime.Options{
+	serve.Main(AllTools(), &runtime.Options{
 		Title:       "Weather tools",
 		ProjectName: "toolgen",
 		ProjectURL:  "https://github.com/toolgen-go/toolgen",

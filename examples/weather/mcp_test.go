@@ -27,7 +27,7 @@ var mcpCalls = map[string]string{
 }
 
 func TestMCPMatchesREST(t *testing.T) {
-	srv := runtime.NewServer(Tools(), &runtime.Options{AllowExecute: true})
+	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 

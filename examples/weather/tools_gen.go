@@ -43,10 +43,10 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, WeatherInput) (*Report, error)         = GetWeather
-	_ func(float64, Units, Units) (string, error)                  = ConvertTemperature
-	_ func(context.Context, AlertInput) (DeleteAlertResult, error) = DeleteAlert
-	_ func(context.Context, MapInput) (runtime.Content, error)     = WeatherMap
+	_ func(context.Context, WeatherInput) (*Report, error)                   = GetWeather
+	_ func(float64, Units, Units) (string, error)                            = ConvertTemperature
+	_ func(*Service, context.Context, AlertInput) (DeleteAlertResult, error) = (*Service).DeleteAlert
+	_ func(context.Context, MapInput) (runtime.Content, error)               = WeatherMap
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
@@ -87,23 +87,6 @@ func Tools() runtime.ToolList {
 		Signature: `convert_temperature(value: number, from: "celsius" | "fahrenheit", to: "celsius" | "fahrenheit") -> string`,
 		Handler:   toolgenConvertTemperatureHandler,
 	}, {
-		Name:        "delete_alert",
-		Description: "Deletes a saved weather alert. It cannot be undone.",
-		Version:     "1.0.0",
-		Toolkit:     "Weather",
-		Annotations: &runtime.Annotations{
-			DestructiveHint: runtime.Bool(true),
-			IdempotentHint:  runtime.Bool(true),
-			OpenWorldHint:   runtime.Bool(false),
-		},
-		InputSchema:  json.RawMessage(toolgenDeleteAlertInputSchema),
-		OutputSchema: json.RawMessage(toolgenDeleteAlertOutputSchema),
-		Examples: []json.RawMessage{
-			json.RawMessage(`{"id":"al-1"}`),
-		},
-		Signature: "delete_alert(id: string) -> {deleted: boolean, remaining: integer}",
-		Handler:   toolgenDeleteAlertHandler,
-	}, {
 		Name:        "weather_map",
 		Description: "Draws a temperature map around a city as a PNG image.",
 		Version:     "1.0.0",
@@ -117,6 +100,29 @@ func Tools() runtime.ToolList {
 		},
 		Signature: "weather_map(city: string, size?: integer = 128) -> content",
 		Handler:   toolgenWeatherMapHandler,
+	}}
+}
+
+// Tools returns the tools of Service's methods, served by t: each handler
+// decodes the arguments and calls the method on t.
+func (t *Service) Tools() runtime.ToolList {
+	return runtime.ToolList{{
+		Name:        "delete_alert",
+		Description: "Deletes a saved weather alert. It cannot be undone.",
+		Version:     "1.0.0",
+		Toolkit:     "Weather",
+		Annotations: &runtime.Annotations{
+			DestructiveHint: runtime.Bool(true),
+			IdempotentHint:  runtime.Bool(true),
+			OpenWorldHint:   runtime.Bool(false),
+		},
+		InputSchema:  json.RawMessage(toolgenServiceDeleteAlertInputSchema),
+		OutputSchema: json.RawMessage(toolgenServiceDeleteAlertOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"id":"al-1"}`),
+		},
+		Signature: "delete_alert(id: string) -> {deleted: boolean, remaining: integer}",
+		Handler:   toolgenServiceDeleteAlertHandler(t),
 	}}
 }
 
@@ -219,6 +225,9 @@ const toolgenGetWeatherOutputSchema = `{
 // arguments and calls GetWeather.
 func toolgenGetWeatherHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in WeatherInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Units = "celsius"
+	in.Days = 1
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}
@@ -236,11 +245,12 @@ const toolgenConvertTemperatureInputSchema = `{
 	"type": "object",
 	"properties": {
 		"value": {
-			"type": "number"
+			"type": "number",
+			"description": "The temperature to convert, in the scale of from."
 		},
 		"from": {
 			"type": "string",
-			"description": "Units selects a temperature scale.",
+			"description": "The scale value is in.",
 			"enum": [
 				"celsius",
 				"fahrenheit"
@@ -248,7 +258,7 @@ const toolgenConvertTemperatureInputSchema = `{
 		},
 		"to": {
 			"type": "string",
-			"description": "Units selects a temperature scale.",
+			"description": "The scale to convert to.",
 			"enum": [
 				"celsius",
 				"fahrenheit"
@@ -267,9 +277,9 @@ const toolgenConvertTemperatureInputSchema = `{
 // it decodes the arguments and calls ConvertTemperature.
 func toolgenConvertTemperatureHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
-		Value float64 `json:"value"`
-		From  Units   `json:"from"`
-		To    Units   `json:"to"`
+		Value float64 `json:"value" jsonschema:"description=The temperature to convert\\, in the scale of from."`
+		From  Units   `json:"from" jsonschema:"description=The scale value is in."`
+		To    Units   `json:"to" jsonschema:"description=The scale to convert to."`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
@@ -281,8 +291,9 @@ func toolgenConvertTemperatureHandler(_ context.Context, args json.RawMessage) (
 	return runtime.TextResult(out), nil
 }
 
-// toolgenDeleteAlertInputSchema is the JSON Schema of delete_alert's arguments.
-const toolgenDeleteAlertInputSchema = `{
+// toolgenServiceDeleteAlertInputSchema is the JSON Schema of delete_alert's
+// arguments.
+const toolgenServiceDeleteAlertInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -298,9 +309,9 @@ const toolgenDeleteAlertInputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenDeleteAlertOutputSchema is the JSON Schema of delete_alert's
+// toolgenServiceDeleteAlertOutputSchema is the JSON Schema of delete_alert's
 // structured result.
-const toolgenDeleteAlertOutputSchema = `{
+const toolgenServiceDeleteAlertOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
@@ -321,18 +332,20 @@ const toolgenDeleteAlertOutputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenDeleteAlertHandler is the handler of tool delete_alert: it decodes the
-// arguments and calls DeleteAlert.
-func toolgenDeleteAlertHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-	var in AlertInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+// toolgenServiceDeleteAlertHandler returns the handler of tool delete_alert: it
+// decodes the arguments and calls t.DeleteAlert.
+func toolgenServiceDeleteAlertHandler(t *Service) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in AlertInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		out, err := t.DeleteAlert(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return runtime.StructuredResult(out)
 	}
-	out, err := DeleteAlert(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	return runtime.StructuredResult(out)
 }
 
 // toolgenWeatherMapInputSchema is the JSON Schema of weather_map's arguments.
@@ -363,6 +376,8 @@ const toolgenWeatherMapInputSchema = `{
 // arguments and calls WeatherMap.
 func toolgenWeatherMapHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in MapInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Size = 128
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}

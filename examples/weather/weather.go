@@ -74,14 +74,7 @@ func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
 	if strings.TrimSpace(in.City) == "" {
 		return nil, errors.New("city must not be blank")
 	}
-	units := in.Units
-	if units == "" {
-		units = Celsius
-	}
-	days := in.Days
-	if days == 0 {
-		days = 1
-	}
+	units, days := in.Units, in.Days // left out, they are their defaults
 	seed := citySeed(in.City)
 	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(seed%365))
 	conditions := []string{"sunny", "partly cloudy", "cloudy", "rain", "snow", "windy"}
@@ -105,6 +98,9 @@ func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
 // ConvertTemperature converts a temperature between Celsius and Fahrenheit.
 //
 //toolgen:tool readonly idempotent closedworld
+//toolgen:param value description="The temperature to convert, in the scale of from."
+//toolgen:param from description="The scale value is in."
+//toolgen:param to description="The scale to convert to."
 //toolgen:example {"value":21.5,"from":"celsius","to":"fahrenheit"}
 func ConvertTemperature(value float64, from Units, to Units) (string, error) {
 	if math.IsNaN(value) || math.IsInf(value, 0) {
@@ -136,29 +132,42 @@ type DeleteAlertResult struct {
 	Remaining int `json:"remaining"`
 }
 
-// alerts is the example's in-memory store of saved alerts.
-var alerts = struct {
-	sync.Mutex
-	ids map[string]bool
-}{ids: map[string]bool{"al-1": true, "al-2": true, "al-3": true}}
+// Service holds the weather alerts a user saved: the state its tool
+// methods share, which a real server would keep in a database. Serve its
+// tools with (&Service{...}).Tools(), or NewService().Tools().
+type Service struct {
+	mu     sync.Mutex
+	alerts map[string]bool
+}
+
+// NewService returns a service with three saved alerts.
+func NewService() *Service {
+	return &Service{alerts: map[string]bool{"al-1": true, "al-2": true, "al-3": true}}
+}
 
 // DeleteAlert deletes a saved weather alert. It cannot be undone.
 //
 //toolgen:tool destructive idempotent closedworld
 //toolgen:example {"id":"al-1"}
-func DeleteAlert(ctx context.Context, in AlertInput) (DeleteAlertResult, error) {
-	alerts.Lock()
-	defer alerts.Unlock()
-	if !alerts.ids[in.ID] {
-		ids := make([]string, 0, len(alerts.ids))
-		for id := range alerts.ids {
+func (s *Service) DeleteAlert(ctx context.Context, in AlertInput) (DeleteAlertResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.alerts[in.ID] {
+		ids := make([]string, 0, len(s.alerts))
+		for id := range s.alerts {
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
 		return DeleteAlertResult{}, fmt.Errorf("no alert %q (saved alerts: %s)", in.ID, strings.Join(ids, ", "))
 	}
-	delete(alerts.ids, in.ID)
-	return DeleteAlertResult{Deleted: true, Remaining: len(alerts.ids)}, nil
+	delete(s.alerts, in.ID)
+	return DeleteAlertResult{Deleted: true, Remaining: len(s.alerts)}, nil
+}
+
+// AllTools is every tool of the example: the package's functions and the
+// methods of a new Service.
+func AllTools() runtime.ToolList {
+	return append(Tools(), NewService().Tools()...)
 }
 
 // MapInput selects the map to draw.
@@ -175,9 +184,6 @@ type MapInput struct {
 //toolgen:example {"city":"Lisbon","size":64}
 func WeatherMap(ctx context.Context, in MapInput) (runtime.Content, error) {
 	size := in.Size
-	if size == 0 {
-		size = 128
-	}
 	seed := citySeed(in.City)
 	img := image.NewRGBA(image.Rect(0, 0, size, size))
 	cx, cy := float64(int(seed%uint32(size))), float64(int((seed>>8)%uint32(size)))

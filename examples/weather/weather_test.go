@@ -29,7 +29,7 @@ func call(t *testing.T, srv http.Handler, tool, args string) (int, runtime.Resul
 // The generated tools serve the functions of weather.go, with descriptions
 // from their doc comments.
 func TestWeatherTools(t *testing.T) {
-	srv := runtime.NewServer(Tools(), &runtime.Options{AllowExecute: true})
+	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
 
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/tools/get_weather", nil))
@@ -83,4 +83,22 @@ func TestWeatherTools(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// The defaults of the schema are what the functions get for what a call
+// leaves out: weather.go has no fallbacks of its own.
+func TestWeatherDefaults(t *testing.T) {
+	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	code, _, r := call(t, srv, "get_weather", `{"city":"Oslo"}`)
+	if code != 200 || r["units"] != "celsius" || len(r["forecast"].([]any)) != 1 {
+		t.Errorf("get_weather without units and days: %d %v", code, r)
+	}
+	code, res, _ := call(t, srv, "weather_map", `{"city":"Lisbon"}`)
+	if code != 200 {
+		t.Fatalf("weather_map without size: %d %+v", code, res)
+	}
+	img, err := png.Decode(bytes.NewReader(res.Content[0].Data))
+	if err != nil || img.Bounds().Dx() != 128 {
+		t.Errorf("weather_map without size: %v %v", err, img.Bounds())
+	}
 }

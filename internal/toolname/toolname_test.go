@@ -21,3 +21,19 @@ func TestValidIsPattern(t *testing.T) {
 		t.Error("the length bound is not 128")
 	}
 }
+
+// ValidSecret is SecretPattern, written as a loop.
+func TestValidSecretIsPattern(t *testing.T) {
+	re := regexp.MustCompile(SecretPattern)
+	for _, id := range []string{
+		"", "A", "_", "WEATHER_API_KEY", "key2", "9KEY", "has-dash", "a.b", "é", "SP ACE", "x\n",
+		strings.Repeat("K", 128), strings.Repeat("K", 129),
+	} {
+		if got, want := ValidSecret(id), re.MatchString(id); got != want {
+			t.Errorf("ValidSecret(%q) = %v, the pattern says %v", id, got, want)
+		}
+	}
+	if !ValidSecret("WEATHER_API_KEY") || ValidSecret("9KEY") || ValidSecret("a-b") {
+		t.Error("the rule is not an identifier")
+	}
+}

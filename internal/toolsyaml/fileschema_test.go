@@ -45,7 +45,7 @@ func TestFileSchema(t *testing.T) {
 		}
 		return schema.Validate(v)
 	}
-	good := []string{calculator}
+	good := []string{calculator, "tools:\n  - name: a\n    secrets: [WEATHER_API_KEY, _x2]\n    input: {type: object}\n"}
 	if ex, err := os.ReadFile(filepath.Join("..", "..", "examples", "calculator", "tools.yaml")); err == nil {
 		good = append(good, string(ex))
 	}
@@ -65,6 +65,9 @@ func TestFileSchema(t *testing.T) {
 		"tools:\n  - name: a\n    annotations: {readOnlyHint: yes}\n    input: {type: object}\n",
 		"tools: []\nprompts:\n  - name: p\n",
 		"package: My-Pkg\ntools: []\n",
+		"tools:\n  - name: a\n    secrets: [API-KEY]\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    secrets: [K, K]\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    secrets: K\n    input: {type: object}\n",
 	} {
 		if _, err := Parse("t.yaml", []byte(bad)); err == nil {
 			t.Errorf("parser accepts %q", bad)

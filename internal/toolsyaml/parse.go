@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolgen-go/toolgen/internal/compile"
 	"github.com/toolgen-go/toolgen/internal/toolname"
 )
 
@@ -31,8 +32,18 @@ type File struct {
 	Package string // default: the directory's name
 	Toolkit string // default: Package, capitalised
 	Version string
+	// Defs are the file's $defs: schemas that every tool's schemas refer
+	// to as "#/$defs/NAME", each a Go type of its own.
+	Defs    []*Def
 	Tools   []*Tool
 	Prompts []*Prompt
+}
+
+// Def is one of the file's $defs.
+type Def struct {
+	Name string
+	Key  *yaml.Node // the name's node, for positions
+	Node *yaml.Node // the schema
 }
 
 // Tool is one entry of tools:.
@@ -45,6 +56,7 @@ type Tool struct {
 	Version     string // the tool's own, else the file's
 	Toolkit     string // the tool's own, else the file's
 	Annotations *Annotations
+	Secrets     []string // ids of the secrets the tool needs
 	Input       *Schema
 	Output      *Schema // nil when the tool declares no output
 	Examples    []json.RawMessage
@@ -131,6 +143,7 @@ func Parse(name string, data []byte) (*File, error) {
 type parser struct {
 	file string
 	errs ErrorList
+	defs map[string]*Def // the file's $defs, by name
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
@@ -171,7 +184,12 @@ func (p *parser) parse(data []byte) *File {
 	}
 	root := doc.Content[0]
 	f := &File{Path: p.file}
+	if defs := child(root, "$defs"); defs != nil {
+		// Read first: the tools' schemas refer to them.
+		f.Defs = p.fileDefs(defs)
+	}
 	if !p.mapping(root, "the file", map[string]func(k, v *yaml.Node){
+		"$defs":   func(_, _ *yaml.Node) {},
 		"package": func(_, v *yaml.Node) { f.Package = p.identifier(v) },
 		"toolkit": func(_, v *yaml.Node) { f.Toolkit = p.str(v) },
 		"version": func(_, v *yaml.Node) { f.Version = p.str(v) },
@@ -274,6 +292,45 @@ func (p *parser) mapping(n *yaml.Node, what string, fields map[string]func(k, v 
 	return true
 }
 
+// fileDefs reads the file's $defs: a mapping of schemas, compiled together
+// so that an error in one is reported at it, once.
+func (p *parser) fileDefs(n *yaml.Node) []*Def {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "$defs must be a mapping of schemas, not %s", describe(n))
+		return nil
+	}
+	p.defs = map[string]*Def{}
+	var defs []*Def
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if resolve(v).Kind != yaml.MappingNode {
+			p.errorf(v, "$defs %s must be a schema (a mapping), not %s", k.Value, describe(resolve(v)))
+			continue
+		}
+		d := &Def{Name: k.Value, Key: k, Node: resolve(v)}
+		p.defs[d.Name] = d
+		defs = append(defs, d)
+	}
+	good := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	for _, d := range defs {
+		good.Content = append(good.Content, d.Key, d.Node)
+	}
+	wrapper := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column,
+		Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$defs"}, good}}
+	js, err := nodeJSON(wrapper)
+	if err != nil {
+		p.addPosError(err, n)
+		return nil
+	}
+	if _, err := compile.Schema(js); err != nil {
+		at, msg := schemaErrorAt(wrapper, err)
+		p.errorf(at, "invalid schema: %s", msg)
+		return nil
+	}
+	return defs
+}
+
 func knownKeys(fields map[string]func(k, v *yaml.Node)) string {
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
@@ -369,6 +426,7 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		"version":     func(_, v *yaml.Node) { t.Version = p.str(v) },
 		"toolkit":     func(_, v *yaml.Node) { t.Toolkit = p.str(v) },
 		"annotations": func(_, v *yaml.Node) { t.Annotations = p.annotations(v) },
+		"secrets":     func(_, v *yaml.Node) { t.Secrets = p.secrets(v) },
 		"input":       func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
 		"output":      func(_, v *yaml.Node) { t.Output = p.schema(v, false) },
 		"examples": func(_, v *yaml.Node) {
@@ -397,6 +455,28 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		}
 	}
 	return t
+}
+
+// secrets reads a tool's list of secret ids: each valid
+// (toolname.SecretRule) and listed once.
+func (p *parser) secrets(n *yaml.Node) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, c := range p.seq(n) {
+		id := resolve(c).Value
+		switch {
+		case resolve(c).Kind != yaml.ScalarNode || resolve(c).ShortTag() != "!!str":
+			p.errorf(c, "a secret id is a string, not %s", describe(resolve(c)))
+		case !toolname.ValidSecret(id):
+			p.errorf(c, "invalid secret id %q: use %s", id, toolname.SecretRule)
+		case seen[id]:
+			p.errorf(c, "secret %s listed twice", id)
+		default:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func (p *parser) annotations(n *yaml.Node) *Annotations {

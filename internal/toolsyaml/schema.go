@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,8 @@ import (
 // schema converts a schema node to JSON as written and compiles it, so that
 // a schema the runtime could not compile never reaches generated code.
 func (p *parser) schema(n *yaml.Node, input bool) *Schema {
-	js, err := nodeJSON(n)
+	merged := p.withFileDefs(resolve(n))
+	js, err := nodeJSON(merged)
 	if err != nil {
 		p.addPosError(err, n)
 		return nil
@@ -43,12 +45,188 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 	}
 	compiled, err := compile.Schema(js)
 	if err != nil {
-		at, msg := schemaErrorAt(s.Node, err)
+		at, msg := schemaErrorAt(merged, err)
 		p.errorf(at, "invalid schema: %s", msg)
 		return nil
 	}
 	s.compiled = compiled
+	p.checkDefaults(s.Node, js)
 	return s
+}
+
+// withFileDefs returns a tool's schema with the file's $defs it refers to,
+// directly or through each other, added to its own $defs (after them, in
+// the file's order), so that the schema a client sees is whole. The nodes
+// keep their positions in the file. A schema that refers to none is
+// returned as it is.
+func (p *parser) withFileDefs(n *yaml.Node) *yaml.Node {
+	if len(p.defs) == 0 || n.Kind != yaml.MappingNode {
+		return n
+	}
+	own := map[string]bool{}
+	ownDefs := child(n, "$defs")
+	if ownDefs != nil && resolve(ownDefs).Kind == yaml.MappingNode {
+		c := resolve(ownDefs).Content
+		for i := 0; i+1 < len(c); i += 2 {
+			own[c[i].Value] = true
+			if p.defs[c[i].Value] != nil {
+				p.errorf(c[i], "$defs %s is also one of the file's $defs: rename one of them", c[i].Value)
+			}
+		}
+	}
+	used := map[string]bool{}
+	var refs func(n *yaml.Node)
+	refs = func(n *yaml.Node) {
+		n = resolve(n)
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 1 && n.Content[i-1].Value == "$ref" {
+				name, ok := strings.CutPrefix(c.Value, "#/$defs/")
+				name, _, _ = strings.Cut(name, "/")
+				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				if d := p.defs[name]; ok && d != nil && !own[name] && !used[name] {
+					used[name] = true
+					refs(d.Node)
+				}
+				continue
+			}
+			refs(c)
+		}
+	}
+	refs(n)
+	if len(used) == 0 {
+		return n
+	}
+	defs := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	if ownDefs != nil {
+		defs.Content = append(defs.Content, resolve(ownDefs).Content...)
+	}
+	for _, d := range p.sortedDefs() {
+		if used[d.Name] {
+			defs.Content = append(defs.Content, d.Key, d.Node)
+		}
+	}
+	merged := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	replaced := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		v := n.Content[i+1]
+		if n.Content[i].Value == "$defs" {
+			v, replaced = defs, true
+		}
+		merged.Content = append(merged.Content, n.Content[i], v)
+	}
+	if !replaced {
+		merged.Content = append(merged.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$defs", Line: n.Line, Column: n.Column}, defs)
+	}
+	return merged
+}
+
+// sortedDefs are the file's $defs in the file's order.
+func (p *parser) sortedDefs() []*Def {
+	out := make([]*Def, 0, len(p.defs))
+	for _, d := range p.defs {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Key, out[j].Key
+		return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+	})
+	return out
+}
+
+// Keywords of a schema object whose values are maps of schemas, and those
+// whose values are data rather than schemas.
+var (
+	schemaMaps = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true}
+	dataKeys   = map[string]bool{"default": true, "const": true, "enum": true, "examples": true}
+)
+
+// checkDefaults checks the default of every property in a schema against
+// the property's own schema (with the root's $defs for its references),
+// so that generated code never gives a handler a default its arguments
+// could not have.
+func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(js, &top)
+	check := func(prop, def *yaml.Node) {
+		propJSON, err1 := nodeJSON(prop)
+		defJSON, err2 := nodeJSON(def)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		wrapper := map[string]json.RawMessage{"allOf": json.RawMessage("[" + string(propJSON) + "]")}
+		if d, ok := top["$defs"]; ok {
+			wrapper["$defs"] = d
+		}
+		raw, _ := json.Marshal(wrapper)
+		compiled, err := compile.Schema(raw)
+		if err != nil {
+			return // refers to the root itself: not checked alone
+		}
+		leaf, err := firstFailure(compiled, defJSON)
+		if err == nil && leaf != nil {
+			where := leaf.InstanceLocation
+			if where == "" {
+				where = "/"
+			}
+			p.errorf(def, "default does not match the property's schema: at %s: %s", where, leaf.Message)
+		}
+	}
+	eachProperty(root, func(_, prop *yaml.Node) {
+		if d := child(prop, "default"); d != nil {
+			check(prop, d)
+		}
+	})
+}
+
+// eachProperty calls fn with the name and schema of every property in a
+// schema, at any depth ($defs and subschemas included).
+func eachProperty(root *yaml.Node, fn func(name, schema *yaml.Node)) {
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		n = resolve(n)
+		switch n.Kind {
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i].Value, resolve(n.Content[i+1])
+				switch {
+				case dataKeys[k]:
+				case schemaMaps[k] && v.Kind == yaml.MappingNode:
+					for j := 0; j+1 < len(v.Content); j += 2 {
+						if k == "properties" {
+							fn(v.Content[j], v.Content[j+1])
+						}
+						walk(v.Content[j+1])
+					}
+				default:
+					walk(v)
+				}
+			}
+		}
+	}
+	walk(root)
+}
+
+// Undocumented lists the positions and names of the properties of a
+// schema, at any depth, without a description (a property that is a
+// $ref is described where its target is defined).
+func (s *Schema) Undocumented() []Undocumented {
+	var out []Undocumented
+	eachProperty(s.Node, func(name, prop *yaml.Node) {
+		if child(prop, "description") == nil && child(prop, "$ref") == nil {
+			out = append(out, Undocumented{Pos: posOf(name), Name: name.Value})
+		}
+	})
+	return out
+}
+
+// Undocumented is a property without a description.
+type Undocumented struct {
+	Pos  Pos
+	Name string
 }
 
 // schemaErrorAt finds the node a compile error is about and a message
@@ -157,27 +335,38 @@ func child(n *yaml.Node, key string) *yaml.Node {
 // checkExample validates an example against the input schema, so that a
 // wrong example fails at generation rather than in a client's hands.
 func (p *parser) checkExample(s *Schema, n *yaml.Node, js json.RawMessage) {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	leaf, err := firstFailure(s.compiled, js)
+	if err != nil {
 		p.errorf(n, "example: %v", err)
 		return
 	}
-	err := s.compiled.Validate(v)
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	if leaf == nil {
 		return
-	}
-	leaf := ve
-	for len(leaf.Causes) > 0 {
-		leaf = leaf.Causes[0]
 	}
 	where := leaf.InstanceLocation
 	if where == "" {
 		where = "(root)"
 	}
 	p.errorf(nodeAt(n, leaf.InstanceLocation), "example does not match the input schema: %s: %s", where, leaf.Message)
+}
+
+// firstFailure validates JSON against a compiled schema (numbers kept
+// exact) and returns the first of the failures it finds, or nil.
+func firstFailure(s *jsonschema.Schema, js json.RawMessage) (*jsonschema.ValidationError, error) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(s.Validate(v), &ve) {
+		return nil, nil
+	}
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	return ve, nil
 }
 
 // yamlErrorPos pulls "line N" out of yaml.v3's syntax errors, which carry

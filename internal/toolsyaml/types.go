@@ -3,6 +3,7 @@ package toolsyaml
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -94,6 +95,9 @@ type Field struct {
 	Doc      string
 	Type     *Type
 	Optional bool // not in required: omitempty (omitzero for structs and times)
+	// Default is the property's default (checked against its schema), or
+	// nil.
+	Default json.RawMessage
 }
 
 // EnumValue is one constant of an enum type.
@@ -104,7 +108,7 @@ type EnumValue struct {
 
 // Types is the Go model of a file's schemas.
 type Types struct {
-	Decls []*Decl // in a stable order: tools in file order, inputs before outputs, $defs after their tool
+	Decls []*Decl // in a stable order: the file's $defs, then tools in file order, inputs before outputs, their $defs after them
 	// Input and Output map a tool's name to the type of its arguments and
 	// result; a tool without output has no Output entry.
 	Input  map[string]*Type
@@ -116,8 +120,24 @@ type Types struct {
 func GoTypes(f *File) (*Types, error) {
 	m := &mapper{file: f.Path, names: map[string]Pos{}}
 	ts := &Types{Input: map[string]*Type{}, Output: map[string]*Type{}}
+	// The file's $defs: one type each, named after the def alone, which
+	// every tool's references share.
+	shared := map[string]string{}
+	for _, d := range f.Defs {
+		shared["#/$defs/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(d.Name)] = GoName(d.Name)
+	}
+	m.defs = shared
+	m.defNodes = map[string]*yaml.Node{}
+	for _, d := range f.Defs {
+		m.defNodes["#/$defs/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(d.Name)] = d.Node
+	}
+	sharedNodes := maps.Clone(m.defNodes)
+	for _, d := range f.Defs {
+		m.named(GoName(d.Name), d.Node, true)
+	}
 	for _, t := range f.Tools {
-		m.defs = map[string]string{}
+		m.defs = maps.Clone(shared)
+		m.defNodes = maps.Clone(sharedNodes)
 		m.declareDefs(t.GoName, t.Input)
 		ts.Input[t.Name] = m.named(t.GoName+"Input", t.Input.Node, true)
 		if t.Output != nil {
@@ -181,8 +201,11 @@ type mapper struct {
 	decls []*Decl
 	names map[string]Pos    // declared type names
 	defs  map[string]string // "#/$defs/x" → Go type name, per tool
-	done  map[string]bool   // $defs already mapped, by Go type name
-	errs  ErrorList
+	// defNodes are the schemas of the $defs, by "#/$defs/x": the file's
+	// and the current tool's.
+	defNodes map[string]*yaml.Node
+	done     map[string]bool // $defs already mapped, by Go type name
+	errs     ErrorList
 }
 
 func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {
@@ -213,6 +236,7 @@ func (m *mapper) declareDefs(tool string, s *Schema) {
 		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 		if _, ok := m.defs[ptr]; !ok {
 			m.defs[ptr] = tool + GoName(key)
+			m.defNodes[ptr] = resolve(defs.Content[i+1])
 		}
 	}
 }
@@ -372,13 +396,22 @@ func (m *mapper) fields(owner string, n *yaml.Node) []Field {
 			continue
 		}
 		seen[goName] = k.Value
-		out = append(out, Field{
+		f := Field{
 			Name:     goName,
 			JSONName: k.Value,
 			Doc:      scalarValue(child(v, "description")),
 			Type:     m.typeOf(owner+goName, v),
 			Optional: !required[k.Value],
-		})
+		}
+		d := child(v, "default")
+		if ref := child(v, "$ref"); d == nil && ref != nil && m.defNodes[resolve(ref).Value] != nil {
+			// A $ref's target's default is the property's.
+			d = child(m.defNodes[resolve(ref).Value], "default")
+		}
+		if d != nil {
+			f.Default, _ = nodeJSON(d) // converted once already, when the schema was
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -25,6 +25,12 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 	}
 	nullable := false
 	for _, it := range items {
+		if it.pos != "" {
+			pos := it.pos
+			fail = func(format string, args ...any) (*bool, error) {
+				return nil, &Error{Pos: pos, Path: path, Msg: fmt.Sprintf(format, args...)}
+			}
+		}
 		needValue := func() error {
 			if !it.hasValue || it.value == "" {
 				return fmt.Errorf("%s needs a value (%s=...)", it.key, it.key)

@@ -35,6 +35,18 @@ type Param struct {
 	Name string
 	Type Type
 	Pos  string
+	// Keywords are what a struct field's jsonschema tag would say (the
+	// same keys and values), given for the parameter some other way (a
+	// //toolgen:param directive). A parameter is required unless a
+	// keyword makes it optional, or gives it a default.
+	Keywords []Keyword
+}
+
+// Keyword is one key=value (or bare key) of a parameter's keywords.
+type Keyword struct {
+	Key, Value string
+	HasValue   bool
+	Pos        string // where it is written, for errors
 }
 
 // ForType returns the schema of values of type t, as a document root: with
@@ -48,6 +60,21 @@ func ForType(t Type) (*Schema, error) {
 		return nil, err
 	}
 	return b.root(s), nil
+}
+
+// Undocumented lists, for a tool's input, the properties without a
+// description (from a doc comment, a tag or the type's doc) at any depth,
+// each as an Error at its field: a model calling the tool has only the
+// name to go by. It builds the schema as [ForType] or [ForParams] do.
+func Undocumented(t Type, params []Param) []*Error {
+	b := newBuilder()
+	b.undocumented = []*Error{}
+	if params != nil {
+		b.params(params)
+	} else {
+		b.schema(t, typeLabel(t), "", true)
+	}
+	return b.undocumented
 }
 
 // ForOutput is [ForType] for a tool's result: the schema of what
@@ -86,6 +113,14 @@ func (b *builder) orNull(s *Schema, t Type) *Schema {
 // property per parameter, in order, and no others.
 func ForParams(params []Param) (*Schema, error) {
 	b := newBuilder()
+	s, err := b.params(params)
+	if err != nil {
+		return nil, err
+	}
+	return b.root(s), nil
+}
+
+func (b *builder) params(params []Param) (*Schema, error) {
 	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
 	for _, p := range params {
 		ps, err := b.schema(p.Type, p.Name, p.Pos, false)
@@ -95,18 +130,42 @@ func ForParams(params []Param) (*Schema, error) {
 		if ps.Description == "" && ps.Ref == "" {
 			ps.Description = p.Type.Doc()
 		}
+		items := make([]tagItem, len(p.Keywords))
+		for i, k := range p.Keywords {
+			items[i] = tagItem{key: k.Key, value: k.Value, hasValue: k.HasValue, pos: k.Pos}
+		}
+		req, err := applyTags(ps, items, "//toolgen:param "+p.Name, p.Pos)
+		if err != nil {
+			return nil, err
+		}
+		b.document(ps, p.Pos, p.Name, "parameter")
 		s.Properties = append(s.Properties, Property{Name: p.Name, Schema: ps})
-		s.Required = append(s.Required, p.Name)
+		if req == nil && ps.Default == nil || req != nil && *req {
+			s.Required = append(s.Required, p.Name)
+		}
 	}
-	return b.root(s), nil
+	return s, nil
+}
+
+// document records a property without a description, when asked to.
+func (b *builder) document(s *Schema, pos, path, what string) {
+	if b.undocumented != nil && s.Description == "" && pos != "" {
+		b.undocumented = append(b.undocumented, &Error{Pos: pos, Path: path, Msg: what + " without a description"})
+	}
 }
 
 type builder struct {
-	output   bool // building a result's schema: see ForOutput
-	stack    []*frame
-	defs     []Def
-	defByID  map[any]string
-	idByName map[string]any
+	output bool // building a result's schema: see ForOutput
+	// onField, when set, sees each property of the next object built (not
+	// those of the objects nested in it): see ObjectFields.
+	onField func(f jsonField, s *Schema)
+	// undocumented, when not nil, collects the properties without a
+	// description (see Undocumented).
+	undocumented []*Error
+	stack        []*frame
+	defs         []Def
+	defByID      map[any]string
+	idByName     map[string]any
 }
 
 // frame is a named type whose schema is being built.
@@ -403,6 +462,8 @@ func (b *builder) mapSchema(t Type, path, pos string) (*Schema, error) {
 }
 
 func (b *builder) object(t Type, path string) (*Schema, error) {
+	onField := b.onField
+	b.onField = nil
 	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
 	for _, f := range jsonFields(t) {
 		fpath := joinPath(path, f.field.Name)
@@ -439,6 +500,7 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
+		b.document(fs, f.field.Pos, fpath, "field")
 		if req != nil {
 			required = *req
 		}
@@ -446,8 +508,50 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 		if required {
 			s.Required = append(s.Required, f.name)
 		}
+		if onField != nil {
+			onField(f, fs)
+		}
 	}
 	return s, nil
+}
+
+// ObjectField is a property of a struct type's object, with what a decoder
+// needs to give it its default.
+type ObjectField struct {
+	Name string // the property
+	// Path are the Go fields from the struct to the property's field:
+	// the embedded structs it is promoted through, then the field.
+	Path []Field
+	// AsString is set for a field with the json tag's ,string option: its
+	// JSON is a string holding the value's JSON.
+	AsString bool
+	// Schema is the property's schema; its Default is the field's
+	// default, if it has one.
+	Schema *Schema
+	// Pos locates the field's tag, else the field ("file:line:col").
+	Pos string
+}
+
+// ObjectFields lists the properties of struct type t as the rules build
+// its object: names, the Go fields behind them, and their schemas.
+func ObjectFields(t Type) ([]ObjectField, error) {
+	var out []ObjectField
+	b := newBuilder()
+	b.onField = func(f jsonField, s *Schema) {
+		path := make([]Field, len(f.index))
+		at := t
+		for i, x := range f.index {
+			path[i] = at.Fields()[x]
+			if at = path[i].Type; at.Kind() == Pointer {
+				at = at.Elem()
+			}
+		}
+		out = append(out, ObjectField{Name: f.name, Path: path, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
+	}
+	if _, err := b.object(t, typeLabel(t)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func tagPos(f Field) string {

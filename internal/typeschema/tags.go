@@ -60,6 +60,7 @@ func validJSONName(s string) bool {
 type tagItem struct {
 	key, value string
 	hasValue   bool
+	pos        string // where it is written, when not in a tag (a Keyword)
 }
 
 // parseSchemaTag splits a jsonschema tag the way invopop/jsonschema does:

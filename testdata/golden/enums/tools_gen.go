@@ -123,6 +123,9 @@ const toolgenGreetOutputSchema = `{
 // and calls Greet.
 func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in GreetInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Level = "normal"
+	in.Times = 1
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}

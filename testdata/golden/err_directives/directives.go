@@ -49,11 +49,6 @@ func TwoTools(ctx context.Context, in In) error { return nil }
 //toolgen:tools
 func UnknownDirective(ctx context.Context, in In) error { return nil }
 
-type T struct{}
-
-//toolgen:tool
-func (T) Method(ctx context.Context, in In) error { return nil }
-
 //toolgen:tool
 func Generic[X any](ctx context.Context, in In) error { return nil }
 

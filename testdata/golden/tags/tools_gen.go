@@ -232,9 +232,41 @@ func toolgenTaggedHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}
+	if err := toolgenDefaultsInput(args, &in); err != nil {
+		return nil, err
+	}
 	out, err := Tagged(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenDefaultsInput gives the properties that raw, the JSON of an Input,
+// leaves out their defaults.
+func toolgenDefaultsInput(raw json.RawMessage, v *Input) error {
+	var given struct {
+		Default     json.RawMessage `json:"default"`
+		NumDefault  json.RawMessage `json:"num_default"`
+		BoolDefault json.RawMessage `json:"bool_default"`
+		Any         json.RawMessage `json:"any"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	if given.Default == nil {
+		v.Default = "hello"
+	}
+	if given.NumDefault == nil {
+		v.NumDefault = 0.5
+	}
+	if given.BoolDefault == nil {
+		v.BoolDefault = true
+	}
+	if given.Any == nil {
+		if err := json.Unmarshal([]byte(`{"a":[1]}`), &v.Any); err != nil {
+			return err
+		}
+	}
+	return nil
 }
