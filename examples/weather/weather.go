@@ -74,6 +74,18 @@ func GetWeather(ctx context.Context, in WeatherInput) (*Report, error) {
 	if strings.TrimSpace(in.City) == "" {
 		return nil, errors.New("city must not be blank")
 	}
+	if fictional[strings.ToLower(strings.TrimSpace(in.City))] {
+		// A failure the caller should see and not retry: a ToolError.
+		return nil, &runtime.ToolError{
+			Message:                 fmt.Sprintf("No weather for %q: the weather service does not know that city.", in.City),
+			DeveloperMessage:        "city in the fictional list",
+			AdditionalPromptContent: "Ask the user for a real city name.",
+		}
+	}
+	if !quota.allow(in.City, time.Now()) {
+		// The (simulated) weather service's quota: retry after a second.
+		return nil, runtime.RetryableError(time.Second, "The weather service is rate limiting lookups of %s; try again in a second.", in.City)
+	}
 	units, days := in.Units, in.Days // left out, they are their defaults
 	seed := citySeed(in.City)
 	start := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(seed%365))
@@ -199,6 +211,40 @@ func WeatherMap(ctx context.Context, in MapInput) (runtime.Content, error) {
 		return runtime.Content{}, fmt.Errorf("encode map: %w", err)
 	}
 	return runtime.Image(buf.Bytes(), "image/png"), nil
+}
+
+// fictional cities have no weather.
+var fictional = map[string]bool{"atlantis": true, "el dorado": true, "gotham": true, "narnia": true}
+
+// quota simulates a weather service that allows a few lookups of one city
+// a second.
+var quota = &cityQuota{limit: 5, seen: map[string][]time.Time{}}
+
+type cityQuota struct {
+	mu    sync.Mutex
+	limit int
+	seen  map[string][]time.Time
+}
+
+func (q *cityQuota) allow(city string, now time.Time) bool {
+	key := strings.ToLower(strings.TrimSpace(city))
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	recent := q.seen[key][:0]
+	for _, t := range q.seen[key] {
+		if now.Sub(t) < time.Second {
+			recent = append(recent, t)
+		}
+	}
+	if len(recent) >= q.limit {
+		q.seen[key] = recent
+		return false
+	}
+	q.seen[key] = append(recent, now)
+	if len(q.seen) > 10000 { // a bounded memory of cities
+		q.seen = map[string][]time.Time{key: q.seen[key]}
+	}
+	return true
 }
 
 func citySeed(city string) uint32 {

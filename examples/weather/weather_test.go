@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -100,5 +102,33 @@ func TestWeatherDefaults(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(res.Content[0].Data))
 	if err != nil || img.Bounds().Dx() != 128 {
 		t.Errorf("weather_map without size: %v %v", err, img.Bounds())
+	}
+}
+
+// get_weather reports an unknown city and the service's rate limit as
+// ToolErrors: an isError result on the explorer and MCP, OXP's hints.
+func TestWeatherToolErrors(t *testing.T) {
+	s := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	call := func(city string) (int, string) {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("POST", "/oxp/tools/call", strings.NewReader(`{"request":{"tool_id":"Weather.GetWeather","input":{"city":"`+city+`"}}}`)))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := call("Atlantis"); code != 200 || !strings.Contains(body, `"success":false,"error":{"message":"No weather for \"Atlantis\": the weather service does not know that city.","can_retry":false,"additional_prompt_content":"Ask the user for a real city name."}`) {
+		t.Errorf("unknown city: %d %s", code, body)
+	}
+	city := fmt.Sprintf("Quota-%d", time.Now().UnixNano())
+	for i := range 5 {
+		if _, body := call(city); !strings.Contains(body, `"success":true`) {
+			t.Fatalf("lookup %d: %s", i, body)
+		}
+	}
+	if _, body := call(city); !strings.Contains(body, `"can_retry":true`) || !strings.Contains(body, `"retry_after_ms":1000`) {
+		t.Errorf("over the quota: %s", body)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("POST", "/tools/get_weather/call", strings.NewReader(`{"city":"Gotham"}`)))
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"isError":true`) || strings.Contains(rec.Body.String(), "fictional") {
+		t.Errorf("explorer: %d %s", rec.Code, rec.Body.String())
 	}
 }
