@@ -141,42 +141,11 @@ func (c *toolCache) prune(tools []Tool) {
 	c.mu.Unlock()
 }
 
-// shapeOutput wraps an output schema that is not an object schema as
-// {"result": schema}, its "$schema" and "$defs" moved up so that
-// references still resolve.
+// shapeOutput is how a tool's structured results go out (see
+// typeschema.ObjectOutput).
 func shapeOutput(src json.RawMessage) outputShape {
-	if len(src) == 0 {
-		return outputShape{}
-	}
-	inner, err := typeschema.ParseObject(src)
-	if err != nil {
-		return outputShape{schema: src}
-	}
-	if typ, _ := inner.String("type"); typ == "object" {
-		return outputShape{schema: src}
-	}
-	outer := &typeschema.Object{}
-	kept := &typeschema.Object{}
-	var defs json.RawMessage
-	for _, m := range inner.Members {
-		switch m.Key {
-		case "$schema":
-			outer.Set("$schema", m.Value)
-		case "$defs":
-			defs = m.Value
-		default:
-			kept.Members = append(kept.Members, m)
-		}
-	}
-	outer.Set("type", json.RawMessage(`"object"`))
-	k, _ := kept.MarshalJSON()
-	outer.Set("properties", json.RawMessage(`{"result":`+string(k)+`}`))
-	outer.Set("required", json.RawMessage(`["result"]`))
-	if defs != nil {
-		outer.Set("$defs", defs)
-	}
-	b, _ := outer.MarshalJSON()
-	return outputShape{schema: b, wrap: true}
+	schema, wrap := typeschema.ObjectOutput(src)
+	return outputShape{schema: schema, wrap: wrap}
 }
 
 // validate checks a decoded JSON value (numbers as json.Number) against the

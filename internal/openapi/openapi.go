@@ -1,0 +1,156 @@
+// Package openapi writes the OpenAPI 3.1 document of a toolgen server's
+// REST surfaces (the explorer's call path and /v1's for each tool), for
+// the runtime's GET /openapi.json and the generator's -openapi flag alike.
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/typeschema"
+)
+
+// Tool is what the document says of a tool: its name, description, input
+// schema, and output schema as MCP shapes it (an object; see
+// typeschema.ObjectOutput), or nil.
+type Tool struct {
+	Name, Description string
+	Input, Output     json.RawMessage
+}
+
+// Options are the server's: its title and version, whether it has an auth
+// hook, and where its surfaces are.
+type Options struct {
+	Title, Version string
+	Auth           bool
+	Explorer       bool
+	ExplorerPrefix string
+	V1             bool
+	V1Prefix       string // e.g. "/v1"
+}
+
+// unrolled is how many times a recursive type is unrolled: a schema in an
+// OpenAPI document cannot refer to its own $defs with "#", which would
+// point at the document.
+const unrolled = 3
+
+// Build returns the document for tools.
+func Build(tools []Tool, o Options) (json.RawMessage, error) {
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info":    map[string]any{"title": o.Title, "version": o.Version},
+		"paths":   map[string]any{},
+		"components": map[string]any{
+			"schemas": map[string]any{
+				"ExplorerError": obj(map[string]any{"error": str()}, "error"),
+				"V1Error":       obj(map[string]any{"detail": str()}, "detail"),
+				"Content": map[string]any{
+					"type":        "object",
+					"description": "An MCP content block: text, image, audio, resource or resource_link.",
+					"properties":  map[string]any{"type": map[string]any{"enum": []string{"text", "image", "audio", "resource", "resource_link"}}},
+					"required":    []string{"type"},
+				},
+			},
+		},
+	}
+	comps := doc["components"].(map[string]any)
+	var security []map[string][]string
+	if o.Auth {
+		comps["securitySchemes"] = map[string]any{"bearerAuth": map[string]any{"type": "http", "scheme": "bearer", "description": "The server's auth hook: a bearer token (or its own credentials)."}}
+		security = []map[string][]string{{"bearerAuth": {}}}
+	}
+	paths := doc["paths"].(map[string]any)
+	errRef := func(name, desc string) map[string]any {
+		return map[string]any{"description": desc, "content": jsonContent(map[string]any{"$ref": "#/components/schemas/" + name})}
+	}
+	for _, t := range tools {
+		in, err := typeschema.Inline(t.Input, unrolled)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+		}
+		out := json.RawMessage(`{}`)
+		if len(t.Output) > 0 {
+			if out, err = typeschema.Inline(t.Output, unrolled); err != nil {
+				return nil, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
+			}
+		}
+		summary := firstLine(t.Description)
+		if o.Explorer {
+			result := obj(map[string]any{
+				"content":           map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Content"}},
+				"structuredContent": out,
+				"isError":           map[string]any{"type": "boolean"},
+				"_meta":             obj(map[string]any{"_trace_id": str()}),
+			}, "content", "isError")
+			op := map[string]any{
+				"operationId": "call_" + t.Name,
+				"summary":     summary,
+				"description": t.Description,
+				"tags":        []string{"explorer"},
+				"requestBody": map[string]any{"required": true, "content": jsonContent(in)},
+				"responses": map[string]any{
+					"200": map[string]any{"description": "The tool's result.", "content": jsonContent(result)},
+					"400": map[string]any{"description": "Invalid arguments: an isError result naming each failing path.", "content": jsonContent(result)},
+					"401": errRef("ExplorerError", "The auth hook refused the request."),
+					"403": errRef("ExplorerError", "Tool execution is disabled (AllowExecute is off), or a cross-origin browser request."),
+					"404": errRef("ExplorerError", "No such tool."),
+					"413": errRef("ExplorerError", "The body is over the limit."),
+					"500": map[string]any{"description": "The tool failed: an isError result.", "content": jsonContent(result)},
+					"504": map[string]any{"description": "The call timed out.", "content": jsonContent(result)},
+				},
+			}
+			if security != nil {
+				op["security"] = security
+			}
+			paths[strings.TrimSuffix(o.ExplorerPrefix, "/")+"/tools/"+t.Name+"/call"] = map[string]any{"post": op}
+		}
+		if o.V1 {
+			op := map[string]any{
+				"operationId": "v1_" + t.Name,
+				"summary":     summary,
+				"description": t.Description,
+				"tags":        []string{"v1"},
+				"requestBody": map[string]any{"required": true, "content": jsonContent(obj(map[string]any{"input": in, "correlation_id": str()}, "input"))},
+				"responses": map[string]any{
+					"200": map[string]any{"description": "The result, or the error of a call that failed (invalid input included), with the invocation's id in history.",
+						"content": jsonContent(obj(map[string]any{"result": out, "error": map[string]any{"type": []string{"string", "null"}}, "invocation_id": str()}, "result", "error", "invocation_id"))},
+					"401": errRef("V1Error", "The auth hook refused the request."),
+					"404": errRef("V1Error", "No such tool."),
+					"422": errRef("V1Error", "The body is not an object with input."),
+				},
+			}
+			if security != nil {
+				op["security"] = security
+			}
+			paths[strings.TrimSuffix(o.V1Prefix, "/")+"/tools/"+t.Name] = map[string]any{"post": op}
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func str() map[string]any { return map[string]any{"type": "string"} }
+
+func obj(props map[string]any, required ...string) map[string]any {
+	o := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+func jsonContent(schema any) map[string]any {
+	return map[string]any{"application/json": map[string]any{"schema": schema}}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
+}
