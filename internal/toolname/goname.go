@@ -70,4 +70,3 @@ func GoName(s string) string {
 	}
 	return out
 }
-
