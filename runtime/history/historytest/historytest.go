@@ -56,7 +56,7 @@ func Run(t *testing.T, open Opener) {
 		{"RetentionMaxAge", testRetentionMaxAge},
 		{"NoRetentionWithoutBounds", testNoRetention},
 		{"LargeJSON", testLargeJSON},
-		{"oddJSON", testOddJSON},
+		{"OddJSON", testOddJSON},
 		{"Unicode", testUnicode},
 		{"InvalidText", testInvalidText},
 		{"Timestamps", testTimestamps},
