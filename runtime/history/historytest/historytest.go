@@ -495,21 +495,28 @@ func testOrder(t *testing.T, open Opener) {
 
 	// Five records in one millisecond: the one started last comes first,
 	// even though the sub-millisecond part (which stores drop) says the
-	// opposite. A record finished without a start counts as started then.
+	// opposite, and whatever the order of their ids. A record finished
+	// without a start counts as started then.
 	ms := base.Add(10 * time.Second).Truncate(time.Millisecond)
-	start(t, s, pending(10, "t", ms.Add(900*time.Microsecond)))
-	start(t, s, pending(11, "t", ms.Add(700*time.Microsecond)))
-	finish(t, s, finished(pending(12, "t", ms.Add(500*time.Microsecond)), history.Success))
-	start(t, s, pending(13, "t", ms.Add(300*time.Microsecond)))
-	start(t, s, pending(14, "t", ms))
-	want := []string{id(14), id(13), id(12), id(11), id(10), id(4), id(1), id(3), id(2)}
+	start(t, s, pending(13, "t", ms.Add(900*time.Microsecond)))
+	start(t, s, pending(10, "t", ms.Add(700*time.Microsecond)))
+	finish(t, s, finished(pending(14, "t", ms.Add(500*time.Microsecond)), history.Success))
+	start(t, s, pending(11, "t", ms.Add(300*time.Microsecond)))
+	start(t, s, pending(12, "t", ms))
+	want := []string{id(12), id(11), id(14), id(10), id(13), id(4), id(1), id(3), id(2)}
 	expectList(t, s, history.Filter{}, 9, want...)
 	// Finishing does not move a record.
-	finish(t, s, finished(pending(10, "t", ms.Add(900*time.Microsecond)), history.Success))
+	finish(t, s, finished(pending(13, "t", ms.Add(900*time.Microsecond)), history.Success))
 	finish(t, s, finished(pending(2, "t", base), history.Failed))
 	expectList(t, s, history.Filter{}, 9, want...)
 	// The same order through a filter and in pages.
 	expectList(t, s, history.Filter{Tool: "t", Limit: 3, Offset: 2}, 9, want[2:5]...)
+	// One more in that millisecond, after a newer record: it still comes
+	// first among its millisecond.
+	start(t, s, pending(20, "t", ms.Add(time.Second)))
+	start(t, s, pending(15, "t", ms.Add(999*time.Microsecond)))
+	want = append([]string{id(20), id(15)}, want...)
+	expectList(t, s, history.Filter{}, 11, want...)
 }
 
 func testFilters(t *testing.T, open Opener) {
