@@ -662,11 +662,11 @@ func testConcurrentWriters(t *testing.T, open Opener) {
 				case <-time.After(2 * time.Millisecond):
 				}
 				if _, _, err := s.List(ctx, history.Filter{Status: "pending", Limit: 20}); err != nil {
-					errs <- fmt.Errorf("List: %w", err)
+					errs <- fmt.Errorf("reader's List: %w", err)
 					return
 				}
 				if _, err := s.Get(ctx, id(7)); err != nil && !errors.Is(err, history.ErrNotFound) {
-					errs <- fmt.Errorf("Get: %w", err)
+					errs <- fmt.Errorf("reader's Get: %w", err)
 					return
 				}
 			}
@@ -678,11 +678,11 @@ func testConcurrentWriters(t *testing.T, open Opener) {
 				n := w*each + i
 				r := pending(n, fmt.Sprintf("tool%d", w), time.Now())
 				if err := s.Start(ctx, r); err != nil {
-					errs <- fmt.Errorf("Start %d: %w", n, err)
+					errs <- fmt.Errorf("writer's Start %d: %w", n, err)
 					return
 				}
 				if err := s.Finish(ctx, finished(r, history.Success)); err != nil {
-					errs <- fmt.Errorf("Finish %d: %w", n, err)
+					errs <- fmt.Errorf("writer's Finish %d: %w", n, err)
 					return
 				}
 			}
