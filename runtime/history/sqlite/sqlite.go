@@ -56,6 +56,9 @@ const retentionBatch = 500
 // Store is a [history.Store] in a SQLite file. Open makes one.
 type Store struct {
 	w, r   *sql.DB // w: the one writer connection; r: the readers
+	// start and finish are prepared once on the writer, rather than
+	// parsed and planned again on every call.
+	start, finish *sql.Stmt
 	path   string
 	ret    history.Retention
 	stop   chan struct{}
@@ -115,8 +118,22 @@ func Open(ctx context.Context, path string, r history.Retention) (*Store, error)
 		w.Close()
 		return nil, fmt.Errorf("history/sqlite: %s: readers: %w", path, err)
 	}
+	start, err := w.PrepareContext(ctx, insert+`DO NOTHING`)
+	if err != nil {
+		rd.Close()
+		w.Close()
+		return nil, fmt.Errorf("history/sqlite: %s: %w", path, err)
+	}
+	finish, err := w.PrepareContext(ctx, insert+`DO UPDATE SET
+		status = excluded.status, result = excluded.result, error = excluded.error,
+		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at`)
+	if err != nil {
+		rd.Close()
+		w.Close()
+		return nil, fmt.Errorf("history/sqlite: %s: %w", path, err)
+	}
 	rctx, cancel := context.WithCancel(context.Background())
-	s := &Store{w: w, r: rd, path: path, ret: r, stop: make(chan struct{}), cancel: cancel}
+	s := &Store{w: w, r: rd, start: start, finish: finish, path: path, ret: r, stop: make(chan struct{}), cancel: cancel}
 	s.wg.Go(func() { r.Every(s.stop, func() { s.retain(rctx) }) })
 	return s, nil
 }
@@ -245,7 +262,7 @@ func (s *Store) Start(ctx context.Context, r *history.Record) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.w.ExecContext(ctx, insert+`DO NOTHING`, args(r, status)...)
+	res, err := s.start.ExecContext(ctx, args(r, status)...)
 	if err != nil {
 		return fmt.Errorf("history/sqlite: Start %q: %w", r.ID, err)
 	}
@@ -263,10 +280,7 @@ func (s *Store) Finish(ctx context.Context, r *history.Record) error {
 	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, insert+`DO UPDATE SET
-		status = excluded.status, result = excluded.result, error = excluded.error,
-		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at`,
-		args(r, string(r.Status))...)
+	_, err := s.finish.ExecContext(ctx, args(r, string(r.Status))...)
 	if err != nil {
 		return fmt.Errorf("history/sqlite: Finish %q: %w", r.ID, err)
 	}
@@ -471,7 +485,7 @@ func (s *Store) Close() error {
 		close(s.stop)
 		s.cancel()
 		s.wg.Wait()
-		s.err = errors.Join(s.r.Close(), s.w.Close())
+		s.err = errors.Join(s.start.Close(), s.finish.Close(), s.r.Close(), s.w.Close())
 		if s.err != nil {
 			s.err = fmt.Errorf("history/sqlite: %w", s.err)
 		}
