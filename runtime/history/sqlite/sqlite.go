@@ -55,17 +55,17 @@ const retentionBatch = 500
 
 // Store is a [history.Store] in a SQLite file. Open makes one.
 type Store struct {
-	w, r   *sql.DB // w: the one writer connection; r: the readers
+	w, r *sql.DB // w: the one writer connection; r: the readers
 	// start and finish are prepared once on the writer, rather than
 	// parsed and planned again on every call.
 	start, finish *sql.Stmt
-	path   string
-	ret    history.Retention
-	stop   chan struct{}
-	cancel context.CancelFunc // cancels a retention pass under way at Close
-	wg     sync.WaitGroup
-	once   sync.Once
-	err    error // Close's
+	path          string
+	ret           history.Retention
+	stop          chan struct{}
+	cancel        context.CancelFunc // cancels a retention pass under way at Close
+	wg            sync.WaitGroup
+	once          sync.Once
+	err           error // Close's
 }
 
 var _ history.Store = (*Store)(nil)
