@@ -86,6 +86,12 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, r history.Retention) (
 	if err != nil {
 		return nil, fmt.Errorf("history/postgres: %w", err)
 	}
+	// The pool connects lazily: connect now, so that a wrong address or
+	// password is reported as such, and at Open.
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("history/postgres: %w", err)
+	}
 	if err := migrate(ctx, pool, firstSchema(cfg.ConnConfig.RuntimeParams["search_path"]), migrations); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("history/postgres: schema: %w", err)
