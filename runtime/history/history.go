@@ -76,6 +76,10 @@ var ErrNotFound = errors.New("history: no such invocation")
 //     List and Get are read the same way.
 //   - A store keeps its own copy: the caller may reuse a Record it passed,
 //     and change one it got, without changing the store.
+//
+// A database store abandons a write whose ctx is cancelled: to record a
+// call whose client went away, pass a context that outlives the request
+// (context.WithoutCancel, with a timeout of its own).
 type Store interface {
 	// Start records a pending invocation. The record needs an ID; its
 	// Status must be empty or Pending. An ID already recorded is an error:
