@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -64,21 +63,42 @@ var ErrNotFound = errors.New("history: no such invocation")
 
 // Store keeps invocation records. Its methods are safe for concurrent use.
 // Start and Finish return once the record is durable, so that a record
-// whose response was sent survives a crash.
+// whose response was sent survives a crash of the process.
+//
+// Every store keeps records the same way, so that a record reads back
+// identically from each (runtime/history/historytest holds them to it):
+//   - Times come back in UTC, truncated to the millisecond, whatever
+//     location and precision they were given in.
+//   - Input and Result are kept byte for byte, not re-encoded; an empty one
+//     is absent (nil). Optional fields keep nil apart from a pointer to "".
+//   - Invalid UTF-8 and NUL bytes in strings and JSON are replaced by
+//     U+FFFD (PostgreSQL's text can hold neither); filters and ids given to
+//     List and Get are read the same way.
+//   - A store keeps its own copy: the caller may reuse a Record it passed,
+//     and change one it got, without changing the store.
+//
+// A database store abandons a write whose ctx is cancelled: to record a
+// call whose client went away, pass a context that outlives the request
+// (context.WithoutCancel, with a timeout of its own).
 type Store interface {
-	// Start records a pending invocation.
+	// Start records a pending invocation. The record needs an ID; its
+	// Status must be empty or Pending. An ID already recorded is an error:
+	// history is an audit trail, and a repeated id must not overwrite it.
 	Start(ctx context.Context, r *Record) error
-	// Finish completes a record: status, result, error, duration,
-	// completion time. A record never started is inserted whole.
+	// Finish completes a record: status (Success or Failed), result,
+	// error, duration, completion time; the other fields keep what Start
+	// recorded. A record never started is inserted whole.
 	Finish(ctx context.Context, r *Record) error
 	// Get returns one record, or ErrNotFound.
 	Get(ctx context.Context, id string) (*Record, error)
 	// List returns a page of the records that match f, newest first, and
-	// how many match in all.
+	// how many match in all. A page past the end is empty, not nil. The
+	// errors of f.Normalize are returned as they are.
 	List(ctx context.Context, f Filter) (records []Record, total int, err error)
 	// Ping reports whether the store can be reached.
 	Ping(ctx context.Context) error
-	// Close stops the store's background work and releases it.
+	// Close stops the store's background work and releases it. Closing
+	// again does nothing.
 	Close() error
 }
 
@@ -150,123 +170,6 @@ func Open(ctx context.Context, dsn string, r Retention) (Store, error) {
 		return nil, fmt.Errorf("history: no store for %q: import github.com/toolgen-go/toolgen/runtime/history/%s", scheme+":", scheme)
 	}
 	return open(ctx, dsn, r)
-}
-
-// DefaultMemoryRows bounds the memory store when Retention sets no
-// MaxRows.
-const DefaultMemoryRows = 10000
-
-// Memory is a bounded in-memory [Store]: the default, and the reference
-// the other stores are tested against.
-type Memory struct {
-	mu      sync.RWMutex
-	records map[string]*Record
-	order   []string // ids, oldest first
-	r       Retention
-	stop    chan struct{}
-	once    sync.Once
-}
-
-// NewMemory returns an empty memory store keeping at most r.MaxRows
-// records (default DefaultMemoryRows), none older than r.MaxAge.
-func NewMemory(r Retention) *Memory {
-	if r.MaxRows <= 0 {
-		r.MaxRows = DefaultMemoryRows
-	}
-	m := &Memory{records: map[string]*Record{}, r: r, stop: make(chan struct{})}
-	if r.MaxAge > 0 {
-		go Retention{MaxAge: r.MaxAge, Interval: r.Interval}.Every(m.stop, m.expire)
-	}
-	return m
-}
-
-func (m *Memory) Start(_ context.Context, r *Record) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.put(r)
-	return nil
-}
-
-func (m *Memory) Finish(_ context.Context, r *Record) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.put(r)
-	return nil
-}
-
-// put stores a copy of r, dropping the oldest records past MaxRows.
-func (m *Memory) put(r *Record) {
-	c := *r
-	if _, ok := m.records[r.ID]; !ok {
-		m.order = append(m.order, r.ID)
-	}
-	m.records[r.ID] = &c
-	if over := len(m.order) - m.r.MaxRows; over > 0 {
-		for _, id := range m.order[:over] {
-			delete(m.records, id)
-		}
-		m.order = append(m.order[:0:0], m.order[over:]...)
-	}
-}
-
-func (m *Memory) expire() {
-	cut := time.Now().Add(-m.r.MaxAge)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	keep := m.order[:0:0]
-	for _, id := range m.order {
-		if m.records[id].CreatedAt.Before(cut) {
-			delete(m.records, id)
-			continue
-		}
-		keep = append(keep, id)
-	}
-	m.order = keep
-}
-
-func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	r, ok := m.records[id]
-	if !ok {
-		return nil, ErrNotFound
-	}
-	c := *r
-	return &c, nil
-}
-
-func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
-	f, err := f.Normalize()
-	if err != nil {
-		return nil, 0, err
-	}
-	m.mu.RLock()
-	var match []Record
-	for i := len(m.order) - 1; i >= 0; i-- {
-		if r := m.records[m.order[i]]; f.Matches(r) {
-			match = append(match, *r)
-		}
-	}
-	m.mu.RUnlock()
-	// Newest first; among records created in the same millisecond, the
-	// last started first.
-	sort.SliceStable(match, func(i, j int) bool { return match[i].CreatedAt.After(match[j].CreatedAt) })
-	total := len(match)
-	if f.Offset >= total {
-		return []Record{}, total, nil
-	}
-	match = match[f.Offset:]
-	if len(match) > f.Limit {
-		match = match[:f.Limit]
-	}
-	return match, total, nil
-}
-
-func (m *Memory) Ping(context.Context) error { return nil }
-
-func (m *Memory) Close() error {
-	m.once.Do(func() { close(m.stop) })
-	return nil
 }
 
 // Normalize checks a filter and fills in its defaults: a Limit of 0 is

@@ -1,0 +1,106 @@
+// Package norm holds the rules every history store applies to what it is
+// given, so that the memory, SQLite and PostgreSQL stores return the same
+// record for the same input. It works on plain values, not on
+// history.Record, so that package history itself can use it.
+package norm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Time is t as stores keep it: in UTC, truncated to the millisecond. The
+// databases keep milliseconds at best (SQLite as Unix milliseconds), so
+// every store truncates, the memory store too: a record reads back the same
+// from all of them. Truncate also drops the monotonic clock reading.
+func Time(t time.Time) time.Time {
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// TimePtr is Time for an optional time; nil stays nil.
+func TimePtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	c := Time(*t)
+	return &c
+}
+
+// Text is s with every run of invalid UTF-8 and every NUL byte replaced by
+// U+FFFD. PostgreSQL's text holds neither, and a store must not fail a call
+// (or lose its record) because a tool name or an error message came from a
+// malformed request; the other stores do the same so that all agree.
+func Text(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// TextPtr is Text for an optional string, copied; nil stays nil.
+func TextPtr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	c := Text(*s)
+	return &c
+}
+
+// JSON is a private copy of a JSON document, kept byte for byte (not
+// re-encoded: key order, spacing, big numbers and escapes such as \u0000
+// survive). Empty means absent: nil. Invalid UTF-8 and raw NUL bytes, which
+// valid JSON cannot contain, are replaced as in Text.
+func JSON(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return bytes.ReplaceAll(bytes.ToValidUTF8(b, []byte("\uFFFD")), []byte{0}, []byte("\uFFFD"))
+	}
+	return bytes.Clone(b)
+}
+
+// Statuses, as package history spells them (it cannot be imported here).
+const (
+	pending = "pending"
+	success = "success"
+	failed  = "failed"
+)
+
+// ErrNoID is returned for a record without an id.
+var ErrNoID = errors.New("history: record has no id")
+
+// StartStatus checks a record given to Start and returns the status to
+// store: Start records a pending invocation, so an empty status means
+// pending and any other is a caller's bug worth reporting.
+func StartStatus(id, status string) (string, error) {
+	if id == "" {
+		return "", ErrNoID
+	}
+	if status != "" && status != pending {
+		return "", fmt.Errorf("history: Start of %q with status %q, want %q", id, status, pending)
+	}
+	return pending, nil
+}
+
+// FinishStatus checks a record given to Finish: a finished invocation
+// succeeded or failed.
+func FinishStatus(id, status string) error {
+	if id == "" {
+		return ErrNoID
+	}
+	if status != success && status != failed {
+		return fmt.Errorf("history: Finish of %q with status %q, want %q or %q", id, status, success, failed)
+	}
+	return nil
+}
+
+// Exists is the error for a second Start of the same id: records are an
+// audit trail, so a repeated id must not overwrite the first call's record.
+func Exists(id string) error {
+	return fmt.Errorf("history: invocation %q is already recorded", id)
+}

@@ -1,0 +1,446 @@
+// Package postgres is a [history.Store] in PostgreSQL, on
+// github.com/jackc/pgx/v5: the store that several replicas of a server
+// share. Importing it registers the "postgres" DSN scheme, so that
+// history.Open (and serve's -history flag) opens "postgres://..." and
+// "postgresql://..." URLs; only a program that imports this package links
+// the driver.
+//
+// Each Start and Finish is one statement in its own transaction, and
+// returns once PostgreSQL has committed it, so a record whose response
+// was sent survives a crash of the server process (and, with the server's
+// default synchronous_commit=on, of the database's machine too).
+//
+// The tables live in the first schema of the connection's search_path,
+// which a DSN may set ("postgres://host/db?search_path=toolgen"); Open
+// creates that schema when it is missing. The schema is migrated on open,
+// under an advisory lock, so replicas starting together migrate it once.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/history/internal/norm"
+)
+
+func init() {
+	history.Register("postgres", func(ctx context.Context, dsn string, r history.Retention) (history.Store, error) {
+		s, err := Open(ctx, dsn, r)
+		if err != nil {
+			return nil, err // not a nil *Store in a non-nil interface
+		}
+		return s, nil
+	})
+}
+
+// retentionBatch is how many rows one retention DELETE removes: short
+// transactions, so that retention never holds many row locks or bloats one
+// transaction on a large table.
+const retentionBatch = 1000
+
+// migrationLock is the key of the advisory lock that migrations hold (for
+// every schema in the database: they are rare and quick).
+const migrationLock = 0x746f6f6c67656e // "toolgen"
+
+// Store is a [history.Store] in PostgreSQL. Open makes one.
+type Store struct {
+	pool   *pgxpool.Pool
+	ret    history.Retention
+	stop   chan struct{}
+	cancel context.CancelFunc // cancels a retention pass under way at Close
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+var _ history.Store = (*Store)(nil)
+
+// Open connects to the database a PostgreSQL URL or keyword/value DSN
+// names (pgx's syntax: pool_max_conns and the other pool settings are
+// read from it too) and migrates the schema. r bounds what is kept; a
+// goroutine applies it every r.Interval until Close, skipping a pass when
+// another replica is running one.
+func Open(ctx context.Context, dsn string, r history.Retention) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx's error shows the DSN with its password masked.
+		return nil, fmt.Errorf("history/postgres: %w", err)
+	}
+	return OpenConfig(ctx, cfg, r)
+}
+
+// OpenConfig is Open for a pool configuration the caller built or changed
+// (TLS, hooks, a search_path in ConnConfig.RuntimeParams). The store owns
+// the pool it makes; cfg is not changed.
+func OpenConfig(ctx context.Context, cfg *pgxpool.Config, r history.Retention) (*Store, error) {
+	pool, err := pgxpool.NewWithConfig(ctx, cfg.Copy())
+	if err != nil {
+		return nil, fmt.Errorf("history/postgres: %w", err)
+	}
+	// The pool connects lazily: connect now, so that a wrong address or
+	// password is reported as such, and at Open.
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("history/postgres: %w", err)
+	}
+	if err := migrate(ctx, pool, firstSchema(cfg.ConnConfig.RuntimeParams["search_path"]), migrations); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("history/postgres: schema: %w", err)
+	}
+	rctx, cancel := context.WithCancel(context.Background())
+	s := &Store{pool: pool, ret: r, stop: make(chan struct{}), cancel: cancel}
+	s.wg.Go(func() { r.Every(s.stop, func() { s.retain(rctx) }) })
+	return s, nil
+}
+
+// firstSchema is the schema that tables are created in for a search_path
+// (the first entry, unquoted), or "" for the server's default.
+func firstSchema(searchPath string) string {
+	first, _, _ := strings.Cut(searchPath, ",")
+	first = strings.TrimSpace(first)
+	if len(first) >= 2 && first[0] == '"' && first[len(first)-1] == '"' {
+		return strings.ReplaceAll(first[1:len(first)-1], `""`, `"`)
+	}
+	if first == "$user" {
+		return ""
+	}
+	// Unquoted identifiers fold to lower case, as the server does.
+	return strings.ToLower(first)
+}
+
+// migrations are the schema's versions: migrations[i] takes the schema
+// from version i to i+1. Add to the end; never edit a released step.
+var migrations = []string{
+	// 1: the table and an index for each filter, each in the order pages
+	// are read (newest first, the last started first among records of
+	// the same millisecond), so that a filtered page is read from its
+	// index without a sort. JSON is text, not jsonb: jsonb would reorder
+	// keys, drop duplicates and reject \u0000, and the store keeps it byte
+	// for byte. seq is an identity column (a bigserial in the SQL
+	// standard's spelling): the order records were first written in.
+	`CREATE TABLE toolgen_invocations (
+		seq            bigint GENERATED ALWAYS AS IDENTITY,
+		id             text PRIMARY KEY,
+		tool           text NOT NULL,
+		surface        text NOT NULL,
+		input          text,
+		result         text,
+		error          text,
+		status         text NOT NULL CHECK (status IN ('pending', 'success', 'failed')),
+		duration_ms    double precision,
+		created_at     timestamptz NOT NULL,
+		completed_at   timestamptz,
+		correlation_id text,
+		caller         text
+	);
+	CREATE INDEX toolgen_invocations_created ON toolgen_invocations (created_at DESC, seq DESC);
+	CREATE INDEX toolgen_invocations_tool ON toolgen_invocations (tool, created_at DESC, seq DESC);
+	CREATE INDEX toolgen_invocations_status ON toolgen_invocations (status, created_at DESC, seq DESC);
+	CREATE INDEX toolgen_invocations_surface ON toolgen_invocations (surface, created_at DESC, seq DESC);
+	CREATE INDEX toolgen_invocations_correlation ON toolgen_invocations (correlation_id, created_at DESC, seq DESC)
+		WHERE correlation_id IS NOT NULL;`,
+}
+
+// migrate brings the schema to len(steps) in one transaction, under an
+// advisory lock: PostgreSQL's DDL is transactional, and the lock makes a
+// second process wait, then find the work done (two CREATE ... IF NOT
+// EXISTS at once can still fail on a unique index of the catalog).
+func migrate(ctx context.Context, pool *pgxpool.Pool, schema string, steps []string) error {
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+		return err
+	}
+	// Look before creating: CREATE ... IF NOT EXISTS checks the CREATE
+	// privilege even when there is nothing to create, and a role that may
+	// only read and write the tables must still be able to open them.
+	if schema != "" {
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, schema).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			if _, err := tx.Exec(ctx, `CREATE SCHEMA `+pgx.Identifier{schema}.Sanitize()); err != nil {
+				return err
+			}
+		}
+	}
+	var table *string
+	if err := tx.QueryRow(ctx, `SELECT to_regclass('toolgen_history_schema')::text`).Scan(&table); err != nil {
+		return err
+	}
+	var v int
+	if table == nil {
+		if _, err := tx.Exec(ctx, `CREATE TABLE toolgen_history_schema (version integer NOT NULL)`); err != nil {
+			return err
+		}
+	} else if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM toolgen_history_schema`).Scan(&v); err != nil {
+		return err
+	}
+	if v > len(steps) {
+		return fmt.Errorf("schema version %d is newer than this program's %d: use a newer toolgen", v, len(steps))
+	}
+	if v == len(steps) {
+		return tx.Rollback(ctx)
+	}
+	for i := v; i < len(steps); i++ {
+		if _, err := tx.Exec(ctx, steps[i]); err != nil {
+			return fmt.Errorf("migrating to version %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM toolgen_history_schema`); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO toolgen_history_schema (version) VALUES ($1)`, len(steps)); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller`
+
+const insert = `INSERT INTO toolgen_invocations (` + columns + `)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) `
+
+// Start records a pending invocation; an id already recorded is an error.
+func (s *Store) Start(ctx context.Context, r *history.Record) error {
+	status, err := norm.StartStatus(r.ID, string(r.Status))
+	if err != nil {
+		return err
+	}
+	tag, err := s.pool.Exec(ctx, insert+`DO NOTHING`, args(r, status)...)
+	if err != nil {
+		return fmt.Errorf("history/postgres: Start %q: %w", r.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return norm.Exists(norm.Text(r.ID))
+	}
+	return nil
+}
+
+// Finish records the outcome of an invocation, inserting it whole when it
+// was never started.
+func (s *Store) Finish(ctx context.Context, r *history.Record) error {
+	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
+		return err
+	}
+	_, err := s.pool.Exec(ctx, insert+`DO UPDATE SET
+		status = excluded.status, result = excluded.result, error = excluded.error,
+		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at`,
+		args(r, string(r.Status))...)
+	if err != nil {
+		return fmt.Errorf("history/postgres: Finish %q: %w", r.ID, err)
+	}
+	return nil
+}
+
+// args are r's columns, normalised, in the order of columns.
+func args(r *history.Record, status string) []any {
+	return []any{
+		norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface),
+		jsonText(r.Input), jsonText(r.Result), norm.TextPtr(r.Error), status,
+		r.DurationMS, norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt),
+		norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller),
+	}
+}
+
+// jsonText is JSON as a *string, so that pgx sends text (a []byte would
+// be bytea) and nil as NULL.
+func jsonText(b []byte) *string {
+	if b = norm.JSON(b); b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
+}
+
+// scan reads one row of columns.
+func scan(row pgx.Row) (*history.Record, error) {
+	var (
+		r                 history.Record
+		in, res           *string
+		status            string
+		created           time.Time
+		completed         *time.Time
+		errMsg, corr, who *string
+	)
+	err := row.Scan(&r.ID, &r.Tool, &r.Surface, &in, &res, &errMsg, &status,
+		&r.DurationMS, &created, &completed, &corr, &who)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil {
+		r.Input = []byte(*in)
+	}
+	if res != nil {
+		r.Result = []byte(*res)
+	}
+	r.Error, r.CorrelationID, r.Caller = errMsg, corr, who
+	r.Status = history.Status(status)
+	// pgx gives timestamptz in the local zone.
+	r.CreatedAt = created.UTC()
+	if completed != nil {
+		c := completed.UTC()
+		r.CompletedAt = &c
+	}
+	return &r, nil
+}
+
+// Get returns the record with that id, or history.ErrNotFound.
+func (s *Store) Get(ctx context.Context, id string) (*history.Record, error) {
+	r, err := scan(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM toolgen_invocations WHERE id = $1`, norm.Text(id)))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, history.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("history/postgres: Get %q: %w", id, err)
+	}
+	return r, nil
+}
+
+// List returns a page of the records that match f, newest first, and how
+// many match in all, both read from one snapshot so that they agree.
+func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, int, error) {
+	f, err := f.Normalize()
+	if err != nil {
+		return nil, 0, err
+	}
+	var where []string
+	var args []any
+	for _, c := range []struct{ col, v string }{
+		{"tool", f.Tool}, {"status", f.Status}, {"correlation_id", f.CorrelationID}, {"surface", f.Surface},
+	} {
+		if c.v != "" {
+			args = append(args, norm.Text(c.v))
+			where = append(where, c.col+" = $"+strconv.Itoa(len(args)))
+		}
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	var total int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM toolgen_invocations`+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)
+	}
+	page := []history.Record{}
+	if f.Offset >= total {
+		return page, total, nil
+	}
+	n := len(args)
+	rows, err := tx.Query(ctx, `SELECT `+columns+` FROM toolgen_invocations`+cond+
+		` ORDER BY created_at DESC, seq DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
+		append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scan(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("history/postgres: List: %w", err)
+		}
+		page = append(page, *r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)
+	}
+	return page, total, nil
+}
+
+// retain applies the retention bounds.
+func (s *Store) retain(ctx context.Context) {
+	if err := s.retainErr(ctx); err != nil && ctx.Err() == nil {
+		// Nobody waits on the background loop to return an error to;
+		// the next pass tries again.
+		slog.WarnContext(ctx, "history/postgres: retention", "err", err)
+	}
+}
+
+func (s *Store) retainErr(ctx context.Context) error {
+	if s.ret.MaxAge > 0 {
+		cut := time.Now().Add(-s.ret.MaxAge)
+		if err := s.deleteBatches(ctx, `created_at < $1`, cut); err != nil {
+			return fmt.Errorf("by age: %w", err)
+		}
+	}
+	if s.ret.MaxRows > 0 {
+		// The newest record past MaxRows, and all older, go.
+		var at time.Time
+		var seq int64
+		err := s.pool.QueryRow(ctx, `SELECT created_at, seq FROM toolgen_invocations
+			ORDER BY created_at DESC, seq DESC OFFSET $1 LIMIT 1`, s.ret.MaxRows).Scan(&at, &seq)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("by count: %w", err)
+		}
+		if err := s.deleteBatches(ctx, `(created_at, seq) <= ($1, $2)`, at, seq); err != nil {
+			return fmt.Errorf("by count: %w", err)
+		}
+	}
+	return nil
+}
+
+// deleteBatches deletes the rows that match cond, oldest first, a batch
+// per transaction, until none is left. Each transaction first takes a
+// per-schema advisory lock, without waiting: when another replica holds
+// it, that replica is doing the same work, and this pass stops.
+func (s *Store) deleteBatches(ctx context.Context, cond string, args ...any) error {
+	q := `DELETE FROM toolgen_invocations WHERE seq IN (SELECT seq FROM toolgen_invocations WHERE ` + cond +
+		` ORDER BY created_at, seq LIMIT ` + strconv.Itoa(retentionBatch) + `)`
+	for {
+		var n int64
+		var locked bool
+		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('toolgen_history_retention:' || current_schema()))`).Scan(&locked)
+			if err != nil || !locked {
+				return err
+			}
+			tag, err := tx.Exec(ctx, q, args...)
+			n = tag.RowsAffected()
+			return err
+		})
+		if err != nil || !locked || n < retentionBatch {
+			return err
+		}
+	}
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("history/postgres: %w", err)
+	}
+	return nil
+}
+
+// Close stops retention (cancelling a pass under way) and closes the pool,
+// waiting for connections in use to be returned.
+func (s *Store) Close() error {
+	s.once.Do(func() {
+		close(s.stop)
+		s.cancel()
+		s.wg.Wait()
+		s.pool.Close()
+	})
+	return nil
+}
