@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	_ "github.com/toolgen-go/toolgen/runtime/history/sqlite" // -history records into a SQLite file by default
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/toolgen-go/toolgen/runtime"
+	_ "github.com/toolgen-go/toolgen/runtime/history/postgres" // -history postgres://... for replicas
+	_ "github.com/toolgen-go/toolgen/runtime/history/sqlite"   // the default: a SQLite file
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/toolgen-go/toolgen/runtime"
+	_ "github.com/toolgen-go/toolgen/runtime/history/sqlite" // -history records into a SQLite file by default
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
