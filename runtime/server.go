@@ -202,6 +202,10 @@ func (s *Server) routes() {
 		s.mux.Handle(p+"/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
 		s.mux.Handle(p+"/tools/{name}/call", allow(s.callTool, http.MethodPost))
 		s.mux.Handle(p+"/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
+		s.mux.Handle(p+"/prompts", allow(s.listPrompts, http.MethodGet, http.MethodHead))
+		s.mux.Handle(p+"/prompts/{name}/get", allow(s.getPrompt, http.MethodPost))
+		s.mux.Handle(p+"/resources", allow(s.listResources, http.MethodGet, http.MethodHead))
+		s.mux.Handle(p+"/resources/read", allow(s.readResource, http.MethodGet, http.MethodHead))
 	}
 	if !s.opts.MCP.Disable {
 		path := s.opts.MCP.Path
