@@ -85,7 +85,7 @@ func (s *Server) getPrompt(w http.ResponseWriter, r *http.Request) {
 	}
 	msgs := make([]promptMessageJSON, len(res.Messages))
 	for i, m := range res.Messages {
-		msgs[i] = promptMessageJSON{Role: m.Role, Content: m.Content}
+		msgs[i] = promptMessageJSON(m)
 	}
 	writeJSON(w, http.StatusOK, struct {
 		Description string              `json:"description,omitempty"`
