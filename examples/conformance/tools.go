@@ -173,13 +173,16 @@ type Address struct {
 	City   string `json:"city,omitempty"`
 }
 
-// SchemaInput's schema uses JSON Schema 2020-12 features ($defs, $ref),
-// given verbatim.
+// SchemaInput's schema uses JSON Schema 2020-12 features ($defs, $ref,
+// $anchor, allOf/anyOf, if/then/else), given verbatim.
 //
-//toolgen:schema {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}
+//toolgen:schema {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}
 type SchemaInput struct {
-	Name    string   `json:"name,omitempty"`
-	Address *Address `json:"address,omitempty"`
+	Name          string   `json:"name,omitempty"`
+	Address       *Address `json:"address,omitempty"`
+	ContactMethod string   `json:"contactMethod,omitempty"`
+	Phone         string   `json:"phone,omitempty"`
+	Email         string   `json:"email,omitempty"`
 }
 
 // JSONSchema202012Tool takes arguments described with JSON Schema 2020-12
@@ -191,7 +194,7 @@ func JSONSchema202012Tool(in SchemaInput) string {
 	if in.Address != nil {
 		city = in.Address.City
 	}
-	return fmt.Sprintf("name=%s city=%s", in.Name, city)
+	return fmt.Sprintf("name=%s city=%s contact=%s%s", in.Name, city, in.Phone, in.Email)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
