@@ -227,6 +227,9 @@ func (s *Server) registerTools() {
 	}
 	s.mcp.registered = make(map[string]bool, len(s.static))
 	for name, t := range s.static {
+		if name == dispatchTool.Name || name == changeProbe.Name {
+			continue // the runtime's own names: such a tool goes through dispatchTool
+		}
 		mt := &mcp.Tool{Name: name, InputSchema: inputSchema(t)}
 		err := func() (err error) {
 			defer func() {

@@ -91,11 +91,11 @@ func (s *Server) addPrompt(p *Prompt) {
 		}
 		out := &mcp.GetPromptResult{Description: res.Description, Messages: []*mcp.PromptMessage{}}
 		for _, m := range res.Messages {
-			c, err := mcpContent(m.Content)
+			mc, err := mcpContent(m.Content)
 			if err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 			}
-			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: c})
+			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: mc})
 		}
 		return out, nil
 	})
