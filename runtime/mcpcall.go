@@ -182,9 +182,12 @@ func (c *mcpCall) missingCapability(err error) error {
 }
 
 // canonicalJSON is v with its object keys sorted and no insignificant
-// space, so that the same arguments sent twice compare equal; v itself
-// when it is not JSON.
+// space, so that the same arguments sent twice compare equal (no
+// arguments are {}); v itself when it is not JSON.
 func canonicalJSON(v json.RawMessage) []byte {
+	if len(bytes.TrimSpace(v)) == 0 {
+		return []byte("{}")
+	}
 	dec := json.NewDecoder(bytes.NewReader(v))
 	dec.UseNumber()
 	var x any

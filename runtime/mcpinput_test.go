@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -289,5 +290,57 @@ func TestMCPPromptInputRequired(t *testing.T) {
 	r2, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask", InputResponses: mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"topic": "Go"})}, RequestState: r1.RequestState})
 	if err != nil || r2.NeedsInput() || r2.Messages[0].Content.(*mcp.TextContent).Text != "About Go" {
 		t.Fatalf("%v %v", mustJSON(t, r2), err)
+	}
+}
+
+// In a session of an older revision, Ask and Roots ask the client during
+// the call, one request after the other; on the REST protocol there is no
+// one to ask.
+func TestMCPAskInSession(t *testing.T) {
+	tool := Tool{Name: "ask", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		roots, err := Roots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res, err := Ask(ctx, mcp.InputRequestMap{
+			"who":   &mcp.ElicitParams{Message: "Who?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"nobody"}}}`)},
+			"model": &mcp.CreateMessageParams{Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hi"}}}, MaxTokens: 5},
+		})
+		if err != nil {
+			return nil, err
+		}
+		name := res["who"].(*mcp.ElicitResult).Content["name"]
+		said := res["model"].(*mcp.CreateMessageWithToolsResult).Content[0].(*mcp.TextContent).Text
+		return TextResult(fmt.Sprintf("%s %v %s", roots[0].URI, name, said)), nil
+	}}
+	s := NewServer(ToolList{tool}, &Options{AllowExecute: true, Logger: discard()})
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hello"}}, nil
+		},
+	})
+	client.AddRoots(&mcp.Root{URI: "file:///src"})
+	cs, err := client.Connect(context.Background(), serveInMemory(t, context.Background(), s), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask"})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "file:///src nobody hello" {
+		t.Errorf("%v %v", mustJSON(t, res), err)
+	}
+	do(t, s, "POST", "/tools/ask/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"runtime: not called over MCP: no client session"}],"isError":true}`)
+}
+
+// A requestState binds the arguments as values: absent arguments are {},
+// and the order of keys does not matter.
+func TestCanonicalArguments(t *testing.T) {
+	for _, c := range [][2]string{{"", "{}"}, {" ", "{}"}, {`{"b":1, "a":[1.0,"x"]}`, `{"a":[1.0,"x"],"b":1}`}, {"not json", "not json"}} {
+		if got := string(canonicalJSON(json.RawMessage(c[0]))); got != c[1] {
+			t.Errorf("%q: %s, want %s", c[0], got, c[1])
+		}
 	}
 }
