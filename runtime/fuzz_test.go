@@ -77,18 +77,14 @@ func FuzzMCPToolsCall(f *testing.F) {
 		f.Add(s)
 	}
 	s := fuzzServer()
-	handler := s.mcpMiddleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
-		panic("tools/call reached the SDK")
-	})
 	f.Fuzz(func(t *testing.T, args string) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "count", Arguments: json.RawMessage(args)}}
-		res, err := handler(context.Background(), "tools/call", req)
+		r, err := s.serveToolCall(context.Background(), req)
 		if err != nil {
 			t.Fatalf("%q: protocol error %v", args, err)
 		}
-		r, ok := res.(*mcpCallResult)
-		if !ok || len(r.Content) == 0 && r.StructuredContent == nil {
-			t.Fatalf("%q: result %#v", args, res)
+		if len(r.Content) == 0 && r.StructuredContent == nil {
+			t.Fatalf("%q: result %#v", args, r)
 		}
 		if _, err := marshal(r); err != nil {
 			t.Fatalf("%q: the result does not encode: %v", args, err)

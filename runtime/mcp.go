@@ -1,13 +1,16 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http"
 	goruntime "runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 	"weak"
@@ -20,19 +23,26 @@ import (
 // DefaultMCPPath is where the MCP surface is mounted by default.
 const DefaultMCPPath = "/mcp"
 
-// MCPOptions configures the MCP surface: Streamable HTTP at /mcp, and the
-// same server over stdio with [Server.ServeStdio]. The protocol itself
-// (JSON-RPC, sessions, transports) is github.com/modelcontextprotocol/go-sdk;
-// tools/list and tools/call are answered from the server's [ToolsProvider]
-// through the same call pipeline as every other surface.
+// MCPOptions configures the MCP surface: Streamable HTTP at /mcp, the older
+// HTTP+SSE transport at /sse, and the same server over stdio with
+// [Server.ServeStdio]. The protocol itself (JSON-RPC, sessions, transports,
+// protocol revisions) is github.com/modelcontextprotocol/go-sdk; tools/list
+// and tools/call are answered from the server's [ToolsProvider] through the
+// same call pipeline as every other surface.
 type MCPOptions struct {
-	// Disable turns the HTTP surface off (stdio still works).
+	// Disable turns the HTTP surfaces (/mcp and /sse) off; stdio still
+	// works.
 	Disable bool
 	// Path is where Streamable HTTP is served. Default [DefaultMCPPath].
 	Path string
 	// Stateless serves Streamable HTTP without sessions: each request
-	// stands alone. A stateless server cannot make requests of the client,
-	// so sampling and elicitation report that they are unavailable.
+	// stands alone. It is how protocol revision 2026-07-28 is served (older
+	// clients are served too, one request at a time). A request of that
+	// revision that needs the client (elicitation, sampling, roots) is
+	// answered with an input-required result and retried by the client;
+	// tools use the same ctx helpers either way (see [Ask]). Older clients
+	// of a stateless server cannot be asked anything: the helpers report
+	// [ErrUnsupported].
 	Stateless bool
 	// JSONResponse answers a POST with application/json instead of an SSE
 	// stream.
@@ -42,15 +52,28 @@ type MCPOptions struct {
 	// a session open sends pings). Zero means
 	// [DefaultSessionIdleTimeout]; negative, never.
 	SessionIdleTimeout time.Duration
-	// MaxSessions bounds the live Streamable HTTP sessions: a new session
-	// past it closes the least recently used one. Zero means
-	// [DefaultMaxSessions]; negative, no bound.
+	// MaxSessions bounds the live Streamable HTTP sessions, and apart from
+	// them the open /sse streams: a new one past it closes the least
+	// recently used. Zero means [DefaultMaxSessions]; negative, no bound.
 	MaxSessions int
-	// Name and Version identify the server to clients. Defaults: "toolgen"
-	// and "0.0.0". The server's title is Options.Title.
+	// SSEPath is where the HTTP+SSE transport of protocol 2024-11-05 is
+	// served, for clients that predate Streamable HTTP. Default
+	// [DefaultSSEPath]. DisableSSE turns it off.
+	SSEPath    string
+	DisableSSE bool
+	// Name and Version identify the server to clients (serverInfo).
+	// Defaults: the main module's path and version from the build
+	// information (debug.ReadBuildInfo). The server's title is
+	// Options.Title.
 	Name, Version string
 	// Instructions tell a client's model how to use the server.
 	Instructions string
+	// StateKey seals the requestState of input-required results (AES-GCM):
+	// the answers a tool already has travel with the client between
+	// rounds, encrypted and tamper-proof. Servers behind a load balancer
+	// share one key; its SHA-256 is the AES-256 key. Default: a random
+	// key, so a state only works on the process that issued it.
+	StateKey []byte
 
 	// Prompts and the resources below are served as they are.
 	Prompts           []Prompt
@@ -81,44 +104,69 @@ type CompletionRequest struct {
 // mcpState is the server's MCP side.
 type mcpState struct {
 	srv *mcp.Server
-	// sessions knows the owner and last use of each HTTP session.
+	// sessions knows the owner and last use of each HTTP session; sse, of
+	// each open /sse stream.
 	sessions sessionTable
+	sse      sseStreams
 	// listed holds, per session (weakly), the fingerprint of the tool list
 	// the provider last gave for it, to notice changes.
 	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
 	// inject hands a request's TokenInfo to the SDK's handler.
 	inject http.Handler
+	// registered names the tools of a fixed list that are in the SDK's
+	// registry (see buildMCP); every other call goes through dispatchTool.
+	registered map[string]bool
+	// sealer seals and opens the requestState of input-required results.
+	sealer *stateSealer
 }
 
 // changeProbe is added to the SDK's registry and removed again at once to
 // make it send notifications/tools/list_changed: the SDK has no other way
-// to send one, and toolgen's tools are answered by middleware, not from
-// that registry, which is left empty.
+// to send one, and tools/list is answered by middleware, from the
+// provider.
 var changeProbe = &mcp.Tool{Name: "toolgen.list-changed", InputSchema: json.RawMessage(`{"type":"object"}`)}
 
 func changeProbeHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return nil, errors.New("not a tool")
 }
 
+// promptProbe does for notifications/prompts/list_changed what changeProbe
+// does for tools.
+var promptProbe = &mcp.Prompt{Name: "toolgen.list-changed"}
+
+func promptProbeHandler(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return nil, errors.New("not a prompt")
+}
+
+// dispatchTool is the SDK registry's entry for the calls of tools that are
+// not in the registry themselves: those of a provider that is not a fixed
+// list, whose tools can change with every request. The middleware renames
+// such a call to it and keeps the real name in the context.
+var dispatchTool = &mcp.Tool{Name: "toolgen.call", InputSchema: json.RawMessage(`{"type":"object"}`)}
+
+type dispatchKey struct{}
+
 func (s *Server) buildMCP() {
 	o := &s.opts.MCP
+	name, version := buildIdentity()
 	impl := &mcp.Implementation{Name: o.Name, Title: s.opts.Title, Version: o.Version}
 	if impl.Name == "" {
-		impl.Name = "toolgen"
+		impl.Name = name
 	}
 	if impl.Version == "" {
-		impl.Version = "0.0.0"
+		impl.Version = version
 	}
 	so := &mcp.ServerOptions{
 		Instructions: o.Instructions,
-		// The SDK's registry of tools stays empty (see changeProbe), so
-		// the tools capability is declared here; logging is the SDK's
-		// default, which setting Capabilities replaces.
+		// The tools capability is declared here as the registry may be
+		// empty (a provider that is not a fixed list); logging is the
+		// SDK's default, which setting Capabilities replaces.
 		Capabilities: &mcp.ServerCapabilities{
 			//lint:ignore SA1019 deprecated in MCP 2026-07-28 but supported (see session.go)
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
 		},
+		SetCacheable: s.setCacheable,
 	}
 	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe
@@ -129,11 +177,13 @@ func (s *Server) buildMCP() {
 	}
 	m := mcp.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
-	s.mcp = &mcpState{srv: m}
+	s.mcp = &mcpState{srv: m, sealer: newStateSealer(o.StateKey)}
 	s.mcp.sessions.max = o.MaxSessions
 	if o.MaxSessions == 0 {
 		s.mcp.sessions.max = DefaultMaxSessions
 	}
+	s.mcp.sse.max = s.mcp.sessions.max
+	s.registerTools()
 	for i := range o.Prompts {
 		s.addPrompt(&o.Prompts[i])
 	}
@@ -145,6 +195,70 @@ func (s *Server) buildMCP() {
 	}
 	if !o.DisableRegistry {
 		s.addRegistry()
+	}
+}
+
+// buildIdentity is the server's default name and version: the main
+// module's path and version, as the build recorded them.
+func buildIdentity() (name, version string) {
+	name, version = "toolgen", "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path != "" {
+			name = bi.Main.Path
+		}
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+	}
+	return name, version
+}
+
+// registerTools puts the tools of a fixed list in the SDK's registry, so
+// that the SDK serves their calls as it serves its own: it checks the
+// Mcp-Param-* headers that a schema's x-mcp-header asks for, and marks
+// results for the protocol revision. tools/list stays toolgen's (schemas
+// and hints exactly as generated). A provider that is not a fixed list has
+// only dispatchTool there: registering its tools as they come and go would
+// tell every client its list changed.
+func (s *Server) registerTools() {
+	s.mcp.srv.AddTool(dispatchTool, s.serveToolCall)
+	if s.static == nil {
+		return
+	}
+	s.mcp.registered = make(map[string]bool, len(s.static))
+	for name, t := range s.static {
+		if name == dispatchTool.Name || name == changeProbe.Name {
+			continue // the runtime's own names: such a tool goes through dispatchTool
+		}
+		mt := &mcp.Tool{Name: name, InputSchema: inputSchema(t)}
+		err := func() (err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					err = fmt.Errorf("%v", v)
+				}
+			}()
+			s.mcp.srv.AddTool(mt, s.serveToolCall)
+			return nil
+		}()
+		if err != nil {
+			// Served through dispatchTool all the same; only the SDK's
+			// checks of Mcp-Param-* headers are lost.
+			if bytes.Contains(inputSchema(t), []byte("x-mcp-header")) {
+				s.log.Error("tool served without the SDK's Mcp-Param header checks", "tool", name, "err", err)
+			}
+			continue
+		}
+		s.mcp.registered[name] = true
+	}
+}
+
+// setCacheable decides the caching hints (ttlMs, cacheScope) of every
+// result that carries them. Results are never cached (ttlMs 0: the
+// provider may change at any time); they are private to the caller when a
+// hook authenticates the requests, public otherwise.
+func (s *Server) setCacheable(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+	if s.opts.AuthHook != nil {
+		c.CacheScope = "private"
 	}
 }
 
@@ -171,6 +285,13 @@ func (s *Server) NotifyToolsChanged() {
 		// The registry's list of tools changed with them.
 		_ = s.mcp.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
 	}
+}
+
+// NotifyPromptsChanged tells every MCP session that the prompt list
+// changed.
+func (s *Server) NotifyPromptsChanged() {
+	s.mcp.srv.AddPrompt(promptProbe, promptProbeHandler)
+	s.mcp.srv.RemovePrompts(promptProbe.Name)
 }
 
 // NotifyResourceUpdated tells the sessions subscribed to uri that the
@@ -246,11 +367,7 @@ func (s *Server) mcpHandler() http.Handler {
 		if !ok {
 			return
 		}
-		var owner string
-		if s.opts.AuthHook != nil {
-			p, _ := PrincipalFrom(ctx)
-			owner = sessionOwner(r, p)
-		}
+		owner := s.owner(ctx, r)
 		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
 			// A session belongs to whoever opened it.
 			if !s.mcp.sessions.use(sid, owner) {
@@ -271,6 +388,16 @@ func (s *Server) mcpHandler() http.Handler {
 		// UserID also has the SDK refuse the session to anyone else.
 		serveWithToken(s.mcp.inject, w, r, &auth.TokenInfo{UserID: owner, Extra: map[string]any{tokenContextKey: ctx}})
 	})
+}
+
+// owner is whom a session or a requestState opened by r belongs to: ""
+// when the server has no auth hook.
+func (s *Server) owner(ctx context.Context, r *http.Request) string {
+	if s.opts.AuthHook == nil {
+		return ""
+	}
+	p, _ := PrincipalFrom(ctx)
+	return sessionOwner(r, p)
 }
 
 // tokenContextKey is where a TokenInfo's Extra holds the context the auth
@@ -349,12 +476,6 @@ func (r *sessionRecorder) Flush() {
 
 func (r *sessionRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// mcpCall is what a tool called over MCP finds in its ctx.
-type mcpCall struct {
-	session *mcp.ServerSession
-	req     *mcp.CallToolRequest
-}
-
 type mcpCallKey struct{}
 
 // valuesCtx takes its values from values first, and its deadline and
@@ -376,8 +497,15 @@ func (c valuesCtx) Value(k any) any {
 // after the auth hook when the request came over HTTP. A request over HTTP
 // whose context cannot be found is refused when there is an auth hook,
 // rather than run without the caller's identity.
+//
+// Over /sse a message carries no HTTP request of its own: the session's
+// context is the authenticated stream's (see sseHandler), and each message
+// gets a fresh request state, so that a provider is asked again for each.
 func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
+		if st := stateFrom(ctx); st != nil {
+			return context.WithValue(ctx, requestKey{}, &requestState{req: st.req}), nil
+		}
 		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}
 	if extra.TokenInfo != nil {
@@ -391,8 +519,8 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 	return ctx, nil
 }
 
-// mcpMiddleware answers tools/list and tools/call from the provider and
-// [Server.Invoke]; every other method goes to the SDK.
+// mcpMiddleware answers tools/list from the provider, routes tools/call to
+// serveToolCall through the SDK, and hands every other method to the SDK.
 func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())
@@ -401,27 +529,15 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch method {
 		case "tools/list":
-			ss, _ := req.GetSession().(*mcp.ServerSession)
-			tools, err := s.tools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: ss}))
-			if err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
-			}
-			res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
-			for i := range tools {
-				res.Tools[i] = s.mcpTool(&tools[i])
-			}
-			return res, nil
+			return s.listMCPTools(ctx, req)
 		case "tools/call":
 			r := req.(*mcp.CallToolRequest)
-			ctx = context.WithValue(ctx, mcpCallKey{}, &mcpCall{session: r.Session, req: r})
-			out := s.Invoke(ctx, &Call{Tool: r.Params.Name, Arguments: r.Params.Arguments, Surface: SurfaceMCP})
-			switch out.Status {
-			case StatusUnavailable:
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
-			case StatusNotFound:
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			if !s.mcp.registered[r.Params.Name] {
+				p := *r.Params
+				p.Name = dispatchTool.Name
+				ctx = context.WithValue(ctx, dispatchKey{}, r.Params.Name)
+				req = &mcp.CallToolRequest{Session: r.Session, Params: &p, Extra: r.Extra}
 			}
-			return mcpResult(out.Result), nil
 		}
 		res, err := next(ctx, method, req)
 		var we *jsonrpc.Error
@@ -436,11 +552,34 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// mcpToolList is tools/list's result, written by toolgen rather than the
-// SDK so that each tool goes out exactly as described: the schemas as
-// generated, hints only when given.
+// listMCPTools answers tools/list from the provider, in its order.
+func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result, error) {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	tools, err := s.tools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+	}
+	res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
+	for i := range tools {
+		res.Tools[i] = s.mcpTool(&tools[i])
+	}
+	s.setCacheable(ctx, req, &res.Cacheable)
+	if s.static == nil {
+		// What a function provider lists may depend on the caller.
+		res.CacheScope = "private"
+	}
+	if res.CacheScope == "" {
+		res.CacheScope = "public"
+	}
+	return res, nil
+}
+
+// mcpToolList is tools/list's result. It is the SDK's ListToolsResult (so
+// that the SDK marks it for the protocol revision: resultType, serverInfo,
+// and the caching hints it carries) with toolgen's own tools, which go out
+// exactly as described: the schemas as generated, hints only when given.
 type mcpToolList struct {
-	mcp.ResultBase
+	mcp.ListToolsResult
 	Tools []mcpTool `json:"tools"`
 }
 
@@ -462,19 +601,9 @@ func (s *Server) mcpTool(t *Tool) mcpTool {
 	return mt
 }
 
-// mcpCallResult is tools/call's result: the pipeline's [Result] as it is.
-type mcpCallResult struct {
-	mcp.ResultBase
-	Content           []Content `json:"content"`
-	StructuredContent any       `json:"structuredContent,omitempty"`
-	IsError           bool      `json:"isError"`
-}
-
-// mcpResult is the pipeline's result as tools/call returns it.
-func mcpResult(r *Result) *mcpCallResult {
-	res := &mcpCallResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError}
-	if r.TraceID != "" {
-		res.Meta = mcp.Meta{"_trace_id": r.TraceID}
-	}
-	return res
+// randomKey returns n random bytes.
+func randomKey(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return b
 }

@@ -565,7 +565,7 @@ func TestMCPHTTP(t *testing.T) {
 			return nil, errors.New("no request")
 		}
 		// The identity came the SDK's way: in the request's TokenInfo.
-		if c, _ := ctx.Value(mcpCallKey{}).(*mcpCall); c == nil || c.req.Extra == nil || c.req.Extra.TokenInfo == nil {
+		if c, _ := ctx.Value(mcpCallKey{}).(*mcpCall); c == nil || c.req.GetExtra() == nil || c.req.GetExtra().TokenInfo == nil {
 			return nil, errors.New("no TokenInfo in the request's extra")
 		}
 		return TextResult(who + " " + r.URL.Path), nil

@@ -73,18 +73,29 @@ func (s *Server) addPrompt(p *Prompt) {
 		if err := checkPromptArgs(p, args); err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
+		bind, _ := json.Marshal(args)
+		ctx, c, err := s.newCall(ctx, req, "prompt", p.Name, bind, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		res, err := safePrompt(ctx, p.Handler, args)
+		if ir, ok := c.inputRequired(ctx); ok {
+			return &mcp.GetPromptResult{InputRequests: ir.requests, RequestState: ir.state}, nil
+		}
+		if err := c.missingCapability(err); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			s.log.ErrorContext(ctx, "prompt failed", "prompt", p.Name, "err", err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		out := &mcp.GetPromptResult{Description: res.Description, Messages: []*mcp.PromptMessage{}}
 		for _, m := range res.Messages {
-			c, err := mcpContent(m.Content)
+			mc, err := mcpContent(m.Content)
 			if err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 			}
-			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: c})
+			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: mc})
 		}
 		return out, nil
 	})

@@ -87,7 +87,17 @@ func templateVars(t *uritemplate.Template, uri string) map[string]string {
 func (s *Server) resourceHandler(mime string, read func(context.Context, string) ([]ResourceContents, error)) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
+		ctx, c, err := s.newCall(ctx, req, "resource", uri, nil, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
 		contents, err := read(ctx, uri)
+		if ir, ok := c.inputRequired(ctx); ok {
+			return &mcp.ReadResourceResult{InputRequests: ir.requests, RequestState: ir.state}, nil
+		}
+		if err := c.missingCapability(err); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			if errors.Is(err, ErrResourceNotFound) {
 				return nil, resourceNotFound(uri)

@@ -74,8 +74,13 @@ type Options struct {
 	// Explorer configures the Tool Explorer: the page and its REST
 	// protocol.
 	Explorer ExplorerOptions
-	// MCP configures the MCP surface at /mcp.
+	// MCP configures the MCP surface at /mcp (and /sse).
 	MCP MCPOptions
+	// OAuth, when set, makes the server an OAuth 2.1 resource server as
+	// MCP's authorization spec describes: it serves its protected resource
+	// metadata at /.well-known/oauth-protected-resource, and unless
+	// AuthHook is set, OAuth.Hook() is the auth hook.
+	OAuth *OAuthOptions
 	// OXP configures the OXP 1.0 surface under /oxp.
 	OXP OXPOptions
 	// V1 configures the /v1 tools API with invocation history.
@@ -147,6 +152,9 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	if s.opts.MaxBodyBytes == 0 {
 		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if s.opts.AuthHook == nil && s.opts.OAuth != nil {
+		s.opts.AuthHook = s.opts.OAuth.Hook()
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.Default()
@@ -213,6 +221,12 @@ func (s *Server) routes() {
 			path = DefaultMCPPath
 		}
 		s.mux.Handle(path, s.mcpHandler())
+		if !s.opts.MCP.DisableSSE {
+			s.mux.Handle(pathOr(s.opts.MCP.SSEPath, DefaultSSEPath), s.sseHandler())
+		}
+	}
+	if s.opts.OAuth != nil {
+		s.oauthRoutes(s.mux)
 	}
 	if !s.opts.OXP.Disable {
 		s.oxpRoutes(s.mux)
@@ -385,7 +399,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, writeError
 		hctx, err := s.opts.AuthHook(r)
 		if err != nil {
 			s.log.WarnContext(ctx, "request rejected by auth hook", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
-			w.Header().Set("WWW-Authenticate", "Bearer")
+			w.Header().Set("WWW-Authenticate", authChallenge(err))
 			writeError(w, http.StatusUnauthorized, "Unauthorized")
 			return nil, false
 		}

@@ -27,6 +27,22 @@ var (
 	_ func(context.Context, PromptArgs) (string, error)                 = TestPromptWithArguments
 	_ func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error) = TestPromptWithEmbeddedResource
 	_ func(context.Context, struct{}) ([]runtime.PromptMessage, error)  = TestPromptWithImage
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultElicitation
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultSampling
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultListRoots
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultRequestState
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultTamperedState
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultipleInputs
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultiRound
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultCapabilities
+	_ func(context.Context) (string, error)                             = TestMissingCapability
+	_ func(context.Context) (string, error)                             = TestStreamingElicitation
+	_ func(context.Context) (string, error)                             = TestLoggingTool
+	_ func(context.Context) (string, error)                             = TestTriggerToolChange
+	_ func(context.Context) (string, error)                             = TestTriggerPromptChange
+	_ func(HeaderInput) string                                          = TestXMcpHeader
+	_ func(context.Context) (string, error)                             = TestReconnection
+	_ func(context.Context, struct{}) (string, error)                   = TestInputRequiredResultPrompt
 	_ func() string                                                     = TestSimpleText
 	_ func() runtime.Content                                            = TestImageContent
 	_ func() runtime.Content                                            = TestAudioContent
@@ -46,6 +62,129 @@ var (
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
+		Name:        "test_input_required_result_elicitation",
+		Description: "Asks the user for their name, and greets them.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultElicitationInputSchema),
+		Signature:   "test_input_required_result_elicitation() -> string",
+		Handler:     toolgenTestInputRequiredResultElicitationHandler,
+	}, {
+		Name:        "test_input_required_result_sampling",
+		Description: "Asks the client's model for the capital of France.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultSamplingInputSchema),
+		Signature:   "test_input_required_result_sampling() -> string",
+		Handler:     toolgenTestInputRequiredResultSamplingHandler,
+	}, {
+		Name:        "test_input_required_result_list_roots",
+		Description: "Lists the client's roots.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultListRootsInputSchema),
+		Signature:   "test_input_required_result_list_roots() -> string",
+		Handler:     toolgenTestInputRequiredResultListRootsHandler,
+	}, {
+		Name:        "test_input_required_result_request_state",
+		Description: "Asks for a confirmation; the answer's round trip carries the runtime's sealed requestState, which it verifies before the tool runs again.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultRequestStateInputSchema),
+		Signature:   "test_input_required_result_request_state() -> string",
+		Handler:     toolgenTestInputRequiredResultRequestStateHandler,
+	}, {
+		Name:        "test_input_required_result_tampered_state",
+		Description: "Asks for a confirmation; a retry whose requestState was altered is refused before the tool runs again.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultTamperedStateInputSchema),
+		Signature:   "test_input_required_result_tampered_state() -> string",
+		Handler:     toolgenTestInputRequiredResultTamperedStateHandler,
+	}, {
+		Name:        "test_input_required_result_multiple_inputs",
+		Description: "Asks for the user's name, a greeting from the model and the client's roots, all at once.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultMultipleInputsInputSchema),
+		Signature:   "test_input_required_result_multiple_inputs() -> string",
+		Handler:     toolgenTestInputRequiredResultMultipleInputsHandler,
+	}, {
+		Name:        "test_input_required_result_multi_round",
+		Description: "Asks for a name, then for a favourite colour: two rounds.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultMultiRoundInputSchema),
+		Signature:   "test_input_required_result_multi_round() -> string",
+		Handler:     toolgenTestInputRequiredResultMultiRoundHandler,
+	}, {
+		Name:        "test_input_required_result_capabilities",
+		Description: "Asks only for what the client declared it can give: a name, a greeting, its roots.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestInputRequiredResultCapabilitiesInputSchema),
+		Signature:   "test_input_required_result_capabilities() -> string",
+		Handler:     toolgenTestInputRequiredResultCapabilitiesHandler,
+	}, {
+		Name:        "test_missing_capability",
+		Description: "Asks the client's model, which a client that did not declare sampling cannot answer: over MCP 2026-07-28 the call is then refused with MissingRequiredClientCapabilityError.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestMissingCapabilityInputSchema),
+		Signature:   "test_missing_capability() -> string",
+		Handler:     toolgenTestMissingCapabilityHandler,
+	}, {
+		Name:        "test_streaming_elicitation",
+		Description: "Reports its progress while it runs: its response stream carries notifications and the result, never a request.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestStreamingElicitationInputSchema),
+		Signature:   "test_streaming_elicitation() -> string",
+		Handler:     toolgenTestStreamingElicitationHandler,
+	}, {
+		Name:        "test_logging_tool",
+		Description: "Logs a message, which reaches only a client that asked for log messages.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestLoggingToolInputSchema),
+		Signature:   "test_logging_tool() -> string",
+		Handler:     toolgenTestLoggingToolHandler,
+	}, {
+		Name:        "test_trigger_tool_change",
+		Description: "Tells the clients that the tool list changed.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestTriggerToolChangeInputSchema),
+		Signature:   "test_trigger_tool_change() -> string",
+		Handler:     toolgenTestTriggerToolChangeHandler,
+	}, {
+		Name:        "test_trigger_prompt_change",
+		Description: "Tells the clients that the prompt list changed.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestTriggerPromptChangeInputSchema),
+		Signature:   "test_trigger_prompt_change() -> string",
+		Handler:     toolgenTestTriggerPromptChangeHandler,
+	}, {
+		Name:        "test_x_mcp_header",
+		Description: "Echoes the region its Mcp-Param-Region header carries; the SDK refuses a call whose header does not match the argument.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenTestXMcpHeaderInputSchema),
+		Signature:   "test_x_mcp_header(region?: string, level?: integer) -> string",
+		Handler:     toolgenTestXMcpHeaderHandler,
+	}, {
+		Name:        "test_reconnection",
+		Description: "Closes its response stream mid-call, asking the client to reconnect (SEP-1699, revision 2025-11-25).",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestReconnectionInputSchema),
+		Signature:   "test_reconnection() -> string",
+		Handler:     toolgenTestReconnectionHandler,
+	}, {
 		Name:        "test_simple_text",
 		Description: "Returns a simple text response.",
 		Version:     "1.0.0",
@@ -168,7 +307,7 @@ func Tools() runtime.ToolList {
 			ReadOnlyHint: runtime.Bool(true),
 		},
 		InputSchema: json.RawMessage(toolgenJSONSchema202012ToolInputSchema),
-		Signature:   "json_schema_2020_12_tool(name?: string, address?: address) -> string",
+		Signature:   `json_schema_2020_12_tool(name?: string, address?: address, contactMethod?: "phone" | "email", phone?: string, email?: string) -> string`,
 		Handler:     toolgenJSONSchema202012ToolHandler,
 	}}
 }
@@ -199,7 +338,317 @@ func Prompts() []runtime.Prompt {
 		Name:        "test_prompt_with_image",
 		Description: "Is a prompt with an image.",
 		Handler:     toolgenTestPromptWithImagePromptHandler,
+	}, {
+		Name:        "test_input_required_result_prompt",
+		Description: "Asks the user for the context it is rendered with.",
+		Handler:     toolgenTestInputRequiredResultPromptPromptHandler,
 	}}
+}
+
+// toolgenTestInputRequiredResultElicitationInputSchema is the JSON Schema of
+// test_input_required_result_elicitation's arguments.
+const toolgenTestInputRequiredResultElicitationInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultElicitationHandler is the handler of tool
+// test_input_required_result_elicitation: it decodes the arguments and calls
+// TestInputRequiredResultElicitation.
+func toolgenTestInputRequiredResultElicitationHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultElicitation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultSamplingInputSchema is the JSON Schema of
+// test_input_required_result_sampling's arguments.
+const toolgenTestInputRequiredResultSamplingInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultSamplingHandler is the handler of tool
+// test_input_required_result_sampling: it decodes the arguments and calls
+// TestInputRequiredResultSampling.
+func toolgenTestInputRequiredResultSamplingHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultSampling(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultListRootsInputSchema is the JSON Schema of
+// test_input_required_result_list_roots's arguments.
+const toolgenTestInputRequiredResultListRootsInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultListRootsHandler is the handler of tool
+// test_input_required_result_list_roots: it decodes the arguments and calls
+// TestInputRequiredResultListRoots.
+func toolgenTestInputRequiredResultListRootsHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultListRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultRequestStateInputSchema is the JSON Schema of
+// test_input_required_result_request_state's arguments.
+const toolgenTestInputRequiredResultRequestStateInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultRequestStateHandler is the handler of tool
+// test_input_required_result_request_state: it decodes the arguments and calls
+// TestInputRequiredResultRequestState.
+func toolgenTestInputRequiredResultRequestStateHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultRequestState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultTamperedStateInputSchema is the JSON Schema of
+// test_input_required_result_tampered_state's arguments.
+const toolgenTestInputRequiredResultTamperedStateInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultTamperedStateHandler is the handler of tool
+// test_input_required_result_tampered_state: it decodes the arguments and calls
+// TestInputRequiredResultTamperedState.
+func toolgenTestInputRequiredResultTamperedStateHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultTamperedState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultMultipleInputsInputSchema is the JSON Schema of
+// test_input_required_result_multiple_inputs's arguments.
+const toolgenTestInputRequiredResultMultipleInputsInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultMultipleInputsHandler is the handler of tool
+// test_input_required_result_multiple_inputs: it decodes the arguments and
+// calls TestInputRequiredResultMultipleInputs.
+func toolgenTestInputRequiredResultMultipleInputsHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultMultipleInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultMultiRoundInputSchema is the JSON Schema of
+// test_input_required_result_multi_round's arguments.
+const toolgenTestInputRequiredResultMultiRoundInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultMultiRoundHandler is the handler of tool
+// test_input_required_result_multi_round: it decodes the arguments and calls
+// TestInputRequiredResultMultiRound.
+func toolgenTestInputRequiredResultMultiRoundHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultMultiRound(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestInputRequiredResultCapabilitiesInputSchema is the JSON Schema of
+// test_input_required_result_capabilities's arguments.
+const toolgenTestInputRequiredResultCapabilitiesInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestInputRequiredResultCapabilitiesHandler is the handler of tool
+// test_input_required_result_capabilities: it decodes the arguments and calls
+// TestInputRequiredResultCapabilities.
+func toolgenTestInputRequiredResultCapabilitiesHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestInputRequiredResultCapabilities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestMissingCapabilityInputSchema is the JSON Schema of
+// test_missing_capability's arguments.
+const toolgenTestMissingCapabilityInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestMissingCapabilityHandler is the handler of tool
+// test_missing_capability: it decodes the arguments and calls
+// TestMissingCapability.
+func toolgenTestMissingCapabilityHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestMissingCapability(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestStreamingElicitationInputSchema is the JSON Schema of
+// test_streaming_elicitation's arguments.
+const toolgenTestStreamingElicitationInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestStreamingElicitationHandler is the handler of tool
+// test_streaming_elicitation: it decodes the arguments and calls
+// TestStreamingElicitation.
+func toolgenTestStreamingElicitationHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestStreamingElicitation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestLoggingToolInputSchema is the JSON Schema of test_logging_tool's
+// arguments.
+const toolgenTestLoggingToolInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestLoggingToolHandler is the handler of tool test_logging_tool: it
+// decodes the arguments and calls TestLoggingTool.
+func toolgenTestLoggingToolHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestLoggingTool(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestTriggerToolChangeInputSchema is the JSON Schema of
+// test_trigger_tool_change's arguments.
+const toolgenTestTriggerToolChangeInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestTriggerToolChangeHandler is the handler of tool
+// test_trigger_tool_change: it decodes the arguments and calls
+// TestTriggerToolChange.
+func toolgenTestTriggerToolChangeHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestTriggerToolChange(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestTriggerPromptChangeInputSchema is the JSON Schema of
+// test_trigger_prompt_change's arguments.
+const toolgenTestTriggerPromptChangeInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestTriggerPromptChangeHandler is the handler of tool
+// test_trigger_prompt_change: it decodes the arguments and calls
+// TestTriggerPromptChange.
+func toolgenTestTriggerPromptChangeHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestTriggerPromptChange(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestXMcpHeaderInputSchema is the JSON Schema of test_x_mcp_header's
+// arguments.
+const toolgenTestXMcpHeaderInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"region": {
+			"type": "string",
+			"description": "mirrored into Mcp-Param-Region",
+			"x-mcp-header": "Region"
+		},
+		"level": {
+			"type": "integer",
+			"description": "not mirrored"
+		}
+	}
+}`
+
+// toolgenTestXMcpHeaderHandler is the handler of tool test_x_mcp_header: it
+// decodes the arguments and calls TestXMcpHeader.
+func toolgenTestXMcpHeaderHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in HeaderInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(TestXMcpHeader(in)), nil
+}
+
+// toolgenTestReconnectionInputSchema is the JSON Schema of test_reconnection's
+// arguments.
+const toolgenTestReconnectionInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestReconnectionHandler is the handler of tool test_reconnection: it
+// decodes the arguments and calls TestReconnection.
+func toolgenTestReconnectionHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestReconnection(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }
 
 // toolgenTestSimpleTextInputSchema is the JSON Schema of test_simple_text's
@@ -447,6 +896,7 @@ const toolgenJSONSchema202012ToolInputSchema = `{
 	"type": "object",
 	"$defs": {
 		"address": {
+			"$anchor": "addressDef",
 			"type": "object",
 			"properties": {
 				"street": {
@@ -464,7 +914,56 @@ const toolgenJSONSchema202012ToolInputSchema = `{
 		},
 		"address": {
 			"$ref": "#/$defs/address"
+		},
+		"contactMethod": {
+			"type": "string",
+			"enum": [
+				"phone",
+				"email"
+			]
+		},
+		"phone": {
+			"type": "string"
+		},
+		"email": {
+			"type": "string"
 		}
+	},
+	"allOf": [
+		{
+			"anyOf": [
+				{
+					"required": [
+						"phone"
+					]
+				},
+				{
+					"required": [
+						"email"
+					]
+				}
+			]
+		}
+	],
+	"if": {
+		"properties": {
+			"contactMethod": {
+				"const": "phone"
+			}
+		},
+		"required": [
+			"contactMethod"
+		]
+	},
+	"then": {
+		"required": [
+			"phone"
+		]
+	},
+	"else": {
+		"required": [
+			"email"
+		]
 	},
 	"additionalProperties": false
 }`
@@ -537,4 +1036,19 @@ func toolgenTestPromptWithImagePromptHandler(ctx context.Context, args map[strin
 		return nil, err
 	}
 	return &runtime.PromptResult{Messages: out}, nil
+}
+
+// toolgenTestInputRequiredResultPromptPromptHandler is the handler of prompt
+// test_input_required_result_prompt: it decodes the arguments and calls
+// TestInputRequiredResultPrompt.
+func toolgenTestInputRequiredResultPromptPromptHandler(ctx context.Context, args map[string]string) (*runtime.PromptResult, error) {
+	var in struct{}
+	if err := runtime.DecodePromptArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := TestInputRequiredResultPrompt(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextPrompt(out), nil
 }

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What MCP 2026-07-28 asks of every result, and of HTTP requests, the SDK
+// does for toolgen's tools too.
+
+// post2026 sends one JSON-RPC request of protocol 2026-07-28 to /mcp with
+// the standard headers (and extra ones), and returns the status and the
+// JSON-RPC response.
+func post2026(t *testing.T, url, method, name, params string, header ...string) (int, map[string]any) {
+	t.Helper()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	if params == "" {
+		params = "{" + meta + "}"
+	} else {
+		params = strings.Replace(params, "{", "{"+meta+",", 1)
+	}
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := readAll(resp)
+	if i := strings.Index(body, "data: "); i >= 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		body = strings.TrimSpace(strings.SplitN(body[i+len("data: "):], "\n", 2)[0])
+	}
+	var msg map[string]any
+	if err := json.Unmarshal([]byte(body), &msg); err != nil {
+		t.Fatalf("%s: %d %q", method, resp.StatusCode, body)
+	}
+	return resp.StatusCode, msg
+}
+
+// headerTool has an argument mirrored into the Mcp-Param-Region header.
+func headerTool() Tool {
+	return Tool{
+		Name:        "where",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+			var in struct{ Region string }
+			if err := DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			return TextResult("region " + in.Region), nil
+		},
+	}
+}
+
+func TestMCP2026Results(t *testing.T) {
+	tools := append(mcpTools(), headerTool())
+	hs := httptest.NewServer(NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}))
+	defer hs.Close()
+
+	// tools/list: the result's type and caching hints, in the provider's
+	// order, schemas and hints as generated.
+	code, msg := post2026(t, hs.URL, "tools/list", "", "")
+	res, _ := msg["result"].(map[string]any)
+	if code != 200 || res["resultType"] != "complete" || res["ttlMs"] != 0.0 || res["cacheScope"] != "public" {
+		t.Fatalf("tools/list: %d %v", code, msg)
+	}
+	list := res["tools"].([]any)
+	if len(list) != len(tools) || list[0].(map[string]any)["name"] != tools[0].Name {
+		t.Errorf("tools/list order: %v", list)
+	}
+	for _, tl := range list {
+		tl := tl.(map[string]any)
+		if tl["name"] == "sum" && mustJSON(t, tl["annotations"]) != `{"openWorldHint":false,"readOnlyHint":true}` {
+			t.Errorf("sum's hints: %v", tl["annotations"])
+		}
+	}
+	if info, _ := res["_meta"].(map[string]any)["io.modelcontextprotocol/serverInfo"].(map[string]any); info["name"] == "" {
+		t.Errorf("no serverInfo in _meta: %v", res["_meta"])
+	}
+
+	// tools/call: the result's type.
+	code, msg = post2026(t, hs.URL, "tools/call", "plain", `{"name":"plain"}`)
+	if res, _ := msg["result"].(map[string]any); code != 200 || res["resultType"] != "complete" || mustJSON(t, res["content"]) != `[{"text":"result here","type":"text"}]` {
+		t.Errorf("tools/call: %d %v", code, msg)
+	}
+
+	// The Mcp-Param-* headers the schema asks for are checked by the SDK:
+	// a call whose header does not match its argument is refused.
+	code, msg = post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, "Mcp-Param-Region", "eu")
+	if code != 200 || !strings.Contains(mustJSON(t, msg), "region eu") {
+		t.Errorf("matching header: %d %v", code, msg)
+	}
+	for _, h := range [][]string{{"Mcp-Param-Region", "us"}, {}} {
+		code, msg = post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, h...)
+		if e, _ := msg["error"].(map[string]any); code != 400 || e["code"] != -32020.0 {
+			t.Errorf("header %v: %d %v", h, code, msg)
+		}
+	}
+	// So are Mcp-Method and Mcp-Name.
+	code, msg = post2026(t, hs.URL, "tools/call", "plain", `{"name":"count"}`)
+	if e, _ := msg["error"].(map[string]any); code != 400 || e["code"] != -32020.0 {
+		t.Errorf("Mcp-Name mismatch: %d %v", code, msg)
+	}
+}
+
+// Results are private to the caller when a hook authenticates requests, and
+// a function provider's tools/list is private always.
+func TestMCPCacheScope(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		p     ToolsProvider
+		hook  AuthHook
+		scope string
+	}{
+		{"fixed list", mcpTools(), nil, "public"},
+		{"function provider", ToolsFunc(func(context.Context) ([]Tool, error) { return mcpTools(), nil }), nil, "private"},
+		{"auth hook", mcpTools(), BearerTokens("t"), "private"},
+	} {
+		hs := httptest.NewServer(NewServer(c.p, &Options{Logger: discard(), AuthHook: c.hook, MCP: MCPOptions{Stateless: true}}))
+		for _, method := range []string{"tools/list", "resources/list"} {
+			_, msg := post2026(t, hs.URL, method, "", "", "Authorization", "Bearer t")
+			res, _ := msg["result"].(map[string]any)
+			want := c.scope
+			if method == "resources/list" && c.hook == nil {
+				want = "public" // the SDK's list: the provider is not involved
+			}
+			if res["cacheScope"] != want || res["ttlMs"] != 0.0 {
+				t.Errorf("%s, %s: %v", c.name, method, msg)
+			}
+		}
+		hs.Close()
+	}
+}
+
+// serverInfo: the main module's path and version by default, the title
+// from Options.Title; MCPOptions.Name and Version when set.
+func TestMCPServerIdentity(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Skip("no build information")
+	}
+	version := bi.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	info := func(opts *Options) *mcp.Implementation {
+		return connect(t, NewServer(ToolList{}, opts), nil).InitializeResult().ServerInfo
+	}
+	if got := info(&Options{Title: "Weather", Logger: discard()}); got.Name != bi.Main.Path || got.Version != version || got.Title != "Weather" || got.Name == "" {
+		t.Errorf("default identity %+v, want %s %s", got, bi.Main.Path, version)
+	}
+	if got := info(&Options{Logger: discard(), MCP: MCPOptions{Name: "wx", Version: "1.2.3"}}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != DefaultTitle {
+		t.Errorf("named identity %+v", got)
+	}
+}

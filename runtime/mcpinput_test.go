@@ -1,0 +1,346 @@
+package runtime
+
+//lint:file-ignore SA1019 sampling is deprecated in MCP 2026-07-28 but tested
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+)
+
+// Over MCP 2026-07-28 (stateless HTTP) a tool's requests to the client are
+// input-required results: the tool runs again, from the start, with the
+// answers. Tested with the SDK's client, its automatic retries turned off
+// so that each round is seen.
+
+// askTools asks twice, one question after the other, then samples.
+func askTools(runs *atomic.Int32) ToolList {
+	schema := func(prop string) json.RawMessage {
+		return json.RawMessage(`{"type":"object","properties":{"` + prop + `":{"type":"string","default":"?"},"n":{"type":"integer"}}}`)
+	}
+	return ToolList{{
+		Name:        "survey",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}}}`),
+		Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+			runs.Add(1)
+			name, err := Elicit(ctx, "Your name?", schema("name"))
+			if err != nil {
+				return nil, err
+			}
+			color, err := Elicit(ctx, "Your colour?", schema("color"))
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(name.Content["name"].(string) + " likes " + color.Content["color"].(string)), nil
+		},
+	}, {
+		Name: "model",
+		Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+			runs.Add(1)
+			answer, err := Sample(ctx, "Hi?", 10)
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(answer), nil
+		},
+	}, {
+		// swallow asks, and goes on without the answer whatever the error.
+		Name: "swallow",
+		Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+			if _, err := Elicit(ctx, "Anything?", nil); err != nil {
+				return TextResult("no answer"), nil
+			}
+			return TextResult("answered"), nil
+		},
+	}}
+}
+
+// statelessClient connects the SDK's client to s over stateless HTTP,
+// without its automatic input rounds, declaring caps.
+func statelessClient(t *testing.T, s *Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
+	t.Helper()
+	hs := httptest.NewServer(s)
+	t.Cleanup(hs.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		Capabilities:   caps,
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("protocol %s", v)
+	}
+	return cs
+}
+
+func elicitCaps() *mcp.ClientCapabilities {
+	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
+}
+
+func accepted(content map[string]any) *mcp.ElicitResult {
+	return &mcp.ElicitResult{Action: "accept", Content: content}
+}
+
+func TestMCPInputRequiredRounds(t *testing.T) {
+	var runs atomic.Int32
+	s := NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}})
+	cs := statelessClient(t, s, elicitCaps())
+	ctx := context.Background()
+	call := func(p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+		p.Name = "survey"
+		p.Arguments = map[string]any{"topic": "t"}
+		return cs.CallTool(ctx, p)
+	}
+
+	// Round 1: the first question.
+	r1, err := call(&mcp.CallToolParams{})
+	if err != nil || !r1.NeedsInput() || r1.RequestState == "" || len(r1.Content) != 0 {
+		t.Fatalf("round 1: %v %v", mustJSON(t, r1), err)
+	}
+	if q, ok := r1.InputRequests["elicitation-1"].(*mcp.ElicitParams); !ok || q.Message != "Your name?" || len(r1.InputRequests) != 1 {
+		t.Fatalf("round 1 asks %s", mustJSON(t, r1.InputRequests))
+	}
+	// Round 2: with the name, the second question, and a new state.
+	r2, err := call(&mcp.CallToolParams{InputResponses: mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"name": "Ada"})}, RequestState: r1.RequestState})
+	if err != nil || !r2.NeedsInput() || r2.RequestState == r1.RequestState {
+		t.Fatalf("round 2: %v %v", mustJSON(t, r2), err)
+	}
+	if q, ok := r2.InputRequests["elicitation-2"].(*mcp.ElicitParams); !ok || q.Message != "Your colour?" || len(r2.InputRequests) != 1 {
+		t.Fatalf("round 2 asks %s", mustJSON(t, r2.InputRequests))
+	}
+	// An answer that does not fit the schema is asked for again.
+	bad, err := call(&mcp.CallToolParams{InputResponses: mcp.InputResponseMap{"elicitation-2": accepted(map[string]any{"n": "x"})}, RequestState: r2.RequestState})
+	if err != nil || !bad.NeedsInput() || bad.InputRequests["elicitation-2"] == nil {
+		t.Fatalf("an answer off the schema: %v %v", mustJSON(t, bad), err)
+	}
+	// Round 3: the name comes from the state, the colour from the answer
+	// (its default filled in: none given).
+	r3, err := call(&mcp.CallToolParams{InputResponses: mcp.InputResponseMap{"elicitation-2": accepted(map[string]any{})}, RequestState: r2.RequestState})
+	if err != nil || r3.NeedsInput() || r3.IsError || r3.Content[0].(*mcp.TextContent).Text != "Ada likes ?" {
+		t.Fatalf("round 3: %v %v", mustJSON(t, r3), err)
+	}
+	if runs.Load() != 4 {
+		t.Errorf("the tool ran %d times, want 4 (one a round)", runs.Load())
+	}
+
+	// A state that was altered, or issued for other arguments, is refused
+	// before the tool runs.
+	before := runs.Load()
+	tampered := r2.RequestState[:len(r2.RequestState)-2] + "AA"
+	for name, p := range map[string]*mcp.CallToolParams{
+		"tampered":        {RequestState: tampered},
+		"not base64":      {RequestState: "%%%"},
+		"other arguments": {RequestState: r2.RequestState, Arguments: map[string]any{"topic": "other"}},
+	} {
+		p.Name = "survey"
+		if p.Arguments == nil {
+			p.Arguments = map[string]any{"topic": "t"}
+		}
+		_, err := cs.CallTool(ctx, p)
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "invalid requestState") {
+			t.Errorf("%s state: %v", name, err)
+		}
+	}
+	if runs.Load() != before {
+		t.Errorf("the tool ran on a refused state")
+	}
+
+	// Every round went through the pipeline: recorded, one record a round,
+	// the last a success.
+	recs, _, err := s.history.List(ctx, history.Filter{Tool: "survey", Limit: history.MaxLimit})
+	if err != nil || len(recs) != 4 || recs[0].Status != history.Success || recs[0].Surface != SurfaceMCP {
+		t.Errorf("history: %d records %v", len(recs), err)
+	}
+}
+
+// A tool that goes on without the answer is answered with the request all
+// the same: it asked, and the client can answer.
+func TestMCPInputRequiredSwallowed(t *testing.T) {
+	var runs atomic.Int32
+	cs := statelessClient(t, NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}), elicitCaps())
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "swallow"})
+	if err != nil || !res.NeedsInput() {
+		t.Fatalf("%v %v", mustJSON(t, res), err)
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "swallow", InputResponses: mcp.InputResponseMap{"elicitation-1": &mcp.ElicitResult{Action: "decline"}}, RequestState: res.RequestState})
+	if err != nil || res.NeedsInput() || res.Content[0].(*mcp.TextContent).Text != "answered" {
+		t.Fatalf("declined: %v %v", mustJSON(t, res), err)
+	}
+}
+
+// A capability the client did not declare: over 2026-07-28 a protocol
+// error naming it (HTTP 400); in a 2025-11-25 session the tool's own
+// isError result, as before.
+func TestMCPMissingCapability(t *testing.T) {
+	var runs atomic.Int32
+	s := NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}})
+	cs := statelessClient(t, s, elicitCaps())
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "model"})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || string(je.Data) != `{"requiredCapabilities":{"sampling":{}}}` {
+		t.Errorf("stateless: %v", err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"model","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(body))
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "model"} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := readAll(resp); resp.StatusCode != 400 || !strings.Contains(b, `-32021`) {
+		t.Errorf("HTTP: %d %s", resp.StatusCode, b)
+	}
+
+	legacy := connect(t, NewServer(askTools(&runs), &Options{Logger: discard()}), nil)
+	res, err := legacy.CallTool(context.Background(), &mcp.CallToolParams{Name: "model"})
+	if err != nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != "runtime: the client does not support this: sampling" {
+		t.Errorf("2025-11-25: %v %v", mustJSON(t, res), err)
+	}
+}
+
+// A requestState is good only on the server that sealed it, unless the
+// servers share MCPOptions.StateKey; and only for the caller it was
+// issued to.
+func TestMCPRequestStateKey(t *testing.T) {
+	var runs atomic.Int32
+	key := []byte("shared secret")
+	a := NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true, StateKey: key}})
+	b := NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true, StateKey: key}})
+	other := NewServer(askTools(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}})
+	ctx := context.Background()
+	p := &mcp.CallToolParams{Name: "survey", Arguments: map[string]any{"topic": "t"}}
+	r1, err := statelessClient(t, a, elicitCaps()).CallTool(ctx, p)
+	if err != nil || !r1.NeedsInput() {
+		t.Fatal(mustJSON(t, r1), err)
+	}
+	p.InputResponses = mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"name": "Ada"})}
+	p.RequestState = r1.RequestState
+	if r2, err := statelessClient(t, b, elicitCaps()).CallTool(ctx, p); err != nil || r2.InputRequests["elicitation-2"] == nil {
+		t.Errorf("another replica with the same key: %v %v", mustJSON(t, r2), err)
+	}
+	if _, err := statelessClient(t, other, elicitCaps()).CallTool(ctx, p); err == nil || !strings.Contains(err.Error(), "invalid requestState") {
+		t.Errorf("a server with another key: %v", err)
+	}
+
+	// Bound to the caller: another token's retry is refused.
+	guarded := NewServer(askTools(&runs), &Options{Logger: discard(), AuthHook: BearerTokens("alpha", "bravo"), MCP: MCPOptions{Stateless: true}})
+	hs := httptest.NewServer(guarded)
+	defer hs.Close()
+	as := func(token string) *mcp.ClientSession {
+		client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			r.Header.Set("Authorization", "Bearer "+token)
+			return http.DefaultTransport.RoundTrip(r)
+		})}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{Capabilities: elicitCaps(), MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}).
+			Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	p = &mcp.CallToolParams{Name: "survey", Arguments: map[string]any{"topic": "t"}}
+	r1, err = as("alpha").CallTool(ctx, p)
+	if err != nil || !r1.NeedsInput() {
+		t.Fatal(mustJSON(t, r1), err)
+	}
+	p.InputResponses = mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"name": "Ada"})}
+	p.RequestState = r1.RequestState
+	if _, err := as("bravo").CallTool(ctx, p); err == nil || !strings.Contains(err.Error(), "invalid requestState") {
+		t.Errorf("another caller's state: %v", err)
+	}
+	if r2, err := as("alpha").CallTool(ctx, p); err != nil || r2.InputRequests["elicitation-2"] == nil {
+		t.Errorf("the caller's own state: %v %v", mustJSON(t, r2), err)
+	}
+}
+
+// Prompts ask the same way.
+func TestMCPPromptInputRequired(t *testing.T) {
+	prompt := Prompt{Name: "ask", Handler: func(ctx context.Context, _ map[string]string) (*PromptResult, error) {
+		e, err := Elicit(ctx, "Topic?", json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}}}`))
+		if err != nil {
+			return nil, err
+		}
+		return TextPrompt("About " + e.Content["topic"].(string)), nil
+	}}
+	cs := statelessClient(t, NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true, Prompts: []Prompt{prompt}}}), elicitCaps())
+	ctx := context.Background()
+	r1, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask"})
+	if err != nil || !r1.NeedsInput() {
+		t.Fatalf("%v %v", mustJSON(t, r1), err)
+	}
+	r2, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask", InputResponses: mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"topic": "Go"})}, RequestState: r1.RequestState})
+	if err != nil || r2.NeedsInput() || r2.Messages[0].Content.(*mcp.TextContent).Text != "About Go" {
+		t.Fatalf("%v %v", mustJSON(t, r2), err)
+	}
+}
+
+// In a session of an older revision, Ask and Roots ask the client during
+// the call, one request after the other; on the REST protocol there is no
+// one to ask.
+func TestMCPAskInSession(t *testing.T) {
+	tool := Tool{Name: "ask", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		roots, err := Roots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res, err := Ask(ctx, mcp.InputRequestMap{
+			"who":   &mcp.ElicitParams{Message: "Who?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"nobody"}}}`)},
+			"model": &mcp.CreateMessageParams{Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hi"}}}, MaxTokens: 5},
+		})
+		if err != nil {
+			return nil, err
+		}
+		name := res["who"].(*mcp.ElicitResult).Content["name"]
+		said := res["model"].(*mcp.CreateMessageWithToolsResult).Content[0].(*mcp.TextContent).Text
+		return TextResult(fmt.Sprintf("%s %v %s", roots[0].URI, name, said)), nil
+	}}
+	s := NewServer(ToolList{tool}, &Options{AllowExecute: true, Logger: discard()})
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hello"}}, nil
+		},
+	})
+	client.AddRoots(&mcp.Root{URI: "file:///src"})
+	cs, err := client.Connect(context.Background(), serveInMemory(t, context.Background(), s), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask"})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "file:///src nobody hello" {
+		t.Errorf("%v %v", mustJSON(t, res), err)
+	}
+	do(t, s, "POST", "/tools/ask/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"runtime: not called over MCP: no client session"}],"isError":true}`)
+}
+
+// A requestState binds the arguments as values: absent arguments are {},
+// and the order of keys does not matter.
+func TestCanonicalArguments(t *testing.T) {
+	for _, c := range [][2]string{{"", "{}"}, {" ", "{}"}, {`{"b":1, "a":[1.0,"x"]}`, `{"a":[1.0,"x"],"b":1}`}, {"not json", "not json"}} {
+		if got := string(canonicalJSON(json.RawMessage(c[0]))); got != c[1] {
+			t.Errorf("%q: %s, want %s", c[0], got, c[1])
+		}
+	}
+}
