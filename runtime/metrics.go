@@ -142,14 +142,20 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
+// version is the server's version, as MCP's serverInfo gives it.
+func (s *Server) version() string {
+	if s.opts.MCP.Version != "" {
+		return s.opts.MCP.Version
+	}
+	_, v := buildIdentity()
+	return v
+}
+
 // serveHealth is GET /health: healthy when the history store answers.
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	version := s.opts.MCP.Version
-	if version == "" {
-		version = "0.0.0"
-	}
+	version := s.version()
 	if err := s.history.Ping(ctx); err != nil {
 		s.log.ErrorContext(ctx, "health check: the history store does not answer", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable"})

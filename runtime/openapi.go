@@ -24,10 +24,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	version := s.opts.MCP.Version
-	if version == "" {
-		version = "0.0.0"
-	}
+	version := s.version()
 	in := make([]openapi.Tool, 0, len(tools))
 	for i := range tools {
 		t := &tools[i]

@@ -169,7 +169,8 @@ func TestMetricsAndHealth(t *testing.T) {
 			t.Errorf("no %s in /metrics", want)
 		}
 	}
-	do(t, s, "GET", "/health", "").is(t, 200, `{"status":"healthy","version":"0.0.0"}`)
+	_, version := buildIdentity()
+	do(t, s, "GET", "/health", "").is(t, 200, `{"status":"healthy","version":"`+version+`"}`)
 	down := NewServer(qmcpTools(), &Options{Logger: discard(), History: downStore{history.NewMemory(history.Retention{})}, MCP: MCPOptions{Version: "1.2.3"}})
 	do(t, down, "GET", "/health", "").is(t, 503, `{"error":"history store unreachable","status":"unhealthy","version":"1.2.3"}`)
 
