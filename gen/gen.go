@@ -50,6 +50,14 @@ type Config struct {
 	Warn func(*Error)
 	// Strict makes warnings errors.
 	Strict bool
+
+	// OpenAPI, when set, adds to the files the OpenAPI 3.1 document of
+	// all the tools generated, as a server of them answers it at
+	// GET /openapi.json.
+	OpenAPI *OpenAPIConfig
+
+	// env is the go command's environment (nil: the process's).
+	env []string
 }
 
 func (c *Config) output() string {
@@ -171,6 +179,14 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 			continue
 		}
 		files = append(files, &File{Path: u.path, Content: content})
+	}
+	if cfg.OpenAPI != nil {
+		if f := g.openAPIFile(units, cfg.OpenAPI); f != nil {
+			if src, dup := seen[f.Path]; dup {
+				g.errs.add(tokenPosition(""), "-openapi %s is where %s is generated", cfg.OpenAPI.Path, src)
+			}
+			files = append(files, f)
+		}
 	}
 	if err := g.errs.err(); err != nil {
 		return nil, err
