@@ -273,6 +273,9 @@ func buildVersion(bi *debug.BuildInfo) string {
 	if m == nil || m.Replace != nil || module.Check(ModulePath, m.Version) != nil {
 		return ""
 	}
+	if _, build, _ := strings.Cut(m.Version, "+"); build != "" && build != "incompatible" {
+		return "" // +dirty: no such version to fetch
+	}
 	return m.Version
 }
 
