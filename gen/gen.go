@@ -17,6 +17,16 @@
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
 //     emit_defaults.go (the code that applies defaults).
 //
+// Beside the Go files:
+//
+//   - openapi.go: with Config.OpenAPI, Generate also returns the OpenAPI
+//     3.1 document of the tools (toolgen -openapi), built from the model
+//     by internal/openapi, which the runtime's GET /openapi.json uses too.
+//   - init.go: [Init] renders a new server module from the templates
+//     package (toolgen init), generating its tools_gen.go in a scratch
+//     module; [WriteNew] writes files that must not exist yet; [Tidy]
+//     runs go mod tidy.
+//
 // Warnings (a tool or an argument without a description) go to
 // Config.Warn, or with Config.Strict are errors.
 //

@@ -141,6 +141,25 @@ func TestInitRefusesToOverwrite(t *testing.T) {
 	}
 }
 
+// When go mod tidy fails, the files are written, and toolgen says so and
+// what to run.
+func TestInitTidyFails(t *testing.T) {
+	fake := t.TempDir() // says it is toolgen, but has none of its packages
+	if err := os.WriteFile(filepath.Join(fake, "go.mod"), []byte("module github.com/toolgen-go/toolgen\n\ngo 1.26.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOPROXY", "off") // fail without asking the proxy for the missing packages
+	t.Chdir(t.TempDir())
+	r := toolgen("init", "-replace", fake, "srv")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "toolgen init: go mod tidy in srv: ") || !strings.HasSuffix(r.stderr, "The files are written: run go mod tidy in srv once that is fixed.\n") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if got := listDir(t, "srv"); !slices.Equal(got, initFiles) {
+		t.Errorf("wrote %v, want %v", got, initFiles)
+	}
+}
+
 func TestInitUsage(t *testing.T) {
 	root := checkout(t)
 	t.Chdir(t.TempDir())

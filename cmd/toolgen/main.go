@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.MCP.Version (default "+gen.DefaultOpenAPIVersion+")")
 	openapiAuth := fs.Bool("openapi-auth", false, "declare the bearer scheme in the OpenAPI document, as for a server with an auth hook")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] DIR\n\nFlags:\n")
+		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -154,8 +154,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runInit(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("toolgen init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	module := fs.String("module", "", "the new module's `path` (default: DIR's base name)")
-	replace := fs.String("replace", "", "a local checkout of toolgen (`DIR`) for a replace directive in go.mod, until the module is published")
+	module := fs.String("module", "", "the new module's path, `PATH` (default: DIR's base name)")
+	replace := fs.String("replace", "", "`DIR`, a local checkout of toolgen, for a replace directive in go.mod (while the module is not published)")
 	tidy := fs.Bool("tidy", true, "run go mod tidy in DIR after writing it (needs the module proxy, or the dependencies in the module cache)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\n"+
