@@ -315,16 +315,17 @@ func goEnv() []string {
 
 // WriteNew writes files that must not exist yet, creating their
 // directories: a file that exists (or appears meanwhile) is not touched,
-// and on any error the files written so far are removed.
+// and on any error the files (and directories) written so far are
+// removed.
 func WriteNew(files []*File) error {
-	var wrote []string
+	var made []string // files and directories, in the order made
 	undo := func() {
-		for _, p := range slices.Backward(wrote) {
-			os.Remove(p)
+		for _, p := range slices.Backward(made) {
+			os.Remove(p) // a directory only if still empty
 		}
 	}
 	for _, f := range files {
-		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+		if err := mkdirs(filepath.Dir(f.Path), &made); err != nil {
 			undo()
 			return err
 		}
@@ -336,7 +337,7 @@ func WriteNew(files []*File) error {
 			}
 			return err
 		}
-		wrote = append(wrote, f.Path)
+		made = append(made, f.Path)
 		_, err = w.Write(f.Content)
 		if cerr := w.Close(); err == nil {
 			err = cerr
@@ -346,6 +347,23 @@ func WriteNew(files []*File) error {
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}
 	}
+	return nil
+}
+
+// mkdirs makes dir and its missing parents, recording those it made.
+func mkdirs(dir string, made *[]string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := mkdirs(parent, made); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	*made = append(*made, dir)
 	return nil
 }
 

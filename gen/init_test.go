@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -120,5 +121,48 @@ func TestInitRender(t *testing.T) {
 		if !strings.Contains(string(got[name]), want) {
 			t.Errorf("%s has no %q", name, want)
 		}
+	}
+}
+
+// A version given is required as it is, with no replace directive; one
+// that is not a version of toolgen is an error.
+func TestInitVersion(t *testing.T) {
+	t.Chdir(t.TempDir())
+	files, err := Init(InitConfig{Dir: "srv", Version: "v1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := string(files[slices.IndexFunc(files, func(f *File) bool { return filepath.Base(f.Path) == "go.mod" })].Content)
+	want := "module srv\n\ngo " + InitGoVersion + "\n\nrequire github.com/toolgen-go/toolgen v1.2.3\n\ntool github.com/toolgen-go/toolgen/cmd/toolgen\n"
+	if gomod != want {
+		t.Errorf("go.mod:\n%s\nwant:\n%s", gomod, want)
+	}
+	for _, v := range []string{"1.2.3", "v2.0.0", "latest"} {
+		if _, err := Init(InitConfig{Dir: "srv", Version: v}); err == nil {
+			t.Errorf("version %s: no error", v)
+		}
+	}
+}
+
+// WriteNew leaves no trace when a file exists: the files and directories
+// it made before are removed, and the file is untouched.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "taken"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteNew([]*File{
+		{Path: filepath.Join(dir, "a", "b", "one"), Content: []byte("1")},
+		{Path: filepath.Join(dir, "taken"), Content: []byte("2")},
+	})
+	if err == nil || !strings.Contains(err.Error(), "taken: already exists: nothing was written") {
+		t.Fatalf("error %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left %v", entries)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "taken")); string(b) != "mine" {
+		t.Errorf("taken holds %q", b)
 	}
 }

@@ -200,7 +200,10 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "ran go mod tidy in %s\n", dir)
 	}
-	fmt.Fprintf(stdout, "\nNext:\n\tcd %s\n", dir)
+	fmt.Fprintf(stdout, "\nNext:\n")
+	if filepath.Clean(dir) != "." {
+		fmt.Fprintf(stdout, "\tcd %s\n", dir)
+	}
 	if !*tidy {
 		fmt.Fprintf(stdout, "\tgo mod tidy\n")
 	}
