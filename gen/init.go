@@ -103,7 +103,7 @@ func Init(cfg InitConfig) ([]*File, error) {
 	// Nothing is overwritten: check every file first.
 	var exist errs
 	exist.base = wd
-	for _, name := range append(names, initExtraFiles...) {
+	for _, name := range slices.Concat(names, initExtraFiles) {
 		p := filepath.Join(dir, name)
 		if _, err := os.Lstat(p); err == nil {
 			exist.add(token.Position{Filename: p}, "already exists: toolgen init writes only new files, and wrote none")
