@@ -17,6 +17,16 @@
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
 //     emit_defaults.go (the code that applies defaults).
 //
+// Beside the Go files:
+//
+//   - openapi.go: with Config.OpenAPI, Generate also returns the OpenAPI
+//     3.1 document of the tools (toolgen -openapi), built from the model
+//     by internal/openapi, which the runtime's GET /openapi.json uses too.
+//   - init.go: [Init] renders a new server module from the templates
+//     package (toolgen init), generating its tools_gen.go in a scratch
+//     module; [WriteNew] writes files that must not exist yet; [Tidy]
+//     runs go mod tidy.
+//
 // Warnings (a tool or an argument without a description) go to
 // Config.Warn, or with Config.Strict are errors.
 //
@@ -50,6 +60,14 @@ type Config struct {
 	Warn func(*Error)
 	// Strict makes warnings errors.
 	Strict bool
+
+	// OpenAPI, when set, adds to the files the OpenAPI 3.1 document of
+	// all the tools generated, as a server of them answers it at
+	// GET /openapi.json.
+	OpenAPI *OpenAPIConfig
+
+	// env is the go command's environment (nil: the process's).
+	env []string
 }
 
 func (c *Config) output() string {
@@ -171,6 +189,14 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 			continue
 		}
 		files = append(files, &File{Path: u.path, Content: content})
+	}
+	if cfg.OpenAPI != nil {
+		if f := g.openAPIFile(units, cfg.OpenAPI); f != nil {
+			if src, dup := seen[f.Path]; dup {
+				g.errs.add(tokenPosition(""), "-openapi %s is where %s is generated", cfg.OpenAPI.Path, src)
+			}
+			files = append(files, f)
+		}
 	}
 	if err := g.errs.err(); err != nil {
 		return nil, err

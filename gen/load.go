@@ -27,6 +27,7 @@ func (g *generator) loadGo(patterns []string) []*unit {
 		Dir:   g.cfg.Dir,
 		Tests: false,
 		Logf:  nil,
+		Env:   g.cfg.env,
 	}
 	if len(g.cfg.Tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(g.cfg.Tags, ",")}

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	toolgen [flags] [packages | tools.yaml ...]
+//	toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR
 //
 // With no arguments it generates for the package in the current directory.
 // Each package (or tools.yaml) gets one file, tools_gen.go by default.
@@ -15,6 +16,24 @@
 //	-v          print what was done
 //	-tags LIST  comma-separated build tags, as for go build
 //	-strict     make warnings errors
+//	-openapi FILE          also write the OpenAPI 3.1 document of all the
+//	                       tools generated, as a server of them serves it
+//	                       at GET /openapi.json (-check checks it too)
+//	-openapi-title TITLE   its info.title (default: the runtime's default
+//	                       Options.Title, "MCP Tool Explorer")
+//	-openapi-version V     its info.version (default 0.0.0)
+//	-openapi-auth          declare the bearer scheme, as for a server with
+//	                       an auth hook
+//
+// toolgen init writes a new server module into DIR (created if missing):
+// go.mod, with the tool directive that makes go generate run toolgen;
+// tools.go, annotated tools; main.go, serving them with runtime/serve;
+// tools_test.go; README.md; and tools_gen.go, generated. It then runs go
+// mod tidy there, so that go run . serves at once. It refuses to
+// overwrite any file, writing none. -module sets the module path (default:
+// DIR's base name); -replace names a local checkout of toolgen for a
+// replace directive, needed while the module is not published (and when
+// this toolgen is a development build, whose version is unknown).
 //
 // Errors are printed as file:line:col: message, one a line, and make
 // toolgen exit 1 without writing anything. Warnings (a tool or an argument
@@ -41,6 +60,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "init" {
+		return runInit(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("toolgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "name of the generated file (default "+gen.DefaultOutput+")")
@@ -48,8 +70,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print what was done")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description) errors")
+	openapi := fs.String("openapi", "", "also write the OpenAPI 3.1 document of all the tools generated to `FILE`, as a server of them serves it at GET /openapi.json")
+	openapiTitle := fs.String("openapi-title", "", "the OpenAPI document's info.title, a server's Options.Title (default \""+gen.DefaultOpenAPITitle+"\")")
+	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.MCP.Version (default "+gen.DefaultOpenAPIVersion+")")
+	openapiAuth := fs.Bool("openapi-auth", false, "declare the bearer scheme in the OpenAPI document, as for a server with an auth hook")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,6 +85,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := gen.Config{Output: *out, Strict: *strict, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, w) }}
+	if *openapi != "" {
+		cfg.OpenAPI = &gen.OpenAPIConfig{Path: *openapi, Title: *openapiTitle, Version: *openapiVersion, Auth: *openapiAuth}
+	} else {
+		var stray []string
+		fs.Visit(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Name, "openapi-") {
+				stray = append(stray, "-"+f.Name)
+			}
+		})
+		if len(stray) > 0 {
+			fmt.Fprintf(stderr, "%s without -openapi FILE\n", strings.Join(stray, ", "))
+			fs.Usage()
+			return 2
+		}
+	}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}
@@ -106,5 +147,66 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	return 0
+}
+
+// runInit is toolgen init.
+func runInit(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("toolgen init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	module := fs.String("module", "", "the new module's path, `PATH` (default: DIR's base name)")
+	replace := fs.String("replace", "", "`DIR`, a local checkout of toolgen, for a replace directive in go.mod (while the module is not published)")
+	tidy := fs.Bool("tidy", true, "run go mod tidy in DIR after writing it (needs the module proxy, or the dependencies in the module cache)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\n"+
+			"Writes a new tool server module into DIR: go.mod, tools.go, main.go,\n"+
+			"tools_test.go, README.md and the generated tools_gen.go. Overwrites nothing.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		if fs.NArg() == 0 {
+			fmt.Fprintln(stderr, "toolgen init: no directory given")
+		} else {
+			fmt.Fprintf(stderr, "toolgen init: one directory, and flags before it: got %s\n", strings.Join(fs.Args(), " "))
+		}
+		fs.Usage()
+		return 2
+	}
+	dir := fs.Arg(0)
+	files, err := gen.Init(gen.InitConfig{Dir: dir, Module: *module, Replace: *replace})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if err := gen.WriteNew(files); err != nil {
+		fmt.Fprintf(stderr, "toolgen init: %v\n", err)
+		return 1
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.Base(f.Path)
+	}
+	fmt.Fprintf(stdout, "wrote %s in %s\n", strings.Join(names, ", "), dir)
+	if *tidy {
+		if err := gen.Tidy(dir); err != nil {
+			fmt.Fprintf(stderr, "toolgen init: %v\nThe files are written: run go mod tidy in %s once that is fixed.\n", err, dir)
+			return 1
+		}
+		fmt.Fprintf(stdout, "ran go mod tidy in %s\n", dir)
+	}
+	fmt.Fprintf(stdout, "\nNext:\n")
+	if filepath.Clean(dir) != "." {
+		fmt.Fprintf(stdout, "\tcd %s\n", dir)
+	}
+	if !*tidy {
+		fmt.Fprintf(stdout, "\tgo mod tidy\n")
+	}
+	fmt.Fprintf(stdout, "\tgo run . -allow-execute\n")
 	return 0
 }
