@@ -1563,7 +1563,7 @@
     } else if (ok) {
       kind.render(panel, r.body);
     } else {
-      panel.appendChild(el('div', { class: 'error-box', text: r.status === 200 ? 'The server answered something else than ' + kind.what + '.' : errorMessage(r) }));
+      panel.appendChild(el('div', { class: 'error-box', text: r.status === 200 ? 'The server answered something other than ' + kind.what + '.' : errorMessage(r) }));
     }
     var raw = el('div', { class: 'result-panel raw-view', role: 'tabpanel', hidden: true }, codeBlock(r.text || ''));
     append(area, el('div', { class: 'result' + (ok ? '' : ' is-error'), dataset: { status: String(r.status) } },
@@ -1958,10 +1958,16 @@
   // addOpenAPILink links the header to /openapi.json, which the runtime
   // serves at the server's root: relative to the page, as far up as the
   // OXP link (or the history's URL) goes. The link shows only when the
-  // document answers, since the server may not serve it there.
+  // document answers, since the server may not serve it there (it may be
+  // off, or moved). Should {{PROTOCOL_LINKS}} link it itself one day, that
+  // link is kept.
   function addOpenAPILink() {
     var nav = document.querySelector('.protocol-links');
-    if (!nav || nav.querySelector('a[data-protocol="openapi"], a[href$="openapi.json"]')) return;
+    if (!nav) return;
+    if (nav.querySelector('a[data-protocol="openapi"], a[href$="openapi.json"]')) {
+      nav.dataset.openapi = 'linked';
+      return;
+    }
     var oxp = nav.querySelector('a');
     var rel = (oxp && oxp.getAttribute('href')) || HISTORY_URL || '';
     var up = /^(\.\.\/)*/.exec(rel)[0];
