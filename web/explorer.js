@@ -769,13 +769,7 @@
     }
     runBtn.addEventListener('click', run);
 
-    function showFailure(e, ms) {
-      clear(result);
-      append(result, el('div', { class: 'result is-error' },
-        el('div', { class: 'result-head' }, el('span', { class: 'content-label', text: 'No response' }),
-          el('div', { class: 'result-meta' }, el('span', { class: 'elapsed', text: formatMs(ms) }))),
-        el('div', { class: 'result-panel' }, el('div', { class: 'error-box', text: 'Request failed: ' + (e && e.message ? e.message : String(e)) }))));
-    }
+    function showFailure(e, ms) { showNoResponse(result, e, ms); }
 
     function showResult(r, ms) {
       if (r.status === 403) { // execution disabled on the server
@@ -791,9 +785,7 @@
       var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
       if (r.status === 401) {
         showAuthBar();
-        var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
-        enter.addEventListener('click', function () { $('token-input').focus(); });
-        panel.appendChild(el('div', { class: 'error-box unauthorized' }, el('p', { text: UNAUTHORIZED_MESSAGE }), enter));
+        panel.appendChild(unauthorizedBox(UNAUTHORIZED_MESSAGE));
       } else if (isResult) {
         renderContent(panel, body);
       } else if (isObject(body) && typeof body.error === 'string') {
@@ -803,16 +795,7 @@
       }
       var raw = el('div', { class: 'result-panel raw-view', role: 'tabpanel', hidden: true },
         codeBlock(r.text || ''));
-      var tabs = el('div', { class: 'tabs', role: 'tablist' },
-        el('button', { type: 'button', role: 'tab', 'aria-selected': 'true', dataset: { tab: 'result' }, text: 'Result' }),
-        el('button', { type: 'button', role: 'tab', 'aria-selected': 'false', dataset: { tab: 'raw' }, text: 'Raw MCP' }));
-      tabs.addEventListener('click', function (ev) {
-        var b = ev.target.closest('button');
-        if (!b) return;
-        Array.prototype.forEach.call(tabs.children, function (x) { x.setAttribute('aria-selected', x === b ? 'true' : 'false'); });
-        panel.hidden = b.dataset.tab !== 'result';
-        raw.hidden = b.dataset.tab !== 'raw';
-      });
+      var tabs = resultTabs(panel, raw, 'Result', 'Raw MCP');
       var meta = el('div', { class: 'result-meta' },
         el('span', { class: 'status' + (isError ? ' bad' : ''), text: statusLabel(r, isResult && body.isError === true) }),
         isObject(body) && isObject(body._meta) && body._meta._trace_id
@@ -844,6 +827,39 @@
     };
   }
 
+  // showNoResponse shows in area that a request got no answer.
+  function showNoResponse(area, e, ms) {
+    clear(area);
+    append(area, el('div', { class: 'result is-error' },
+      el('div', { class: 'result-head' }, el('span', { class: 'content-label', text: 'No response' }),
+        el('div', { class: 'result-meta' }, el('span', { class: 'elapsed', text: formatMs(ms) }))),
+      el('div', { class: 'result-panel' }, el('div', { class: 'error-box', text: 'Request failed: ' + (e && e.message ? e.message : String(e)) }))));
+  }
+
+  // resultTabs switches a result between its rendered view (panel) and
+  // the raw answer.
+  function resultTabs(panel, raw, label, rawLabel) {
+    var tabs = el('div', { class: 'tabs', role: 'tablist' },
+      el('button', { type: 'button', role: 'tab', 'aria-selected': 'true', dataset: { tab: 'result' }, text: label }),
+      el('button', { type: 'button', role: 'tab', 'aria-selected': 'false', dataset: { tab: 'raw' }, text: rawLabel }));
+    tabs.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button');
+      if (!b) return;
+      Array.prototype.forEach.call(tabs.children, function (x) { x.setAttribute('aria-selected', x === b ? 'true' : 'false'); });
+      panel.hidden = b.dataset.tab !== 'result';
+      raw.hidden = b.dataset.tab !== 'raw';
+    });
+    return tabs;
+  }
+
+  // unauthorizedBox asks for a Bearer token, with a button to the token
+  // field.
+  function unauthorizedBox(message) {
+    var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
+    enter.addEventListener('click', function () { $('token-input').focus(); });
+    return el('div', { class: 'error-box unauthorized' }, el('p', { text: message }), enter);
+  }
+
   function statusLabel(r, isErr) {
     var names = { 200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 413: 'Too Large', 500: 'Error', 504: 'Timeout' };
     var s = r.status + ' ' + (names[r.status] || r.statusText || '');
@@ -868,37 +884,37 @@
     if (!body.content.length) {
       panel.appendChild(el('p', { class: 'muted', text: body.structuredContent !== undefined ? '' : '(no content)' }));
     }
-    body.content.forEach(function (c) {
-      if (!isObject(c)) return;
-      var type = c.type;
-      if (type === 'text') {
-        panel.appendChild(renderText(c.text || ''));
-      } else if ((type === 'image' || type === 'audio') && typeof c.data === 'string') {
-        var mime = typeof c.mimeType === 'string' && /^[a-z]+\/[a-z0-9.+-]+$/i.test(c.mimeType) ? c.mimeType : (type === 'image' ? 'image/png' : 'audio/wav');
-        var src = 'data:' + mime + ';base64,' + c.data.replace(/[^A-Za-z0-9+/=]/g, '');
-        if (type === 'image') {
-          panel.appendChild(el('img', { class: 'result-image', alt: 'Image result (' + mime + ')', src: src }));
-        } else {
-          panel.appendChild(el('audio', { controls: true, src: src }));
-        }
-      } else if (type === 'resource' && isObject(c.resource)) {
-        var res = c.resource;
-        panel.appendChild(el('div', { class: 'content-label' }, 'Resource ', el('code', { text: String(res.uri || '') }),
-          res.mimeType ? ' (' + res.mimeType + ')' : ''));
-        if (typeof res.text === 'string') panel.appendChild(renderText(res.text));
-        else if (typeof res.blob === 'string') panel.appendChild(el('p', { class: 'muted', text: 'Binary content, ' + Math.floor(res.blob.length * 3 / 4) + ' bytes' }));
-      } else if (type === 'resource_link') {
-        var label = String(c.title || c.name || c.uri || '');
-        panel.appendChild(el('div', { class: 'content-label' }, 'Link: ',
-          safeHref(c.uri) ? el('a', { href: c.uri, target: '_blank', rel: 'noopener noreferrer', text: label })
-            : el('code', { text: label + (c.uri && c.uri !== label ? ' \u2014 ' + c.uri : '') }),
-          c.description ? ' \u2014 ' + c.description : ''));
-      } else {
-        panel.appendChild(codeBlock(pretty(c)));
-      }
-    });
+    body.content.forEach(function (c) { renderBlock(panel, c); });
     if (!body.content.length && body.structuredContent !== undefined) {
       panel.appendChild(codeBlock(pretty(body.structuredContent), 'result-text'));
+    }
+  }
+
+  // renderBlock shows one MCP content block: a tool result's, a prompt
+  // message's.
+  function renderBlock(panel, c) {
+    if (!isObject(c)) return;
+    var type = c.type;
+    if (type === 'text') {
+      panel.appendChild(renderText(c.text || ''));
+    } else if ((type === 'image' || type === 'audio') && typeof c.data === 'string') {
+      var mime = typeof c.mimeType === 'string' && /^[a-z]+\/[a-z0-9.+-]+$/i.test(c.mimeType) ? c.mimeType : (type === 'image' ? 'image/png' : 'audio/wav');
+      var src = 'data:' + mime + ';base64,' + c.data.replace(/[^A-Za-z0-9+/=]/g, '');
+      if (type === 'image') {
+        panel.appendChild(el('img', { class: 'result-image', alt: 'Image result (' + mime + ')', src: src }));
+      } else {
+        panel.appendChild(el('audio', { controls: true, src: src }));
+      }
+    } else if (type === 'resource' && isObject(c.resource)) {
+      renderResourceContents(panel, c.resource, 'Resource ');
+    } else if (type === 'resource_link') {
+      var label = String(c.title || c.name || c.uri || '');
+      panel.appendChild(el('div', { class: 'content-label' }, 'Link: ',
+        safeHref(c.uri) ? el('a', { href: c.uri, target: '_blank', rel: 'noopener noreferrer', text: label })
+          : el('code', { text: label + (c.uri && c.uri !== label ? ' \u2014 ' + c.uri : '') }),
+        c.description ? ' \u2014 ' + c.description : ''));
+    } else {
+      panel.appendChild(codeBlock(pretty(c)));
     }
   }
 
@@ -1071,25 +1087,6 @@
     open: {},      // ids of the rows open, kept across refreshes
     retry: 0       // timer: the load retried once a token is typed
   };
-
-  function currentView() { return $('history-view').hidden ? 'tools' : 'history'; }
-
-  // showView shows the tool list or the history. The history is loaded
-  // afresh each time it is shown, so that it has the calls just made.
-  function showView(view, keepHash) {
-    if (view === 'history' && !HISTORY) view = 'tools';
-    var was = currentView();
-    var isHistory = view === 'history';
-    $('tools-view').hidden = isHistory;
-    $('history-view').hidden = !isHistory;
-    Array.prototype.forEach.call($('views').children, function (b) {
-      var on = b.dataset.view === view;
-      b.setAttribute('aria-selected', on ? 'true' : 'false');
-      b.tabIndex = on ? 0 : -1;
-    });
-    if (!keepHash) setHash(isHistory ? '#history' : state.openTool ? '#' + encodeURIComponent(state.openTool) : '');
-    if (isHistory && was !== 'history') loadHistory(false);
-  }
 
   function fillToolFilter() {
     var sel = $('history-tool');
@@ -1359,6 +1356,630 @@
     if (problem) append(td, el('p', { class: 'error-text', text: problem }));
   }
 
+  // ---------- Views: Tools, Prompts, Resources, History ----------
+
+  var VIEWS = ['tools', 'prompts', 'resources', 'history'];
+  // avail says whether a view has anything to show: true, false, or null
+  // while its listing loads. Prompts and Resources show only when the
+  // server has some; History when it has the /v1 surface.
+  var avail = { tools: true, prompts: null, resources: null, history: !!HISTORY };
+
+  function currentView() {
+    for (var i = 0; i < VIEWS.length; i++) if (!$(VIEWS[i] + '-view').hidden) return VIEWS[i];
+    return 'tools';
+  }
+
+  // showView shows one view. The history is loaded afresh each time it
+  // is shown, so that it has the calls just made.
+  function showView(view, keepHash) {
+    if (VIEWS.indexOf(view) < 0 || avail[view] === false) view = 'tools';
+    var was = currentView();
+    VIEWS.forEach(function (v) { $(v + '-view').hidden = v !== view; });
+    paintTabs();
+    if (!keepHash) setHash(viewHash(view));
+    if (view === 'history' && was !== 'history') loadHistory(false);
+  }
+
+  // paintTabs shows the tabs of the views that have something, the bar
+  // when there is more than the tool list, and which tab is selected.
+  function paintTabs() {
+    var view = currentView();
+    var tabs = Array.prototype.slice.call($('views').children);
+    var others = 0;
+    tabs.forEach(function (b) {
+      b.hidden = b.dataset.view !== 'tools' && avail[b.dataset.view] !== true;
+      if (!b.hidden && b.dataset.view !== 'tools') others++;
+    });
+    // A view linked to shows while its listing loads, before its tab.
+    var focusable = $('tab-' + view).hidden ? 'tools' : view;
+    tabs.forEach(function (b) {
+      b.setAttribute('aria-selected', b.dataset.view === view ? 'true' : 'false');
+      b.tabIndex = b.dataset.view === focusable ? 0 : -1;
+    });
+    $('views').hidden = others === 0;
+    var tools = $('tools-view');
+    if (others) {
+      tools.setAttribute('role', 'tabpanel');
+      tools.removeAttribute('aria-label');
+      tools.setAttribute('aria-labelledby', 'tab-tools');
+    } else {
+      tools.removeAttribute('role');
+      tools.removeAttribute('aria-labelledby');
+      tools.setAttribute('aria-label', 'Tools');
+    }
+  }
+
+  // viewHash is the #fragment of a view: its name, with the prompt or
+  // resource last opened in it; for the tool list, the tool last opened.
+  function viewHash(view) {
+    if (view === 'history') return '#history';
+    if (view === 'prompts' || view === 'resources') {
+      return '#' + view + (mcp.open[view] ? '/' + encodeURIComponent(mcp.open[view]) : '');
+    }
+    return state.openTool ? '#' + encodeURIComponent(state.openTool) : '';
+  }
+
+  // route shows what a #fragment names, when it names a view (#history,
+  // #prompts, #resources) or something in one (#prompts/NAME,
+  // #resources/URI), and answers whether it did. The rest is a tool's name.
+  function route(want) {
+    var m = /^(history|prompts|resources)(?:\/([\s\S]*))?$/.exec(want);
+    if (!m || avail[m[1]] === false || (m[1] === 'history' && m[2] !== undefined)) return false;
+    showView(m[1], true);
+    if (m[2]) openEntry(m[1], m[2]);
+    return true;
+  }
+
+  // ---------- Prompts and resources ----------
+
+  var PROMPT_UNAUTHORIZED = 'Unauthorized: this server requires a Bearer token. Enter your token in the field at the top of the page and get the prompt again.';
+  var RESOURCE_UNAUTHORIZED = 'Unauthorized: this server requires a Bearer token. Enter your token in the field at the top of the page and read the resource again.';
+
+  var mcp = {
+    prompts: [],
+    resources: [],
+    templates: [],
+    cards: { prompts: [], resources: [] }, // {view, key, li, header, body, open, built, fill}
+    open: { prompts: '', resources: '' }   // the entry last opened in each view, in the #fragment
+  };
+
+  // listed runs once a view's listing is in: its tab shows or not, and a
+  // link to the view (or to something in it) is followed.
+  function listed(view) {
+    $(view + '-view').dataset.state = 'ready';
+    paintTabs();
+    if (currentView() !== view) return;
+    if (!avail[view]) showView('tools', true);
+    else route(hashName());
+  }
+
+  // entryCard builds a card of the Prompts or Resources view, in the tool
+  // cards' style: a header that opens the body, which fill builds on the
+  // first opening.
+  function entryCard(view, key, kind, head, summary, fill) {
+    var id = 'entry-' + (++state.ids);
+    var header = el('button', { type: 'button', class: 'tool-header', 'aria-expanded': 'false', 'aria-controls': id },
+      el('span', { class: 'chevron', 'aria-hidden': 'true' }),
+      el('span', { class: 'tool-line' }, head),
+      el('span', { class: 'tool-summary' }, summary));
+    var body = el('div', { class: 'tool-body', id: id, hidden: true });
+    var card = { view: view, key: key, li: el('li', { class: 'entry ' + kind }, header, body), header: header, body: body, open: false, built: false, fill: fill };
+    header.addEventListener('click', function () { toggleEntry(card); });
+    mcp.cards[view].push(card);
+    return card;
+  }
+
+  function toggleEntry(card, open) {
+    card.open = open === undefined ? !card.open : open;
+    card.li.classList.toggle('open', card.open);
+    card.header.setAttribute('aria-expanded', card.open ? 'true' : 'false');
+    card.body.hidden = !card.open;
+    var hash = '#' + card.view + '/' + encodeURIComponent(card.key);
+    if (card.open) {
+      mcp.open[card.view] = card.key;
+      setHash(hash);
+    } else if (mcp.open[card.view] === card.key) {
+      mcp.open[card.view] = '';
+      if (location.hash === hash) setHash('#' + card.view);
+    }
+    if (card.open && !card.built) {
+      card.built = true;
+      card.fill(card.body);
+    }
+  }
+
+  // openEntry opens the prompt or resource a link names.
+  function openEntry(view, key) {
+    var card = mcp.cards[view].filter(function (c) { return c.key === key; })[0];
+    if (!card) return;
+    toggleEntry(card, true);
+    card.li.scrollIntoView({ block: 'start' });
+  }
+
+  function countText(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+
+  // consoleBox is the grey box of a card's form, button and result, like
+  // a tool's console.
+  function consoleBox(heading, parts) {
+    return el('section', { class: 'section entry-console' },
+      el('div', { class: 'section-head' }, el('h3', { text: heading })),
+      el('div', { class: 'console' }, parts));
+  }
+
+  // textField is a labelled text input of a card's form, in grid.
+  function textField(grid, name, required, hint) {
+    var id = 'field-' + (++state.ids);
+    var inp = el('input', { id: id, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-required': required ? 'true' : null });
+    var hintEl = hint ? el('div', { class: 'hint', id: id + '-hint', text: hint }) : null;
+    if (hintEl) inp.setAttribute('aria-describedby', hintEl.id);
+    grid.appendChild(el('label', { for: id }, name, required
+      ? [el('span', { class: 'req', text: '*', title: 'required', 'aria-hidden': 'true' }), el('span', { class: 'visually-hidden', text: ' (required)' })]
+      : null));
+    grid.appendChild(el('div', { class: 'field' }, inp, hintEl));
+    return inp;
+  }
+
+  // runner wires a card's button: while its request runs the button is
+  // disabled and says so; the answer, or the failure, is shown in area.
+  function runner(btn, busyText, area, kind, send) {
+    var idle = btn.textContent;
+    var running = false;
+    function go() {
+      if (running) return;
+      var req = send();
+      if (!req) return;
+      running = true;
+      btn.disabled = true;
+      btn.textContent = busyText;
+      var started = performance.now();
+      request(req.url, req.opts).then(function (r) {
+        showAnswer(area, r, performance.now() - started, kind);
+      }, function (e) {
+        showNoResponse(area, e, performance.now() - started);
+      }).then(function () {
+        running = false;
+        btn.disabled = false;
+        btn.textContent = idle;
+      });
+    }
+    btn.addEventListener('click', go);
+    return go;
+  }
+
+  function authHeaders(h) {
+    if (state.token) h.Authorization = state.token;
+    return h;
+  }
+
+  // showAnswer shows a prompt's or a resource's answer in area, with the
+  // raw JSON a tab away, as the console shows a call's result.
+  function showAnswer(area, r, ms, kind) {
+    clear(area);
+    var ok = r.status === 200 && kind.valid(r.body);
+    var panel = el('div', { class: 'result-panel result-view', role: 'tabpanel' });
+    if (r.status === 401) {
+      showAuthBar();
+      panel.appendChild(unauthorizedBox(kind.unauthorized));
+    } else if (ok) {
+      kind.render(panel, r.body);
+    } else {
+      panel.appendChild(el('div', { class: 'error-box', text: r.status === 200 ? 'The server answered something other than ' + kind.what + '.' : errorMessage(r) }));
+    }
+    var raw = el('div', { class: 'result-panel raw-view', role: 'tabpanel', hidden: true }, codeBlock(r.text || ''));
+    append(area, el('div', { class: 'result' + (ok ? '' : ' is-error'), dataset: { status: String(r.status) } },
+      el('div', { class: 'result-head' }, resultTabs(panel, raw, kind.label, 'Raw JSON'),
+        el('div', { class: 'result-meta' },
+          el('span', { class: 'status' + (ok ? '' : ' bad'), text: statusLabel(r, false) }),
+          el('span', { class: 'elapsed', text: formatMs(ms) }))),
+      panel, raw));
+  }
+
+  // ----- Prompts -----
+
+  var PROMPT_ANSWER = {
+    label: 'Messages',
+    what: 'a prompt',
+    unauthorized: PROMPT_UNAUTHORIZED,
+    valid: function (b) { return isObject(b) && Array.isArray(b.messages); },
+    render: renderMessages
+  };
+
+  function loadPrompts() {
+    return request(API + '/prompts').then(function (r) {
+      return r.status === 200 && Array.isArray(r.body) ? r.body : [];
+    }, function () { return []; }).then(function (list) {
+      mcp.prompts = list.filter(function (p) { return isObject(p) && typeof p.name === 'string'; });
+      avail.prompts = mcp.prompts.length > 0;
+      renderPrompts();
+      listed('prompts');
+    });
+  }
+
+  function promptArgs(p) {
+    return (Array.isArray(p.arguments) ? p.arguments : []).filter(function (a) { return isObject(a) && typeof a.name === 'string'; });
+  }
+
+  function renderPrompts() {
+    var list = $('prompt-list');
+    clear(list);
+    mcp.cards.prompts = [];
+    mcp.prompts.forEach(function (p) {
+      var args = promptArgs(p);
+      var required = args.filter(function (a) { return a.required === true; }).length;
+      var card = entryCard('prompts', p.name, 'prompt', [
+        el('span', { class: 'tool-name', text: p.name }),
+        p.title ? el('span', { class: 'tool-title', text: String(p.title) }) : null,
+        el('span', { class: 'entry-note', text: args.length
+          ? countText(args.length, 'argument', 'arguments') + (required ? ', ' + required + ' required' : '')
+          : 'no arguments' })
+      ], firstLine(p.description), function (body) { buildPrompt(p, args, body); });
+      card.li.dataset.prompt = p.name;
+      list.appendChild(card.li);
+    });
+    var n = mcp.prompts.length;
+    $('prompt-count').textContent = countText(n, 'prompt', 'prompts');
+    $('prompts-empty').textContent = 'This server has no prompts.';
+    $('prompts-empty').hidden = n > 0;
+  }
+
+  // buildPrompt fills a prompt's card: its description, a field for each
+  // argument (the required ones marked) and Get, which shows the
+  // messages.
+  function buildPrompt(p, args, body) {
+    if (p.description) body.appendChild(el('p', { class: 'description', text: String(p.description) }));
+    var inputs = [];
+    var grid = null;
+    if (args.length) {
+      grid = el('div', { class: 'form-grid' });
+      args.forEach(function (a) {
+        var hint = [a.title, a.description].filter(function (x) { return typeof x === 'string' && x; }).join(' \u00b7 ');
+        var inp = textField(grid, a.name, a.required === true, hint);
+        inp.dataset.arg = a.name;
+        inputs.push({ name: a.name, input: inp });
+      });
+    }
+    var btn = el('button', { type: 'button', class: 'btn btn-primary run-btn get-btn', text: 'Get prompt' });
+    var result = el('div', { class: 'result-area' });
+    // An empty field is an argument not given: the server says whether it
+    // was required.
+    var go = runner(btn, 'Getting...', result, PROMPT_ANSWER, function () {
+      var values = {};
+      inputs.forEach(function (f) { if (f.input.value !== '') values[f.name] = f.input.value; });
+      return {
+        url: API + '/prompts/' + encodeURIComponent(p.name) + '/get',
+        opts: { method: 'POST', headers: authHeaders({ 'Content-Type': 'application/json', Accept: 'application/json' }), body: JSON.stringify({ arguments: values }) }
+      };
+    });
+    inputs.forEach(function (f) {
+      f.input.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter') { ev.preventDefault(); go(); }
+      });
+    });
+    body.appendChild(consoleBox('Arguments', [
+      grid || el('p', { class: 'plain-note', text: 'This prompt takes no arguments.' }),
+      el('div', { class: 'run-row' }, btn),
+      result
+    ]));
+  }
+
+  // renderMessages shows a prompt's messages by role, each message's
+  // content as the console shows a result's.
+  function renderMessages(panel, body) {
+    if (typeof body.description === 'string' && body.description) {
+      panel.appendChild(el('p', { class: 'prompt-description', text: body.description }));
+    }
+    if (!body.messages.length) panel.appendChild(el('p', { class: 'muted', text: '(no messages)' }));
+    body.messages.forEach(function (m) {
+      if (!isObject(m)) return;
+      var role = typeof m.role === 'string' ? m.role : '';
+      var content = el('div', { class: 'message-content' });
+      (Array.isArray(m.content) ? m.content : [m.content]).forEach(function (c) { renderBlock(content, c); });
+      panel.appendChild(el('div', { class: 'message' + (role === 'user' || role === 'assistant' ? ' message-' + role : ''), dataset: { role: role } },
+        el('div', { class: 'message-role', text: role || 'message' }), content));
+    });
+  }
+
+  // ----- Resources -----
+
+  var RESOURCE_ANSWER = {
+    label: 'Contents',
+    what: 'resource contents',
+    unauthorized: RESOURCE_UNAUTHORIZED,
+    valid: function (b) { return isObject(b) && Array.isArray(b.contents); },
+    render: function (panel, body) {
+      if (!body.contents.length) panel.appendChild(el('p', { class: 'muted', text: '(no contents)' }));
+      body.contents.forEach(function (c) { if (isObject(c)) renderResourceContents(panel, c, ''); });
+    }
+  };
+
+  function loadResources() {
+    return request(API + '/resources').then(function (r) {
+      return r.status === 200 && isObject(r.body) ? r.body : {};
+    }, function () { return {}; }).then(function (b) {
+      function valid(key) {
+        return function (x) { return isObject(x) && typeof x[key] === 'string' && typeof x.name === 'string'; };
+      }
+      mcp.resources = (Array.isArray(b.resources) ? b.resources : []).filter(valid('uri'));
+      mcp.templates = (Array.isArray(b.resourceTemplates) ? b.resourceTemplates : []).filter(valid('uriTemplate'));
+      avail.resources = mcp.resources.length + mcp.templates.length > 0;
+      renderResources();
+      listed('resources');
+    });
+  }
+
+  function renderResources() {
+    mcp.cards.resources = [];
+    function head(x) {
+      return [el('span', { class: 'tool-name', text: x.name }),
+        x.title ? el('span', { class: 'tool-title', text: String(x.title) }) : null,
+        x.mimeType ? el('code', { class: 'chip mime', text: String(x.mimeType) }) : null];
+    }
+    function summary(address, x) {
+      var d = firstLine(x.description);
+      return [el('code', { class: 'entry-uri', text: address }), d ? ' \u2014 ' + d : ''];
+    }
+    var list = $('resource-list');
+    clear(list);
+    mcp.resources.forEach(function (x) {
+      var card = entryCard('resources', x.uri, 'resource', head(x), summary(x.uri, x), function (body) { buildResource(x, body); });
+      card.li.dataset.uri = x.uri;
+      list.appendChild(card.li);
+    });
+    var tlist = $('template-list');
+    clear(tlist);
+    mcp.templates.forEach(function (x) {
+      var card = entryCard('resources', x.uriTemplate, 'template', head(x), summary(x.uriTemplate, x), function (body) { buildTemplate(x, body); });
+      card.li.dataset.template = x.uriTemplate;
+      tlist.appendChild(card.li);
+    });
+    var n = mcp.resources.length;
+    var t = mcp.templates.length;
+    $('resources-heading').hidden = $('resource-list').hidden = n === 0;
+    $('templates-heading').hidden = $('template-list').hidden = t === 0;
+    $('resource-count').textContent = [n ? countText(n, 'resource', 'resources') : '', t ? countText(t, 'template', 'templates') : '']
+      .filter(Boolean).join(', ');
+    $('resources-empty').textContent = 'This server has no resources.';
+    $('resources-empty').hidden = n + t > 0;
+  }
+
+  function metaList(pairs) {
+    return el('dl', { class: 'inv-meta entry-meta' }, pairs.filter(function (p) { return p[1]; }).map(function (p) {
+      return el('div', null, el('dt', { text: p[0] }), el('dd', null, el('code', { text: String(p[1]) })));
+    }));
+  }
+
+  function readRequest(uri) {
+    return {
+      url: API + '/resources/read?uri=' + encodeURIComponent(uri),
+      opts: { headers: authHeaders({ Accept: 'application/json' }), cache: 'no-store' }
+    };
+  }
+
+  function buildResource(x, body) {
+    if (x.description) body.appendChild(el('p', { class: 'description', text: String(x.description) }));
+    body.appendChild(metaList([['URI', x.uri], ['MIME type', x.mimeType]]));
+    var btn = el('button', { type: 'button', class: 'btn btn-primary run-btn read-btn', text: 'Read resource' });
+    var result = el('div', { class: 'result-area' });
+    runner(btn, 'Reading...', result, RESOURCE_ANSWER, function () { return readRequest(x.uri); });
+    body.appendChild(consoleBox('Read', [el('div', { class: 'run-row' }, btn), result]));
+  }
+
+  // buildTemplate fills a resource template's card: a field for each of
+  // its variables, the URI they make, and Read.
+  function buildTemplate(x, body) {
+    if (x.description) body.appendChild(el('p', { class: 'description', text: String(x.description) }));
+    body.appendChild(metaList([['URI template', x.uriTemplate], ['MIME type', x.mimeType]]));
+    var vars = templateVariables(x.uriTemplate);
+    var inputs = [];
+    var grid = null;
+    if (vars.length) {
+      grid = el('div', { class: 'form-grid' });
+      vars.forEach(function (v) {
+        var inp = textField(grid, v.name, false, v.hint);
+        inp.dataset.var = v.name;
+        inputs.push({ name: v.name, input: inp });
+      });
+    }
+    var uriEl = el('code', { class: 'uri-preview' });
+    function uri() {
+      var values = Object.create(null);
+      inputs.forEach(function (f) { if (f.input.value !== '') values[f.name] = f.input.value; });
+      return expandTemplate(x.uriTemplate, values);
+    }
+    function update() { uriEl.textContent = uri(); }
+    var btn = el('button', { type: 'button', class: 'btn btn-primary run-btn read-btn', text: 'Read resource' });
+    var result = el('div', { class: 'result-area' });
+    var go = runner(btn, 'Reading...', result, RESOURCE_ANSWER, function () { return readRequest(uri()); });
+    inputs.forEach(function (f) {
+      f.input.addEventListener('input', update);
+      f.input.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter') { ev.preventDefault(); go(); }
+      });
+    });
+    update();
+    body.appendChild(consoleBox('Variables', [
+      grid || el('p', { class: 'plain-note', text: 'This template has no variables.' }),
+      el('div', { class: 'uri-row' }, el('span', { class: 'uri-label', text: 'URI' }), uriEl),
+      el('div', { class: 'run-row' }, btn),
+      result
+    ]));
+  }
+
+  function isJSONType(mime) {
+    return /^(application|text)\/([a-z0-9.+-]*\+)?json(\s*;.*)?$/i.test(mime);
+  }
+
+  // renderResourceContents shows a resource's contents: text (pretty when
+  // it is JSON), an image, or the size of other bytes with a download.
+  function renderResourceContents(panel, rc, prefix) {
+    var mime = typeof rc.mimeType === 'string' ? rc.mimeType : '';
+    var uri = typeof rc.uri === 'string' ? rc.uri : '';
+    panel.appendChild(el('div', { class: 'content-label' }, prefix, el('code', { text: uri }), mime ? ' (' + mime + ')' : ''));
+    if (typeof rc.text === 'string') {
+      // Text of another type is shown exactly as it is.
+      panel.appendChild(!mime || isJSONType(mime) ? codeBlock(rc.text, 'result-text') : el('pre', { class: 'code result-text', text: rc.text }));
+    } else if (typeof rc.blob === 'string') {
+      panel.appendChild(blobView(rc.blob, mime, uri));
+    } else {
+      panel.appendChild(el('p', { class: 'muted', text: '(empty)' }));
+    }
+  }
+
+  function base64Size(b64) { return Math.floor(b64.replace(/=+$/, '').length * 3 / 4); }
+
+  function formatBytes(n) {
+    if (n < 1024) return n + (n === 1 ? ' byte' : ' bytes');
+    var kb = n / 1024;
+    return (kb < 1024 ? kb.toFixed(1) + ' KB' : (kb / 1024).toFixed(1) + ' MB') + ' (' + n + ' bytes)';
+  }
+
+  function blobView(blob, mime, uri) {
+    var b64 = blob.replace(/[^A-Za-z0-9+/=]/g, '');
+    var size = formatBytes(base64Size(b64));
+    var m = /^(image|audio)\/[a-z0-9.+-]+$/i.exec(mime);
+    if (m && m[1].toLowerCase() === 'image') {
+      return el('figure', { class: 'blob' },
+        el('img', { class: 'result-image', alt: 'Image ' + uri + ' (' + mime + ')', src: 'data:' + mime + ';base64,' + b64 }),
+        el('figcaption', { class: 'muted blob-note', text: 'Image, ' + size }));
+    }
+    var dl = el('button', { type: 'button', class: 'btn btn-sm download-btn', text: 'Download' });
+    var note = el('span', { class: 'muted', text: 'Binary content' + (mime ? ', ' + mime : '') + ', ' + size });
+    dl.addEventListener('click', function () {
+      if (!download(b64, mime, fileName(uri))) note.textContent = 'The content is not valid base64.';
+    });
+    return el('div', { class: 'blob' },
+      m ? el('audio', { controls: true, src: 'data:' + mime + ';base64,' + b64 }) : null,
+      el('div', { class: 'blob-note' }, note, dl));
+  }
+
+  // download saves bytes (base64) as a file, through a blob: URL.
+  function download(b64, mime, name) {
+    var bin;
+    try { bin = atob(b64); } catch (e) { return false; }
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var url = URL.createObjectURL(new Blob([bytes], { type: mime || 'application/octet-stream' }));
+    var a = el('a', { href: url, download: name, class: 'offscreen' });
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+    return true;
+  }
+
+  // fileName is a name for a resource saved as a file: its URI's last
+  // segment.
+  function fileName(uri) {
+    var last = String(uri).split(/[?#]/)[0].split('/').filter(Boolean).pop() || '';
+    last = last.replace(/[^\w.\-]+/g, '_').replace(/^[._]+/, '');
+    return last && !/:$/.test(last) ? last : 'resource';
+  }
+
+  // ----- URI templates (RFC 6570) -----
+
+  var TEMPLATE_OPS = {
+    '': { first: '', sep: ',', named: false, ifemp: '', reserved: false },
+    '+': { first: '', sep: ',', named: false, ifemp: '', reserved: true },
+    '#': { first: '#', sep: ',', named: false, ifemp: '', reserved: true },
+    '.': { first: '.', sep: '.', named: false, ifemp: '', reserved: false },
+    '/': { first: '/', sep: '/', named: false, ifemp: '', reserved: false },
+    ';': { first: ';', sep: ';', named: true, ifemp: '', reserved: false },
+    '?': { first: '?', sep: '&', named: true, ifemp: '=', reserved: false },
+    '&': { first: '&', sep: '&', named: true, ifemp: '=', reserved: false }
+  };
+  var TEMPLATE_HINTS = { '?': 'query parameter', '&': 'query parameter', '#': 'fragment', '+': 'reserved characters kept', ';': 'path parameter' };
+
+  function eachExpression(tpl, f) {
+    return String(tpl).replace(/\{([^{}]*)\}/g, function (whole, expr) {
+      var op = /^[+#./;?&]/.test(expr) ? expr[0] : '';
+      var specs = [];
+      expr.slice(op.length).split(',').forEach(function (spec) {
+        var m = /^\s*([A-Za-z0-9_.%]+)(?::(\d+)|(\*))?\s*$/.exec(spec);
+        if (m) specs.push({ name: m[1], prefix: m[2] ? Number(m[2]) : 0 });
+      });
+      return f(op, specs, whole);
+    });
+  }
+
+  // templateVariables lists a template's variables, each once.
+  function templateVariables(tpl) {
+    var out = [];
+    var seen = Object.create(null);
+    eachExpression(tpl, function (op, specs) {
+      specs.forEach(function (s) {
+        if (seen[s.name]) return;
+        seen[s.name] = true;
+        out.push({ name: s.name, hint: TEMPLATE_HINTS[op] || '' });
+      });
+      return '';
+    });
+    return out;
+  }
+
+  function pctEncode(s, reserved) {
+    var chars = Array.from(s);
+    var out = '';
+    for (var i = 0; i < chars.length; i++) {
+      var c = chars[i];
+      if (/^[A-Za-z0-9\-._~]$/.test(c) || reserved && /^[:/?#[\]@!$&'()*+,;=]$/.test(c) ||
+          reserved && c === '%' && /^[0-9A-Fa-f]{2}$/.test((chars[i + 1] || '') + (chars[i + 2] || ''))) {
+        out += c;
+        continue;
+      }
+      try {
+        out += encodeURIComponent(c).replace(/[!'()*]/g, function (x) { return '%' + x.charCodeAt(0).toString(16).toUpperCase(); });
+      } catch (e) {
+        out += '%EF%BF%BD'; // a lone surrogate
+      }
+    }
+    return out;
+  }
+
+  // expandTemplate fills a URI template with string values (RFC 6570,
+  // every operator; a variable without a value is left out).
+  function expandTemplate(tpl, values) {
+    return eachExpression(tpl, function (op, specs, whole) {
+      var o = TEMPLATE_OPS[op];
+      if (!o || !specs.length) return whole;
+      var parts = [];
+      specs.forEach(function (s) {
+        var v = values[s.name];
+        if (v === undefined || v === null) return;
+        v = String(v);
+        if (s.prefix) v = Array.from(v).slice(0, s.prefix).join('');
+        parts.push(o.named ? s.name + (v === '' ? o.ifemp : '=' + pctEncode(v, o.reserved)) : pctEncode(v, o.reserved));
+      });
+      return parts.length ? o.first + parts.join(o.sep) : '';
+    });
+  }
+
+  // ---------- The OpenAPI link ----------
+
+  // addOpenAPILink links the header to /openapi.json, which the runtime
+  // serves at the server's root: relative to the page, as far up as the
+  // OXP link (or the history's URL) goes. The link shows only when the
+  // document answers, since the server may not serve it there (it may be
+  // off, or moved). Should {{PROTOCOL_LINKS}} link it itself one day, that
+  // link is kept.
+  function addOpenAPILink() {
+    var nav = document.querySelector('.protocol-links');
+    if (!nav) return;
+    if (nav.querySelector('a[data-protocol="openapi"], a[href$="openapi.json"]')) {
+      nav.dataset.openapi = 'linked';
+      return;
+    }
+    var oxp = nav.querySelector('a');
+    var rel = (oxp && oxp.getAttribute('href')) || HISTORY_URL || '';
+    var up = /^(\.\.\/)*/.exec(rel)[0];
+    var href = new URL(up + 'openapi.json', location.origin + API + '/').pathname;
+    fetch(href, { method: 'HEAD', cache: 'no-store' }).then(function (resp) {
+      return resp.ok && /json/i.test(resp.headers.get('Content-Type') || '');
+    }, function () { return false; }).then(function (ok) {
+      if (ok) nav.appendChild(el('a', { href: href, title: 'The REST API as an OpenAPI 3.1 document (JSON)', dataset: { protocol: 'openapi' }, text: 'OpenAPI' }));
+      nav.dataset.openapi = ok ? 'linked' : 'none';
+    });
+  }
+
   // ---------- Start ----------
 
   paintThemeButton();
@@ -1377,28 +1998,24 @@
       $('search').focus();
     }
   });
+  var tabs = $('views');
+  tabs.addEventListener('click', function (ev) {
+    var b = ev.target.closest('button');
+    if (b) showView(b.dataset.view);
+  });
+  // Arrow keys move between the tabs shown, as in any tab list.
+  tabs.addEventListener('keydown', function (ev) {
+    var list = Array.prototype.filter.call(tabs.children, function (b) { return !b.hidden; });
+    var i = list.indexOf(document.activeElement);
+    if (i < 0) return;
+    var j = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: list.length - 1 }[ev.key];
+    if (j === undefined) return;
+    ev.preventDefault();
+    var b = list[(j + list.length) % list.length];
+    showView(b.dataset.view);
+    b.focus();
+  });
   if (HISTORY) {
-    var tabs = $('views');
-    tabs.hidden = false;
-    $('tools-view').setAttribute('role', 'tabpanel');
-    $('tools-view').removeAttribute('aria-label');
-    $('tools-view').setAttribute('aria-labelledby', 'tab-tools');
-    tabs.addEventListener('click', function (ev) {
-      var b = ev.target.closest('button');
-      if (b) showView(b.dataset.view);
-    });
-    // Arrow keys move between the tabs, as in any tab list.
-    tabs.addEventListener('keydown', function (ev) {
-      var list = Array.prototype.slice.call(tabs.children);
-      var i = list.indexOf(document.activeElement);
-      if (i < 0) return;
-      var j = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: list.length - 1 }[ev.key];
-      if (j === undefined) return;
-      ev.preventDefault();
-      var b = list[(j + list.length) % list.length];
-      showView(b.dataset.view);
-      b.focus();
-    });
     ['history-tool', 'history-status', 'history-surface'].forEach(function (id) {
       $(id).addEventListener('change', function () { loadHistory(false); });
     });
@@ -1411,14 +2028,19 @@
         hist.retry = setTimeout(function () { loadHistory(false); }, 400);
       }
     });
-    if (hashName() === 'history') showView('history', true);
   }
-  // A link followed within the page: #history, or a tool's name.
+  paintTabs();
+  route(hashName());
+  // A link followed within the page: a view, a prompt or resource in its
+  // view, or a tool's name.
   window.addEventListener('hashchange', function () {
     var want = hashName();
-    if (want === 'history' && HISTORY) { showView('history', true); return; }
+    if (route(want)) return;
     if (currentView() !== 'tools') showView('tools', true);
     openFromHash(want);
   });
   loadTools();
+  loadPrompts();
+  loadResources();
+  addOpenAPILink();
 })();

@@ -1,8 +1,12 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -188,4 +192,148 @@ func TestScreenshotHistory(t *testing.T) {
 		}
 		t.Logf("wrote %s (%d bytes)", out, len(png))
 	}
+}
+
+// TestScreenshotPromptsResources writes screenshots of the Prompts and
+// Resources tabs, light and dark: a prompt got, a resource and a template
+// read. It runs only when TOOLGEN_MCP_SCREENSHOTS names the directory to
+// write prompts-light.png, prompts-dark.png, resources-light.png and
+// resources-dark.png in, for example
+//
+//	TOOLGEN_MCP_SCREENSHOTS=/tmp go test ./web/ -run TestScreenshotPromptsResources
+func TestScreenshotPromptsResources(t *testing.T) {
+	dir := os.Getenv("TOOLGEN_MCP_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set TOOLGEN_MCP_SCREENSHOTS to the directory to write the PNG files in")
+	}
+	text := func(s string) runtime.ResourceHandler {
+		return func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+			return []runtime.ResourceContents{{Text: s}}, nil
+		}
+	}
+	opts := &runtime.Options{
+		Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true,
+		MCP: runtime.MCPOptions{
+			Prompts: []runtime.Prompt{
+				{
+					Name: "forecast_summary", Title: "Forecast summary", Description: "Asks for a short, friendly summary of a city's forecast.",
+					Arguments: []runtime.PromptArgument{
+						{Name: "city", Description: "City name, for example \"Paris\".", Required: true},
+						{Name: "days", Title: "Days", Description: "How many days to cover (default 3)."},
+					},
+					Handler: func(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
+						days := args["days"]
+						if days == "" {
+							days = "3"
+						}
+						return &runtime.PromptResult{Description: "A forecast summary for " + args["city"] + ".", Messages: []runtime.PromptMessage{
+							runtime.UserMessage("Summarize the next " + days + " days of weather in " + args["city"] + " in two sentences. Mention rain and the warmest day."),
+							runtime.AssistantMessage("I'll call get_weather for " + args["city"] + " with days=" + days + " first."),
+						}}, nil
+					},
+				},
+				{Name: "plan_trip", Description: "Plans what to pack for a trip, from the forecast.", Arguments: []runtime.PromptArgument{{Name: "city", Required: true}, {Name: "start", Required: true}, {Name: "nights"}},
+					Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
+						return &runtime.PromptResult{}, nil
+					}},
+				{Name: "alert_wording", Description: "Words a temperature alert for a notification.",
+					Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
+						return &runtime.PromptResult{}, nil
+					}},
+			},
+			Resources: []runtime.Resource{
+				{URI: "weather://stations", Name: "stations", Title: "Weather stations", Description: "Every station the service reads, with its position.", MIMEType: "application/json",
+					Read: text(`{"stations":[{"id":"PAR-01","city":"Paris","lat":48.8566,"lon":2.3522},{"id":"OSL-02","city":"Oslo","lat":59.9139,"lon":10.7522}],"updated":"2026-06-12T06:00:00Z"}`)},
+				{URI: "weather://docs/units.md", Name: "units", Description: "How temperatures and wind speeds are reported.", MIMEType: "text/markdown", Read: text("# Units\n\nTemperatures are in Celsius unless `units` says otherwise.\n")},
+				{URI: "weather://radar/latest.png", Name: "radar", Description: "The latest radar image.", MIMEType: "image/png",
+					Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+						return []runtime.ResourceContents{{Blob: radarPNG()}}, nil
+					}},
+				{URI: "weather://archive/2026-06.tar.gz", Name: "archive", Description: "Last month's observations.", MIMEType: "application/gzip",
+					Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+						return []runtime.ResourceContents{{Blob: make([]byte, 48213)}}, nil
+					}},
+			},
+			ResourceTemplates: []runtime.ResourceTemplate{
+				{URITemplate: "weather://forecast/{city}{?days}", Name: "forecast", Title: "Forecast by city", Description: "A city's forecast as JSON.", MIMEType: "application/json",
+					Read: func(_ context.Context, _ string, vars map[string]string) ([]runtime.ResourceContents, error) {
+						return []runtime.ResourceContents{{Text: `{"city":"` + vars["city"] + `","forecast":[{"date":"2026-06-12","high":24.0,"low":15.0},{"date":"2026-06-13","high":22.0,"low":14.0}]}`}}, nil
+					}},
+			},
+		},
+	}
+	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))
+	t.Cleanup(srv.Close)
+	p := openTab(t, srv.URL+"/")
+	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 1100, Height: 900, DeviceScaleFactor: 1,
+	}); err != nil {
+		t.Fatalf("viewport: %v", err)
+	}
+	p.openPrompts()
+	card := prompt("forecast_summary")
+	p.openEntry(card)
+	p.typeInto(card+` input[data-arg="city"]`, "Paris")
+	p.press(card)
+	shoot(t, p, dir, "prompts", false)
+
+	p.openResources()
+	card = resource("weather://stations")
+	p.openEntry(card)
+	p.press(card)
+	for _, uri := range []string{"weather://radar/latest.png", "weather://archive/2026-06.tar.gz"} {
+		p.openEntry(resource(uri))
+		p.press(resource(uri))
+	}
+	p.waitImage(resource("weather://radar/latest.png") + " img")
+	card = template("weather://forecast/{city}{?days}")
+	p.openEntry(card)
+	p.typeInto(card+` input[data-var="city"]`, "Paris")
+	p.typeInto(card+` input[data-var="days"]`, "2")
+	p.press(card)
+	shoot(t, p, dir, "resources", false)
+
+	p.click("#theme-toggle")
+	p.waitFor(`document.documentElement.getAttribute('data-theme') === 'dark'`, "dark mode")
+	shoot(t, p, dir, "resources", true)
+	p.click("#tab-prompts")
+	shoot(t, p, dir, "prompts", true)
+}
+
+// radarPNG is a made-up radar image.
+func radarPNG() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 240, 120))
+	for x := range 240 {
+		for y := range 120 {
+			d := (x-150)*(x-150)/4 + (y-60)*(y-60)
+			img.Set(x, y, color.RGBA{R: uint8(40 + min(d/20, 120)), G: uint8(200 - min(d/12, 140)), B: 220, A: 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// shoot writes a full-page screenshot, the mouse and the focus parked.
+func shoot(t *testing.T, p *tab, dir, name string, dark bool) {
+	t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(1090, 890)); err != nil {
+		t.Fatalf("move the mouse: %v", err)
+	}
+	evalJS[chromedp.Void](p, `document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`)
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	theme := "light"
+	if dark {
+		theme = "dark"
+	}
+	out := filepath.Join(dir, name+"-"+theme+".png")
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d bytes)", out, len(png))
 }
