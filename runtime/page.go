@@ -39,13 +39,17 @@ func renderPage(o *Options) page {
 }
 
 // protocolLinks links the page to the server's other surfaces: the OXP
-// listing. The links are relative to the page, so that they hold when the
+// listing and the OpenAPI document. The links are relative to the page, so that they hold when the
 // whole server is mounted under a prefix.
 func protocolLinks(o *Options) string {
-	if o.OXP.Disable {
-		return ""
+	var b strings.Builder
+	if !o.OXP.Disable {
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, DefaultOXPPrefix)+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
 	}
-	return `<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, DefaultOXPPrefix)+"/tools") + `" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`
+	if !o.OpenAPI.Disable {
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OpenAPI.Path, DefaultOpenAPIPath)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)
+	}
+	return b.String()
 }
 
 // historyURL is /v1/invocations relative to the page (a JS string
