@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,7 +38,11 @@ func BenchmarkCallRecording(b *testing.B) {
 			name string
 			open func(b *testing.B) history.Store
 		}{"postgres", func(b *testing.B) history.Store {
-			s, err := postgres.Open(context.Background(), dsn+"?search_path=bench_"+strconv.FormatInt(time.Now().UnixNano(), 36), history.Retention{})
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			s, err := postgres.Open(context.Background(), dsn+sep+"search_path=bench_"+strconv.FormatInt(time.Now().UnixNano(), 36), history.Retention{})
 			if err != nil {
 				b.Fatal(err)
 			}
