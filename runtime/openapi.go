@@ -24,7 +24,13 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	version := s.version()
+	// The document's version is what the program set (MCPOptions.Version),
+	// not the binary's build version, so that toolgen -openapi, which
+	// sees only the source, writes the same document.
+	version := s.opts.MCP.Version
+	if version == "" {
+		version = "0.0.0"
+	}
 	in := make([]openapi.Tool, 0, len(tools))
 	for i := range tools {
 		t := &tools[i]
