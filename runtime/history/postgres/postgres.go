@@ -317,20 +317,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
-	var where []string
-	var args []any
-	for _, c := range []struct{ col, v string }{
-		{"tool", f.Tool}, {"status", f.Status}, {"correlation_id", f.CorrelationID}, {"surface", f.Surface},
-	} {
-		if c.v != "" {
-			args = append(args, norm.Text(c.v))
-			where = append(where, c.col+" = $"+strconv.Itoa(len(args)))
-		}
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
+	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, func(n int) string { return "$" + strconv.Itoa(n) })
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)

@@ -369,20 +369,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
-	var where []string
-	var args []any
-	for _, c := range []struct{ col, v string }{
-		{"tool", f.Tool}, {"status", f.Status}, {"correlation_id", f.CorrelationID}, {"surface", f.Surface},
-	} {
-		if c.v != "" {
-			where = append(where, c.col+" = ?")
-			args = append(args, norm.Text(c.v))
-		}
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
+	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, func(int) string { return "?" })
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("history/sqlite: List: %w", err)

@@ -104,3 +104,24 @@ func FinishStatus(id, status string) error {
 func Exists(id string) error {
 	return fmt.Errorf("history: invocation %q is already recorded", id)
 }
+
+// Where is the SQL condition of a filter's fields, for the stores on SQL:
+// " WHERE tool = $1 AND ..." (or "" for none) with its arguments in order,
+// each normalised by Text. placeholder writes the n-th (1-based) parameter
+// in the driver's syntax ("?", "$n").
+func Where(tool, status, correlationID, surface string, placeholder func(n int) string) (string, []any) {
+	var where []string
+	var args []any
+	for _, c := range []struct{ col, v string }{
+		{"tool", tool}, {"status", status}, {"correlation_id", correlationID}, {"surface", surface},
+	} {
+		if c.v != "" {
+			args = append(args, Text(c.v))
+			where = append(where, c.col+" = "+placeholder(len(args)))
+		}
+	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
