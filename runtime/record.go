@@ -24,6 +24,7 @@ const DefaultHistoryTimeout = 2 * time.Second
 type recording struct {
 	s       *Server
 	rec     history.Record
+	args    json.RawMessage // the call's arguments, as given
 	started bool
 }
 
@@ -35,11 +36,10 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		if c.ValidateOnly {
 			return next(ctx, c)
 		}
-		rc := &recording{s: s, rec: history.Record{
+		rc := &recording{s: s, args: c.Arguments, rec: history.Record{
 			ID:        newUUID(),
 			Tool:      c.Tool,
 			Surface:   c.Surface,
-			Input:     inputJSON(c.Arguments),
 			Status:    history.Pending,
 			CreatedAt: time.Now().UTC().Truncate(time.Millisecond),
 		}}
@@ -64,6 +64,11 @@ func startRecording(ctx context.Context, t *Tool) {
 		return
 	}
 	rc.rec.Tool = t.Name
+	// The pipeline has parsed the arguments by now: they are JSON.
+	rc.rec.Input = rc.args
+	if len(rc.rec.Input) == 0 {
+		rc.rec.Input = emptyObject
+	}
 	if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
 		rc.rec.Caller = &p.Subject
 	}
@@ -74,6 +79,9 @@ func startRecording(ctx context.Context, t *Tool) {
 func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	s := rc.s
 	r := &rc.rec
+	if r.Input == nil { // refused before the handler: maybe not JSON at all
+		r.Input = inputJSON(rc.args)
+	}
 	if r.Caller == nil {
 		if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
 			r.Caller = &p.Subject
