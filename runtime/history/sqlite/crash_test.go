@@ -65,7 +65,7 @@ func TestCrash(t *testing.T) {
 }
 
 // crashChild records calls, printing each id once Finish returned, and
-// kills itself in the middle of writing.
+// kills itself in the middle of writing, once it has written 100.
 func crashChild(path string) {
 	// Retention passes run all along, but delete nothing.
 	s, err := Open(context.Background(), path, history.Retention{MaxRows: 1 << 30, Interval: time.Millisecond})
@@ -74,11 +74,16 @@ func crashChild(path string) {
 		os.Exit(1)
 	}
 	w := bufio.NewWriter(os.Stdout)
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	}()
 	for i := 0; ; i++ {
+		if i == 100 {
+			// Killed after so many records, not after so long: a loaded
+			// machine (CI under -race) writes fewer in a given time. The
+			// loop goes on writing meanwhile.
+			go func() {
+				time.Sleep(5 * time.Millisecond)
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}()
+		}
 		r := pending(fmt.Sprintf("crash-%d", i), time.Now())
 		if err := s.Start(context.Background(), r); err != nil {
 			fmt.Fprintln(os.Stderr, err)
