@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
@@ -90,7 +91,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Status = history.Failed
 	if out.Status == StatusOK {
 		r.Status = history.Success
-		r.Result = marshalValue(s.resultValue(out.Tool, out.Result))
+		r.Result = resultJSON(s.resultValue(out.Tool, out.Result))
 	} else {
 		msg := resultText(out.Result)
 		r.Error = &msg
@@ -103,12 +104,14 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	s.write(ctx, "finish", func(ctx context.Context) error { return s.history.Finish(ctx, red) })
 }
 
-// redacted applies Options.RedactHistory to a copy of r.
+// redacted applies Options.RedactHistory to a copy of r. Without a hook
+// it is r itself: a store keeps its own copy of what it is given.
 func (s *Server) redacted(r *history.Record) *history.Record {
-	c := *r
-	if s.opts.RedactHistory != nil {
-		s.opts.RedactHistory(&c)
+	if s.opts.RedactHistory == nil {
+		return r
 	}
+	c := *r
+	s.opts.RedactHistory(&c)
 	return &c
 }
 
@@ -120,8 +123,8 @@ func (s *Server) write(ctx context.Context, op string, f func(context.Context) e
 	if d <= 0 {
 		d = DefaultHistoryTimeout
 	}
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
-	defer cancel()
+	wctx := newWriteContext(ctx, d)
+	defer wctx.cancel()
 	if err := f(wctx); err != nil {
 		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
 		s.metrics.storeError(op)
@@ -142,10 +145,91 @@ func inputJSON(args json.RawMessage) json.RawMessage {
 	return marshalValue(string(args))
 }
 
+// resultJSON is a result value as history stores it. Structured content
+// usually is JSON already (StructuredResult encodes it once): that is
+// kept as it is rather than encoded again.
+func resultJSON(v any) json.RawMessage {
+	if raw, ok := v.(json.RawMessage); ok && json.Valid(raw) {
+		return raw
+	}
+	return marshalValue(v)
+}
+
 func marshalValue(v any) json.RawMessage {
 	b, err := marshal(v)
 	if err != nil {
 		return json.RawMessage("null")
 	}
 	return b
+}
+
+// writeContext is the context of one history write: the call's values,
+// none of its cancellation, and a deadline d from now. It is
+// context.WithTimeout(context.WithoutCancel(ctx), d) but for when its
+// timer starts: only once a store asks for Done. A store that answers from
+// memory never asks, so the default store's two writes a call start no
+// timer at all; a database driver asks, and gets the same context it
+// would have had.
+type writeContext struct {
+	context.Context // the parent, without its cancellation
+	deadline        time.Time
+
+	mu    sync.Mutex
+	done  chan struct{} // made by the first Done
+	timer *time.Timer   // closes done at the deadline
+	err   error         // set when done is (or would be) closed
+}
+
+func newWriteContext(parent context.Context, d time.Duration) *writeContext {
+	return &writeContext{Context: context.WithoutCancel(parent), deadline: time.Now().Add(d)}
+}
+
+func (c *writeContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *writeContext) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		switch d := time.Until(c.deadline); {
+		case c.err != nil:
+			close(c.done)
+		case d <= 0:
+			c.err = context.DeadlineExceeded
+			close(c.done)
+		default:
+			c.timer = time.AfterFunc(d, func() { c.end(context.DeadlineExceeded) })
+		}
+	}
+	return c.done
+}
+
+func (c *writeContext) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil && c.done == nil && !time.Now().Before(c.deadline) {
+		// Nobody waits on Done, so nothing closes it at the deadline:
+		// the clock says whether it has passed.
+		c.err = context.DeadlineExceeded
+	}
+	return c.err
+}
+
+// cancel ends the context once the write is over, as WithTimeout's cancel
+// does: anything a store left waiting on Done is released.
+func (c *writeContext) cancel() { c.end(context.Canceled) }
+
+func (c *writeContext) end(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if c.err != nil {
+		return // ended already; a done made since was made closed
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	}
 }

@@ -455,15 +455,33 @@ func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 // writeJSON writes v as the whole response. It does not escape <, > and &,
 // so that strings (and schemas) come back exactly as the tool gave them.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := marshal(v)
-	if err != nil {
+	buf := bufferPool.Get().(*bytes.Buffer)
+	defer putBuffer(buf)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	b := []byte(`{"error":"Failed to encode the response."}`)
+	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
-		b = []byte(`{"error":"Failed to encode the response."}`)
+	} else {
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	_, _ = w.Write(b) // a Writer keeps nothing of b: the buffer can go back
+}
+
+// bufferPool holds the buffers responses are encoded into.
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBuffer returns buf to the pool unless it grew large: one huge
+// response should not pin its memory for good.
+func putBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 64<<10 {
+		return
+	}
+	buf.Reset()
+	bufferPool.Put(buf)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
