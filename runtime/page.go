@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -108,36 +107,60 @@ func safeLinkURL(u string) bool {
 	return strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//")
 }
 
-var (
-	inlineScript = regexp.MustCompile(`(?is)<script>(.*?)</script>`)
-	inlineStyle  = regexp.MustCompile(`(?is)<style>(.*?)</style>`)
-)
-
 // contentSecurityPolicy allows the page's own inline scripts and styles by
 // hash and nothing from elsewhere: no other origin, no eval, no inline event
 // handlers. Requests go only to the page's own origin.
 func contentSecurityPolicy(body string) string {
-	hashes := func(re *regexp.Regexp) string {
-		var b strings.Builder
-		for _, m := range re.FindAllStringSubmatch(body, -1) {
-			sum := sha256.Sum256([]byte(m[1]))
-			b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
-		}
-		return b.String()
-	}
-	return "default-src 'none'; script-src 'self'" + hashes(inlineScript) +
-		"; style-src 'self'" + hashes(inlineStyle) +
+	return "default-src 'none'; script-src 'self'" + blockHashes(body, "script") +
+		"; style-src 'self'" + blockHashes(body, "style") +
 		"; img-src 'self' data:; media-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
 
+// blockHashes lists the CSP hash of the content of every <tag>...</tag>
+// block in body (tags matched in any case), each as " 'sha256-...'". It
+// scans with strings.Index: a regular expression with a lazy group took
+// 16 ms over the 120 KB page, on every NewServer.
+func blockHashes(body, tag string) string {
+	lower := asciiLower(body) // same length, so offsets carry over
+	open, end := "<"+tag+">", "</"+tag+">"
+	var b strings.Builder
+	for i := 0; ; {
+		j := strings.Index(lower[i:], open)
+		if j < 0 {
+			break
+		}
+		from := i + j + len(open)
+		k := strings.Index(lower[from:], end)
+		if k < 0 {
+			break
+		}
+		sum := sha256.Sum256([]byte(body[from : from+k]))
+		b.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+		i = from + k + len(end)
+	}
+	return b.String()
+}
+
+// asciiLower lowers ASCII letters only, keeping every byte where it was.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
+	pg := s.page()
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", s.page.csp)
+	h.Set("Content-Security-Policy", pg.csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(s.page.body)
+		_, _ = w.Write(pg.body)
 	}
 }

@@ -127,7 +127,7 @@ type Server struct {
 	static map[string]*Tool
 	mux    *http.ServeMux
 	root   http.Handler // mux behind the browser guard
-	page   page
+	page   func() page  // rendered on the first request for it
 	mcp    *mcpState
 	oxp    oxpState
 
@@ -181,7 +181,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	// Recording is outermost, so that it keeps what the caller got,
 	// whatever the user's middleware did.
 	s.invoke = chain(s.pipeline, append([]Middleware{s.record, s.metrics.middleware}, s.opts.Middleware...))
-	s.page = renderPage(&s.opts)
+	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
 	s.root = s.browserGuard(s.metrics.countRequests(s.mux))
