@@ -171,8 +171,8 @@ func marshalValue(v any) json.RawMessage {
 // timer at all; a database driver asks, and gets the same context it
 // would have had.
 type writeContext struct {
-	context.Context // the parent, without its cancellation
-	deadline        time.Time
+	parent   context.Context // for its values only
+	deadline time.Time
 
 	mu    sync.Mutex
 	done  chan struct{} // made by the first Done
@@ -181,8 +181,10 @@ type writeContext struct {
 }
 
 func newWriteContext(parent context.Context, d time.Duration) *writeContext {
-	return &writeContext{Context: context.WithoutCancel(parent), deadline: time.Now().Add(d)}
+	return &writeContext{parent: parent, deadline: time.Now().Add(d)}
 }
+
+func (c *writeContext) Value(key any) any { return c.parent.Value(key) }
 
 func (c *writeContext) Deadline() (time.Time, bool) { return c.deadline, true }
 

@@ -390,11 +390,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, writeError err
 // carries the request's state (see [RequestFromContext]) whatever context
 // the hook returned.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, writeError errorFormat) (context.Context, bool) {
-	st := stateFrom(r.Context())
+	ctx := r.Context()
+	st := stateFrom(ctx)
 	if st == nil {
 		st = &requestState{req: r}
+	} else if s.opts.AuthHook == nil {
+		return ctx, true // the state is in ctx already
 	}
-	ctx := r.Context()
 	if s.opts.AuthHook != nil {
 		hctx, err := s.opts.AuthHook(r)
 		if err != nil {

@@ -64,18 +64,31 @@ func (m *Memory) Finish(_ context.Context, r *Record) error {
 	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
 		return err
 	}
-	c := clean(r)
+	// Only the outcome changes: what Start recorded (the input, the
+	// times and identities) stays as it was, as in the SQL stores. So only
+	// the outcome is copied, unless the record was never started.
+	out := outcome(r)
+	id := norm.Text(r.ID)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, ok := m.records[c.ID]
+	old, ok := m.records[id]
 	if !ok {
+		c := clean(r)
 		m.insert(c)
 		return nil
 	}
-	// Only the outcome changes: what Start recorded (the input, the
-	// times and identities) stays as it was, as in the SQL stores.
-	old.Status, old.Result, old.Error, old.DurationMS, old.CompletedAt = c.Status, c.Result, c.Error, c.DurationMS, c.CompletedAt
+	old.Status, old.Result, old.Error, old.DurationMS, old.CompletedAt = out.Status, out.Result, out.Error, out.DurationMS, out.CompletedAt
 	return nil
+}
+
+// outcome is the private, normalised copy of what Finish changes.
+func outcome(r *Record) Record {
+	c := Record{Status: r.Status, Result: norm.JSON(r.Result), Error: norm.TextPtr(r.Error), CompletedAt: norm.TimePtr(r.CompletedAt)}
+	if r.DurationMS != nil {
+		d := *r.DurationMS
+		c.DurationMS = &d
+	}
+	return c
 }
 
 // clean is the private, normalised copy of r that the store keeps, so that
