@@ -56,6 +56,9 @@ type RoundTrip func(*http.Request) (status int, header http.Header, body []byte,
 // Handler is a RoundTrip into h.ServeHTTP with an httptest.ResponseRecorder.
 func Handler(h http.Handler) RoundTrip {
 	return func(r *http.Request) (int, http.Header, []byte, error) {
+		// What the server sets on a request it read, and a client must not.
+		r.RequestURI = r.URL.RequestURI()
+		r.RemoteAddr = "127.0.0.1:40000"
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
 		return w.Code, w.Header(), w.Body.Bytes(), nil
@@ -159,8 +162,6 @@ func (c *Caller) request(body []byte) *http.Request {
 		Body:          io.NopCloser(bytes.NewReader(body)),
 		ContentLength: int64(len(body)),
 		Host:          c.url.Host,
-		RemoteAddr:    "127.0.0.1:40000",
-		RequestURI:    c.url.RequestURI(),
 	}
 }
 
