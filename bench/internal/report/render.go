@@ -84,16 +84,21 @@ func BenchTable(rounds []Round[Bench], ids []string) Table {
 	return t
 }
 
-// Load is what the load generator measured in one run.
+// Load is what one load run measured: the load generator's figures, and
+// the CPU time the server and the load generator used over the run's wall
+// time (from start to exit, setup and warm-up included), as a fraction of
+// one CPU. A server well below 1 was not the bottleneck: the load
+// generator (or the network stack) was.
 type Load struct {
-	ReqPerSec float64
-	P50, P99  time.Duration
+	ReqPerSec            float64
+	P50, P99             time.Duration
+	ServerCPU, ClientCPU float64
 }
 
 // LoadTable renders each impl's load figures: medians over the rounds,
 // with the range of req/s.
 func LoadTable(rounds []Round[Load], ids []string) Table {
-	t := Table{Head: []string{"impl", "req/s (median)", "min–max", "p50", "p99"}}
+	t := Table{Head: []string{"impl", "req/s (median)", "min–max", "p50", "p99", "server CPU", "load gen CPU"}}
 	for _, id := range ids {
 		rps := Of(rounds, id, func(l Load) float64 { return l.ReqPerSec })
 		if rps.N == 0 {
@@ -101,7 +106,10 @@ func LoadTable(rounds []Round[Load], ids []string) Table {
 		}
 		p50 := Of(rounds, id, func(l Load) float64 { return float64(l.P50) })
 		p99 := Of(rounds, id, func(l Load) float64 { return float64(l.P99) })
-		t.Rows = append(t.Rows, []string{"`" + id + "`", FormatCount(rps.Median), FormatCount(rps.Min) + "–" + FormatCount(rps.Max), FormatNs(p50.Median), FormatNs(p99.Median)})
+		srv := Of(rounds, id, func(l Load) float64 { return l.ServerCPU })
+		cli := Of(rounds, id, func(l Load) float64 { return l.ClientCPU })
+		t.Rows = append(t.Rows, []string{"`" + id + "`", FormatCount(rps.Median), FormatCount(rps.Min) + "–" + FormatCount(rps.Max),
+			FormatNs(p50.Median), FormatNs(p99.Median), FormatCount(100*srv.Median) + "%", FormatCount(100*cli.Median) + "%"})
 	}
 	return t
 }

@@ -77,15 +77,15 @@ func TestBenchTable(t *testing.T) {
 // costs 2x.
 func TestLoadRatios(t *testing.T) {
 	rounds := []Round[Load]{
-		{"rest/handwritten": {ReqPerSec: 10000, P50: time.Millisecond, P99: 5 * time.Millisecond}, "rest/toolgen": {ReqPerSec: 5000, P50: 2 * time.Millisecond, P99: 9 * time.Millisecond}},
-		{"rest/handwritten": {ReqPerSec: 9000, P50: time.Millisecond, P99: 6 * time.Millisecond}, "rest/toolgen": {ReqPerSec: 3000, P50: 3 * time.Millisecond, P99: 10 * time.Millisecond}},
+		{"rest/handwritten": {ReqPerSec: 10000, P50: time.Millisecond, P99: 5 * time.Millisecond}, "rest/toolgen": {ReqPerSec: 5000, P50: 2 * time.Millisecond, P99: 9 * time.Millisecond, ServerCPU: 0.97, ClientCPU: 0.5}},
+		{"rest/handwritten": {ReqPerSec: 9000, P50: time.Millisecond, P99: 6 * time.Millisecond}, "rest/toolgen": {ReqPerSec: 3000, P50: 3 * time.Millisecond, P99: 10 * time.Millisecond, ServerCPU: 0.99, ClientCPU: 0.4}},
 	}
 	got := RatioTable(rounds, func(l Load) float64 { return 1 / l.ReqPerSec }).String()
 	if !strings.Contains(got, "| toolgen REST ÷ hand-written | **2.50x** | 2.00x–3.00x | 2 |") {
 		t.Errorf("got\n%s", got)
 	}
 	lt := LoadTable(rounds, []string{"rest/toolgen"}).String()
-	if !strings.Contains(lt, "| `rest/toolgen` | 4,000 | 3,000–5,000 | 2.50 ms | 9.50 ms |") {
+	if !strings.Contains(lt, "| `rest/toolgen` | 4,000 | 3,000–5,000 | 2.50 ms | 9.50 ms | 98% | 45% |") {
 		t.Errorf("got\n%s", lt)
 	}
 }
