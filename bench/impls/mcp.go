@@ -32,11 +32,21 @@ func toolgenMCP(stateless bool) func() http.Handler {
 // that takes a schema gets the same one.
 func inputSchema() json.RawMessage { return forecast.Tools()[0].InputSchema }
 
-// resultText is the text content that goes with a structured result: the
-// same JSON, for clients that do not read structured content.
-func resultText(out forecast.Result) (string, error) {
+// call is the handler of the peers that decode the arguments themselves:
+// decode them with decode, call the tool, and return its result with the
+// result's JSON, which is both the text content (for clients that do not
+// read structured content) and, for the go-sdk, the structured content.
+func call(ctx context.Context, decode func(any) error) (forecast.Result, string, error) {
+	var in forecast.Input
+	if err := decode(&in); err != nil {
+		return forecast.Result{}, "", err
+	}
+	out, err := forecast.Forecast(ctx, in)
+	if err != nil {
+		return forecast.Result{}, "", err
+	}
 	b, err := json.Marshal(out)
-	return string(b), err
+	return out, string(b), err
 }
 
 func sdkHandler(s *sdk.Server) http.Handler {
@@ -53,15 +63,7 @@ func sdkRaw() http.Handler {
 	s := sdk.NewServer(&sdk.Implementation{Name: "sdk-raw", Version: "1"}, nil)
 	s.AddTool(&sdk.Tool{Name: "forecast", InputSchema: inputSchema()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			var in forecast.Input
-			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-				return nil, err
-			}
-			out, err := forecast.Forecast(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			text, err := resultText(out)
+			_, text, err := call(ctx, func(v any) error { return json.Unmarshal(req.Params.Arguments, v) })
 			if err != nil {
 				return nil, err
 			}
@@ -100,15 +102,7 @@ func mcpGo(validate bool) func() http.Handler {
 		s := mcpgo.NewMCPServer("mcpgo", "1", opts...)
 		s.AddTool(mcp.NewToolWithRawSchema("forecast", "", inputSchema()),
 			func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				var in forecast.Input
-				if err := req.BindArguments(&in); err != nil {
-					return nil, err
-				}
-				out, err := forecast.Forecast(ctx, in)
-				if err != nil {
-					return nil, err
-				}
-				text, err := resultText(out)
+				out, text, err := call(ctx, req.BindArguments)
 				if err != nil {
 					return nil, err
 				}
