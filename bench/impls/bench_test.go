@@ -1,6 +1,7 @@
 package impls
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/bench/wire"
@@ -17,12 +18,19 @@ import (
 //	go test -run '^$' -bench . -benchmem -count 6 ./impls > in.txt
 //	go tool benchstat -col /impl -filter .name:MCP in.txt
 
+// rotate starts each benchmark's impls at another one: the report moves
+// it on by one every round, so that no impl always runs first, on a cold
+// heap, or always after the same neighbour.
+var rotate = flag.Int("rotate", 0, "start the impls of each benchmark at this index (modulo their number)")
+
 func BenchmarkREST(b *testing.B) { benchProtocol(b, wire.REST) }
 
 func BenchmarkMCP(b *testing.B) { benchProtocol(b, wire.MCP) }
 
 func benchProtocol(b *testing.B, p wire.Protocol) {
-	for _, impl := range Of(p) {
+	all := Of(p)
+	for i := range all {
+		impl := all[(i+*rotate)%len(all)]
 		b.Run("impl="+impl.Name, func(b *testing.B) {
 			c := caller(b, impl)
 			if err := c.CallChecked(); err != nil {

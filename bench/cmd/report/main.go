@@ -8,7 +8,7 @@
 // load commands, then runs interleaved rounds: in each, every impl once
 // in-process (one run of the test binary), and every impl once under load
 // over loopback TCP (the server pinned to one CPU, the load generator to
-// another, the impls' order rotated from round to round). Ratios are taken
+// another). The impls' order is rotated from round to round. Ratios are taken
 // within a round and summarised over the rounds (median, min–max); the
 // in-process results of all rounds also go to benchstat.
 //
@@ -128,7 +128,7 @@ func run(s settings, cmdline string) error {
 	ids := implIDs()
 	for r := range s.Rounds {
 		log.Printf("round %d/%d: in-process benchmarks", r+1, s.Rounds)
-		out, err := runBench(bins, s.BenchTime)
+		out, err := runBench(bins, s.BenchTime, r)
 		if err != nil {
 			return err
 		}
@@ -216,9 +216,10 @@ func build(dir string) (binaries, error) {
 	return b, nil
 }
 
-// runBench runs every in-process benchmark once.
-func runBench(b binaries, benchtime string) (string, error) {
-	cmd := exec.Command(b.bench, "-test.run", "^$", "-test.bench", "^Benchmark(REST|MCP)$", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchtime)
+// runBench runs every in-process benchmark once, the impls of each in
+// the order rotated by round.
+func runBench(b binaries, benchtime string, round int) (string, error) {
+	cmd := exec.Command(b.bench, "-test.run", "^$", "-test.bench", "^Benchmark(REST|MCP)$", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchtime, "-rotate", fmt.Sprint(round))
 	cmd.Dir = "impls"
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
