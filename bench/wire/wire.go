@@ -91,7 +91,6 @@ type Caller struct {
 	url      *url.URL
 	header   http.Header // sent with every call
 	id       int         // the next JSON-RPC id
-	body     []byte      // the call's body, rebuilt for each id
 	expected []byte      // what the answer must contain, see Call
 }
 
@@ -200,13 +199,17 @@ func (c *Caller) Send(args string) (status int, header http.Header, body []byte,
 	if c.proto == REST {
 		return c.rt(c.request([]byte(args)))
 	}
-	c.body = append(c.body[:0], `{"jsonrpc":"2.0","id":`...)
-	c.body = strconv.AppendInt(c.body, int64(c.id), 10)
-	c.body = append(c.body, `,"method":"tools/call","params":{"name":"forecast","arguments":`...)
-	c.body = append(c.body, args...)
-	c.body = append(c.body, `}}`...)
+	// A new body each time: a transport may still read the last one when
+	// its answer is back.
+	const before, after = `{"jsonrpc":"2.0","id":`, `,"method":"tools/call","params":{"name":"forecast","arguments":`
+	msg := make([]byte, 0, len(before)+20+len(after)+len(args)+2)
+	msg = append(msg, before...)
+	msg = strconv.AppendInt(msg, int64(c.id), 10)
+	msg = append(msg, after...)
+	msg = append(msg, args...)
+	msg = append(msg, `}}`...)
 	c.id++
-	return c.rt(c.request(c.body))
+	return c.rt(c.request(msg))
 }
 
 // toolResult is the part of a tool result (REST's answer, MCP's
