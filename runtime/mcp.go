@@ -434,14 +434,18 @@ func tokenInjector(h http.Handler) http.Handler {
 // serveWithToken serves r through an injector from tokenInjector with ti
 // as its TokenInfo. The middleware reads a bearer token from the
 // Authorization header before it calls the verifier, but the auth hook may
-// have used another header or none: it is shown a copy of the header with
-// a placeholder token, and the SDK's handler gets the request's own.
+// have used another header or none: it is shown a header with nothing but
+// a placeholder token (the middleware reads no other), and the SDK's
+// handler gets the request's own.
 func serveWithToken(inject http.Handler, w http.ResponseWriter, r *http.Request, ti *auth.TokenInfo) {
 	r = r.WithContext(context.WithValue(r.Context(), tokenHandoffKey{}, &tokenHandoff{info: ti, header: r.Header}))
-	r.Header = r.Header.Clone()
-	r.Header.Set("Authorization", "Bearer toolgen")
+	r.Header = http.Header{"Authorization": placeholderToken}
 	inject.ServeHTTP(w, r)
 }
+
+// placeholderToken is the Authorization header serveWithToken shows the
+// SDK's bearer-token middleware. It is never changed.
+var placeholderToken = []string{"Bearer toolgen"}
 
 // sessionRecorder notes the session id a response opens, before the
 // client can see it.
