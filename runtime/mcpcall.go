@@ -29,8 +29,8 @@ import (
 )
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
-// (registered for each tool of a fixed list, and as dispatchTool for the
-// rest), which runs the call through [Server.Invoke] and returns the SDK's
+// (registered for each tool of a fixed list whose schema asks for
+// Mcp-Param-* headers, and as dispatchTool for the rest), which runs the call through [Server.Invoke] and returns the SDK's
 // own CallToolResult, so that the SDK does for toolgen's tools what it does
 // for its own: check Mcp-Param-* headers, mark the result's type for the
 // protocol revision, and carry input-required results.
