@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,11 +132,24 @@ func TestMCPBenchmarkServersAgree(t *testing.T) {
 // once with raw requests (initialize, notifications/initialized) and every
 // call carries its Mcp-Session-Id; in mode=stateless every call is a
 // request of protocol 2026-07-28 that stands alone, as that revision's
-// clients send them. impl=toolgen-nohistory is toolgen with
+// clients send them. Besides ns/op, cpu-ns/op is the CPU time per call
+// (see cpuTime). impl=toolgen-nohistory is toolgen with
 // Options.History = history.Discard: the difference to impl=toolgen is
 // what recording costs. Compare runs with benchstat:
 //
 //	go test ./runtime -run '^$' -bench 'MCPServe' -count 10 | tee new.txt
+
+// cpuTime is the CPU time the process has used so far, in nanoseconds,
+// user and system, the garbage collector's included. On a machine shared
+// with other work it varies less than the wall-clock time (ns/op), which
+// counts the time spent waiting for a core.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
 
 // mcpReplay is one server and the tools/call request replayed into it.
 type mcpReplay struct {
@@ -274,9 +288,11 @@ func BenchmarkMCPServe(b *testing.B) {
 				rp.serve(w)
 				w.result(b)
 				b.ReportAllocs()
+				cpu := cpuTime()
 				for b.Loop() {
 					rp.serve(w)
 				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 				if w.code != http.StatusOK {
 					b.Fatalf("%d %s", w.code, w.body)
 				}

@@ -185,8 +185,11 @@ func sdkCallResult(r *Result) (*mcp.CallToolResult, error) {
 // needs (MissingRequiredClientCapabilityError, HTTP 400). In earlier
 // revisions that failure is the handler's own: an isError result.
 func (c *mcpCall) missingCapability(err error) error {
+	if c.input == nil || err == nil {
+		return nil
+	}
 	var ce *capabilityError
-	if c.input == nil || !errors.As(err, &ce) {
+	if !errors.As(err, &ce) {
 		return nil
 	}
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": ce.required()})
