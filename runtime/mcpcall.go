@@ -30,10 +30,11 @@ import (
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
 // (registered for each tool of a fixed list whose schema asks for
-// Mcp-Param-* headers, and as dispatchTool for the rest), which runs the call through [Server.Invoke] and returns the SDK's
-// own CallToolResult, so that the SDK does for toolgen's tools what it does
-// for its own: check Mcp-Param-* headers, mark the result's type for the
-// protocol revision, and carry input-required results.
+// Mcp-Param-* headers, and as dispatchTool for the rest), which runs the
+// call through [Server.Invoke] and returns the SDK's own CallToolResult, so
+// that the SDK does for toolgen's tools what it does for its own: check
+// Mcp-Param-* headers, mark the result's type for the protocol revision,
+// and carry input-required results.
 
 // protocol20260728 is the revision from which a request stands alone: the
 // server may not send requests of its own, and asks the client for input
@@ -140,7 +141,13 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	if n, ok := ctx.Value(dispatchKey{}).(string); ok {
 		name = n
 	}
-	args := func() []byte { return canonicalJSON(req.Params.Arguments) }
+	var args func() []byte
+	if protocolOf(req) >= protocol20260728 {
+		// The binding is of the arguments the client sent: a copy, as the
+		// handler may change the ones it is given before it is worked out.
+		raw := bytes.Clone(req.Params.Arguments)
+		args = func() []byte { return canonicalJSON(raw) }
+	}
 	ctx, c, err := s.newCall(ctx, req, "tool", name, args, req.Params.InputResponses, req.Params.RequestState)
 	if err != nil {
 		return nil, err
