@@ -1,18 +1,16 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/internal/mcpreplay"
 	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
@@ -126,16 +124,17 @@ func TestMCPBenchmarkServersAgree(t *testing.T) {
 }
 
 // The server side of tools/call alone: the JSON-RPC bytes of one call are
-// replayed straight into each server's ServeHTTP, with a response writer
-// that is reused, so that neither a client nor the loopback network is
-// counted. In mode=stateful a session of protocol 2025-11-25 is opened
-// once with raw requests (initialize, notifications/initialized) and every
-// call carries its Mcp-Session-Id; in mode=stateless every call is a
-// request of protocol 2026-07-28 that stands alone, as that revision's
-// clients send them. Besides ns/op, cpu-ns/op is the CPU time per call
-// (see cpuTime). impl=toolgen-nohistory is toolgen with
-// Options.History = history.Discard: the difference to impl=toolgen is
-// what recording costs. Compare runs with benchstat:
+// replayed straight into each server's ServeHTTP (internal/mcpreplay), with
+// a response writer that is reused, so that neither a client nor the
+// loopback network is counted. In mode=stateful a session of protocol
+// 2025-11-25 is opened once with raw requests and every call carries its
+// Mcp-Session-Id; in mode=stateless every call is a request of protocol
+// 2026-07-28 that stands alone, as that revision's clients send them.
+// Besides ns/op, cpu-ns/op is the CPU time per call (see cpuTime).
+// impl=toolgen-nohistory is toolgen with Options.History = history.Discard:
+// the difference to impl=toolgen is what storing the records costs.
+// internal/mcpsdkbench measures the SDK's transport alone the same way.
+// Compare runs with benchstat:
 //
 //	go test ./runtime -run '^$' -bench 'MCPServe' -count 10 | tee new.txt
 
@@ -151,118 +150,27 @@ func cpuTime() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-// mcpReplay is one server and the tools/call request replayed into it.
-type mcpReplay struct {
-	h    http.Handler
-	req  *http.Request // body replaced on every call
-	body []byte
-}
-
-// replayWriter is a reusable http.ResponseWriter (and Flusher, for the
-// SDK's SSE responses) that keeps the last response.
-type replayWriter struct {
-	header http.Header
-	code   int
-	body   []byte
-}
-
-func (w *replayWriter) Header() http.Header { return w.header }
-func (w *replayWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
-}
-func (w *replayWriter) Write(b []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
-	w.body = append(w.body, b...)
-	return len(b), nil
-}
-func (w *replayWriter) Flush() {}
-
-func (w *replayWriter) reset() {
-	clear(w.header)
-	w.code = 0
-	w.body = w.body[:0]
-}
-
-// post sends one raw JSON-RPC message, as a client of the given protocol
-// revision would (and on the given session), and returns the response.
-func replayPost(tb testing.TB, h http.Handler, protocol, sid, msg string) *httptest.ResponseRecorder {
-	tb.Helper()
-	r := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(msg))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	if protocol != "" {
-		r.Header.Set("Mcp-Protocol-Version", protocol)
-	}
-	if sid != "" {
-		r.Header.Set("Mcp-Session-Id", sid)
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	if w.Code >= 300 {
-		tb.Fatalf("%s: %d %s", msg, w.Code, w.Body)
-	}
-	return w
-}
-
 // newReplay readies a tools/call of forecast on h, stateful or not.
-func newReplay(tb testing.TB, h http.Handler, stateless bool) *mcpReplay {
+func newReplay(tb testing.TB, h http.Handler, stateless bool) *mcpreplay.Call {
 	tb.Helper()
-	const args = `"arguments":{"city":"Paris","days":3,"units":"celsius"}`
-	var body, protocol, sid string
-	if stateless {
-		protocol = "2026-07-28"
-		body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"forecast",` + args + `}}`
-	} else {
-		protocol = "2025-11-25"
-		w := replayPost(tb, h, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
-		if sid = w.Header().Get("Mcp-Session-Id"); sid == "" {
-			tb.Fatalf("no session: %s", w.Body)
-		}
-		replayPost(tb, h, protocol, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-		body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast",` + args + `}}`
+	c, err := mcpreplay.New(h, "http://localhost/mcp", "forecast", forecastBody, stateless)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	r := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", nil)
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("Mcp-Protocol-Version", protocol)
-	if sid != "" {
-		r.Header.Set("Mcp-Session-Id", sid)
-	}
-	if stateless {
-		r.Header.Set("Mcp-Method", "tools/call")
-		r.Header.Set("Mcp-Name", "forecast")
-	}
-	return &mcpReplay{h: h, req: r, body: []byte(body)}
+	return c
 }
 
-// serve replays the call once into w.
-func (rp *mcpReplay) serve(w *replayWriter) {
-	w.reset()
-	r := *rp.req
-	r.Body = io.NopCloser(bytes.NewReader(rp.body))
-	r.ContentLength = int64(len(rp.body))
-	rp.h.ServeHTTP(w, &r)
-}
-
-// result is the structured content of the response in w (JSON or SSE).
-func (w *replayWriter) result(tb testing.TB) string {
+// replayResult is the structured content of the call's response in w.
+func replayResult(tb testing.TB, w *mcpreplay.Writer) string {
 	tb.Helper()
-	body := string(w.body)
-	if i := strings.Index(body, "data: "); i >= 0 {
-		body = strings.TrimSpace(strings.SplitN(body[i+len("data: "):], "\n", 2)[0])
-	}
 	var msg struct {
 		Result struct {
 			IsError           bool
 			StructuredContent json.RawMessage
 		}
 	}
-	if err := json.Unmarshal([]byte(body), &msg); err != nil || w.code != http.StatusOK || msg.Result.IsError {
-		tb.Fatalf("%d %s", w.code, w.body)
+	if err := json.Unmarshal(w.Message(), &msg); err != nil || w.Code != http.StatusOK || msg.Result.IsError {
+		tb.Fatalf("%d %s", w.Code, w.Body)
 	}
 	return string(msg.Result.StructuredContent)
 }
@@ -283,18 +191,18 @@ func BenchmarkMCPServe(b *testing.B) {
 		handlers := mcpReplayHandlers(mode == "stateless")
 		for _, impl := range []string{"sdk-raw", "sdk-typed", "toolgen", "toolgen-nohistory"} {
 			b.Run("mode="+mode+"/impl="+impl, func(b *testing.B) {
-				rp := newReplay(b, handlers[impl], mode == "stateless")
-				w := &replayWriter{header: http.Header{}}
-				rp.serve(w)
-				w.result(b)
+				call := newReplay(b, handlers[impl], mode == "stateless")
+				w := mcpreplay.NewWriter()
+				call.Serve(w)
+				replayResult(b, w)
 				b.ReportAllocs()
 				cpu := cpuTime()
 				for b.Loop() {
-					rp.serve(w)
+					call.Serve(w)
 				}
 				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-				if w.code != http.StatusOK {
-					b.Fatalf("%d %s", w.code, w.body)
+				if w.Code != http.StatusOK {
+					b.Fatalf("%d %s", w.Code, w.Body)
 				}
 			})
 		}
@@ -307,11 +215,11 @@ func TestMCPServeReplay(t *testing.T) {
 	const want = `{"city":"Paris","days":3,"high":21.5,"summary":"sunny in celsius"}`
 	for _, stateless := range []bool{false, true} {
 		for impl, h := range mcpReplayHandlers(stateless) {
-			rp := newReplay(t, h, stateless)
-			w := &replayWriter{header: http.Header{}}
+			call := newReplay(t, h, stateless)
+			w := mcpreplay.NewWriter()
 			for range 3 {
-				rp.serve(w)
-				if got := w.result(t); !sameJSON(t, got, want) {
+				call.Serve(w)
+				if got := replayResult(t, w); !sameJSON(t, got, want) {
 					t.Errorf("%s stateless=%v: %s, want %s", impl, stateless, got, want)
 				}
 			}
