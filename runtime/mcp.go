@@ -114,7 +114,8 @@ type mcpState struct {
 	// inject hands a request's TokenInfo to the SDK's handler.
 	inject http.Handler
 	// registered names the tools of a fixed list that are in the SDK's
-	// registry (see buildMCP); every other call goes through dispatchTool.
+	// registry (see registerTools); every other call goes through
+	// dispatchTool.
 	registered map[string]bool
 	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
@@ -213,22 +214,30 @@ func buildIdentity() (name, version string) {
 	return name, version
 }
 
-// registerTools puts the tools of a fixed list in the SDK's registry, so
-// that the SDK serves their calls as it serves its own: it checks the
-// Mcp-Param-* headers that a schema's x-mcp-header asks for, and marks
-// results for the protocol revision. tools/list stays toolgen's (schemas
-// and hints exactly as generated). A provider that is not a fixed list has
-// only dispatchTool there: registering its tools as they come and go would
-// tell every client its list changed.
+// registerTools puts in the SDK's registry the tools of a fixed list whose
+// schema asks for Mcp-Param-* headers (x-mcp-header), so that the SDK
+// checks those headers on their calls as it does for its own tools. Every
+// other call goes through dispatchTool, which the SDK serves the same way
+// (it marks the result for the protocol revision, carries input-required
+// results): for a tool without x-mcp-header the SDK has nothing to check,
+// yet on every call of protocol 2026-07-28 to a tool it finds in its
+// registry it decodes the tool's whole input schema again to look for
+// them. tools/list stays toolgen's (schemas and hints exactly as
+// generated). A provider that is not a fixed list has only dispatchTool
+// there: registering its tools as they come and go would tell every client
+// its list changed.
 func (s *Server) registerTools() {
 	s.mcp.srv.AddTool(dispatchTool, s.serveToolCall)
 	if s.static == nil {
 		return
 	}
-	s.mcp.registered = make(map[string]bool, len(s.static))
+	s.mcp.registered = make(map[string]bool)
 	for name, t := range s.static {
 		if name == dispatchTool.Name || name == changeProbe.Name {
 			continue // the runtime's own names: such a tool goes through dispatchTool
+		}
+		if !bytes.Contains(inputSchema(t), []byte("x-mcp-header")) {
+			continue
 		}
 		mt := &mcp.Tool{Name: name, InputSchema: inputSchema(t)}
 		err := func() (err error) {
@@ -243,9 +252,7 @@ func (s *Server) registerTools() {
 		if err != nil {
 			// Served through dispatchTool all the same; only the SDK's
 			// checks of Mcp-Param-* headers are lost.
-			if bytes.Contains(inputSchema(t), []byte("x-mcp-header")) {
-				s.log.Error("tool served without the SDK's Mcp-Param header checks", "tool", name, "err", err)
-			}
+			s.log.Error("tool served without the SDK's Mcp-Param header checks", "tool", name, "err", err)
 			continue
 		}
 		s.mcp.registered[name] = true
@@ -434,14 +441,18 @@ func tokenInjector(h http.Handler) http.Handler {
 // serveWithToken serves r through an injector from tokenInjector with ti
 // as its TokenInfo. The middleware reads a bearer token from the
 // Authorization header before it calls the verifier, but the auth hook may
-// have used another header or none: it is shown a copy of the header with
-// a placeholder token, and the SDK's handler gets the request's own.
+// have used another header or none: it is shown a header with nothing but
+// a placeholder token (the middleware reads no other), and the SDK's
+// handler gets the request's own.
 func serveWithToken(inject http.Handler, w http.ResponseWriter, r *http.Request, ti *auth.TokenInfo) {
 	r = r.WithContext(context.WithValue(r.Context(), tokenHandoffKey{}, &tokenHandoff{info: ti, header: r.Header}))
-	r.Header = r.Header.Clone()
-	r.Header.Set("Authorization", "Bearer toolgen")
+	r.Header = http.Header{"Authorization": placeholderToken}
 	inject.ServeHTTP(w, r)
 }
+
+// placeholderToken is the Authorization header serveWithToken shows the
+// SDK's bearer-token middleware. It is never changed.
+var placeholderToken = []string{"Bearer toolgen"}
 
 // sessionRecorder notes the session id a response opens, before the
 // client can see it.

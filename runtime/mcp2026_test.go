@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"runtime/debug"
@@ -166,5 +167,29 @@ func TestMCPServerIdentity(t *testing.T) {
 	}
 	if got := info(&Options{Logger: discard(), MCP: MCPOptions{Name: "wx", Version: "1.2.3"}}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != DefaultTitle {
 		t.Errorf("named identity %+v", got)
+	}
+}
+
+// Only the tools whose schema asks for Mcp-Param-* headers are in the SDK's
+// registry (it decodes a registered tool's schema on every call to look for
+// them); the others are served through dispatchTool, alike in both modes.
+func TestMCPRegistryHoldsHeaderTools(t *testing.T) {
+	tools := append(mcpTools(), headerTool())
+	for _, stateless := range []bool{false, true} {
+		s := NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: stateless}})
+		if want := map[string]bool{"where": true}; !maps.Equal(s.mcp.registered, want) {
+			t.Errorf("stateless=%v: registered %v, want %v", stateless, s.mcp.registered, want)
+		}
+		cs := mcpSession(t, s)
+		// The client learns from the list which headers a call needs.
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]string{"plain": "result here", "where": "region eu"} {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"region": "eu"}})
+			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != want {
+				t.Errorf("stateless=%v, %s: %v %v", stateless, name, mustJSON(t, res), err)
+			}
+		}
 	}
 }

@@ -29,11 +29,12 @@ import (
 )
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
-// (registered for each tool of a fixed list, and as dispatchTool for the
-// rest), which runs the call through [Server.Invoke] and returns the SDK's
-// own CallToolResult, so that the SDK does for toolgen's tools what it does
-// for its own: check Mcp-Param-* headers, mark the result's type for the
-// protocol revision, and carry input-required results.
+// (registered for each tool of a fixed list whose schema asks for
+// Mcp-Param-* headers, and as dispatchTool for the rest), which runs the
+// call through [Server.Invoke] and returns the SDK's own CallToolResult, so
+// that the SDK does for toolgen's tools what it does for its own: check
+// Mcp-Param-* headers, mark the result's type for the protocol revision,
+// and carry input-required results.
 
 // protocol20260728 is the revision from which a request stands alone: the
 // server may not send requests of its own, and asks the client for input
@@ -81,25 +82,29 @@ func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
 }
 
 // newCall readies the context of a handler run for req. kind and name say
-// what is run ("tool", "prompt", "resource" and its name or URI) and bind
-// the arguments it is run with: a requestState is only good for the same
-// thing run with the same arguments, by the same caller. A requestState
-// that does not open (tampered, expired, another call's) is an
-// invalid-params error, and nothing runs.
-func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string, bind []byte, responses mcp.InputResponseMap, state string) (context.Context, *mcpCall, error) {
+// what is run ("tool", "prompt", "resource" and its name or URI) and, with
+// the arguments that args returns (nil for none), bind a requestState to
+// it: a requestState is only good for the same thing run with the same
+// arguments, by the same caller. A requestState that does not open
+// (tampered, expired, another call's) is an invalid-params error, and
+// nothing runs.
+//
+// The binding and the client's capabilities are only worked out when a
+// round needs them (a state to open or to seal, a request to the client):
+// most calls ask nothing, and both cost a decoding of JSON (the arguments,
+// canonicalized; the request's _meta, which the SDK decodes again each
+// time it is asked for the capabilities).
+func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string, args func() []byte, responses mcp.InputResponseMap, state string) (context.Context, *mcpCall, error) {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	c := &mcpCall{srv: s, session: ss, req: req}
 	if protocolOf(req) >= protocol20260728 {
 		in := &inputRound{
-			bind:      bindingOf(kind, name, bind, ownerOf(req)),
-			caps:      c.capabilities(),
+			call:      c,
+			binding:   func() string { return bindingOf(kind, name, argsOf(args), ownerOf(req)) },
 			responses: responses,
-			used:      map[string]storedAnswer{},
-			pending:   mcp.InputRequestMap{},
-			asked:     map[string]string{},
 		}
 		if state != "" {
-			st, err := s.mcp.sealer.open(state, in.bind)
+			st, err := s.mcp.sealer.open(state, in.bind())
 			if err != nil {
 				s.log.WarnContext(ctx, "MCP requestState refused", kind, name, "err", err)
 				return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
@@ -112,6 +117,13 @@ func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string
 		c.input = in
 	}
 	return context.WithValue(ctx, mcpCallKey{}, c), c, nil
+}
+
+func argsOf(args func() []byte) []byte {
+	if args == nil {
+		return nil
+	}
+	return args()
 }
 
 // ownerOf is the caller a request was authenticated as over HTTP (see
@@ -129,7 +141,14 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	if n, ok := ctx.Value(dispatchKey{}).(string); ok {
 		name = n
 	}
-	ctx, c, err := s.newCall(ctx, req, "tool", name, canonicalJSON(req.Params.Arguments), req.Params.InputResponses, req.Params.RequestState)
+	var args func() []byte
+	if protocolOf(req) >= protocol20260728 {
+		// The binding is of the arguments the client sent: a copy, as the
+		// handler may change the ones it is given before it is worked out.
+		raw := bytes.Clone(req.Params.Arguments)
+		args = func() []byte { return canonicalJSON(raw) }
+	}
+	ctx, c, err := s.newCall(ctx, req, "tool", name, args, req.Params.InputResponses, req.Params.RequestState)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +192,11 @@ func sdkCallResult(r *Result) (*mcp.CallToolResult, error) {
 // needs (MissingRequiredClientCapabilityError, HTTP 400). In earlier
 // revisions that failure is the handler's own: an isError result.
 func (c *mcpCall) missingCapability(err error) error {
+	if c.input == nil || err == nil {
+		return nil
+	}
 	var ce *capabilityError
-	if c.input == nil || !errors.As(err, &ce) {
+	if !errors.As(err, &ce) {
 		return nil
 	}
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": ce.required()})
@@ -216,9 +238,14 @@ const inputStateTTL = time.Hour
 
 // inputRound is one run of a handler within a multi-round request.
 type inputRound struct {
-	mu        sync.Mutex
-	bind      string
+	mu   sync.Mutex
+	call *mcpCall
+	// binding works out what a requestState is bound to; bind and caps
+	// (see newCall) keep it and the client's capabilities once known.
+	binding   func() string
+	bound     string
 	caps      *mcp.ClientCapabilities
+	capsKnown bool
 	responses mcp.InputResponseMap // this round's answers
 	state     *inputState          // earlier rounds', when the client sent a state
 	stored    mcp.InputResponseMap // state.Answers decoded
@@ -226,6 +253,22 @@ type inputRound struct {
 	used      map[string]storedAnswer
 	pending   mcp.InputRequestMap
 	asked     map[string]string // key → hash of the pending request
+}
+
+// bind returns what the round's requestState is bound to.
+func (in *inputRound) bind() string {
+	if in.bound == "" {
+		in.bound = in.binding()
+	}
+	return in.bound
+}
+
+// capabilities returns the client's capabilities, with in.mu held.
+func (in *inputRound) capabilities() *mcp.ClientCapabilities {
+	if !in.capsKnown {
+		in.caps, in.capsKnown = in.call.capabilities(), true
+	}
+	return in.caps
 }
 
 // inputState is a requestState before it is sealed.
@@ -283,8 +326,11 @@ func (in *inputRound) ask(requests mcp.InputRequestMap) (mcp.InputResponseMap, e
 			out[key] = r
 			continue
 		}
-		if cap := capabilityFor(p); !declared(in.caps, cap) {
+		if cap := capabilityFor(p); !declared(in.capabilities(), cap) {
 			return nil, &capabilityError{cap}
+		}
+		if in.pending == nil {
+			in.pending, in.asked = mcp.InputRequestMap{}, map[string]string{}
 		}
 		in.pending[key] = p
 		in.asked[key] = h
@@ -321,6 +367,9 @@ func (in *inputRound) answer(key, hash string, p mcp.InputRequest) (mcp.InputRes
 func (in *inputRound) keep(key, hash string, r mcp.InputResponse) {
 	b, err := json.Marshal(r)
 	if err == nil {
+		if in.used == nil {
+			in.used = map[string]storedAnswer{}
+		}
 		in.used[key] = storedAnswer{Hash: hash, Answer: b}
 	}
 }
@@ -343,7 +392,7 @@ func (c *mcpCall) inputRequired(ctx context.Context) (*inputRequest, bool) {
 	if len(in.pending) == 0 {
 		return nil, false
 	}
-	st := &inputState{Bind: in.bind, Expires: time.Now().Add(inputStateTTL).Unix(), Answers: in.used, Asked: in.asked}
+	st := &inputState{Bind: in.bind(), Expires: time.Now().Add(inputStateTTL).Unix(), Answers: in.used, Asked: in.asked}
 	sealed, err := c.srv.mcp.sealer.seal(st)
 	if err != nil {
 		c.srv.log.ErrorContext(ctx, "sealing a requestState failed", "err", err)

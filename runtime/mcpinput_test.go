@@ -344,3 +344,43 @@ func TestCanonicalArguments(t *testing.T) {
 		}
 	}
 }
+
+// The requestState is bound to the arguments the client sent, worked out
+// only when the round ends: a handler that changes the arguments it is
+// given in place does not make its own state fail to open.
+func TestMCPInputStateBindsSentArguments(t *testing.T) {
+	var runs atomic.Int32
+	tool := Tool{
+		Name:        "scribble",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}}}`),
+		Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+			runs.Add(1)
+			for i := range args {
+				if args[i] == 't' {
+					args[i] = 'T'
+				}
+			}
+			ans, err := Elicit(ctx, "Sure?", nil)
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(string(ans.Action)), nil
+		},
+	}
+	cs := statelessClient(t, NewServer(ToolList{tool}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}), elicitCaps())
+	ctx := context.Background()
+	p := &mcp.CallToolParams{Name: "scribble", Arguments: map[string]any{"topic": "t"}}
+	r1, err := cs.CallTool(ctx, p)
+	if err != nil || !r1.NeedsInput() {
+		t.Fatalf("round 1: %v %v", mustJSON(t, r1), err)
+	}
+	p.InputResponses = mcp.InputResponseMap{"elicitation-1": &mcp.ElicitResult{Action: "decline"}}
+	p.RequestState = r1.RequestState
+	r2, err := cs.CallTool(ctx, p)
+	if err != nil || r2.NeedsInput() || r2.IsError || r2.Content[0].(*mcp.TextContent).Text != "decline" {
+		t.Fatalf("round 2: %v %v", mustJSON(t, r2), err)
+	}
+	if runs.Load() != 2 {
+		t.Errorf("the tool ran %d times, want 2", runs.Load())
+	}
+}

@@ -73,7 +73,9 @@ func (s *Server) addPrompt(p *Prompt) {
 		if err := checkPromptArgs(p, args); err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		bind, _ := json.Marshal(args)
+		// Bound before the handler runs, which may change args.
+		b, _ := json.Marshal(args)
+		bind := func() []byte { return b }
 		ctx, c, err := s.newCall(ctx, req, "prompt", p.Name, bind, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
