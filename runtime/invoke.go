@@ -324,7 +324,10 @@ func (s *Server) run(ctx context.Context, t *Tool, args json.RawMessage) (*Resul
 	}()
 	select {
 	case r := <-done:
-		if r.err != nil && errors.Is(r.err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Past the deadline, the call timed out whatever the handler
+		// returned: when both are ready, select picks either, and a
+		// loaded machine can wake this goroutine after both.
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, errTimedOut
 		}
 		return r.res, r.err
