@@ -17,6 +17,8 @@ package fastcheck
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"math/big"
 	"regexp"
 	"strings"
 
@@ -73,6 +75,7 @@ type node struct {
 	props      []prop
 	required   uint64 // bit i: props[i] is required
 	additional *node
+	names      *node // propertyNames: each name, as a string, must match it
 
 	// Arrays.
 	items              *node
@@ -80,6 +83,7 @@ type node struct {
 
 	// Numbers.
 	minimum, maximum, exclusiveMin, exclusiveMax *decimal
+	multipleOf                                   *big.Rat // rare: checked as jsonschema does, allocating
 
 	// Strings.
 	minLength, maxLength int // -1: none
@@ -137,7 +141,7 @@ func Compile(schema []byte, lim Limits) *Checker {
 	if err := dec.Decode(&doc); err != nil {
 		return nil
 	}
-	if t, err := dec.Token(); t != nil || err == nil {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil // something after the schema
 	}
 	c := &compiler{defs: map[string]*node{}}
@@ -209,12 +213,17 @@ func (c *compiler) into(n *node, v any) bool {
 
 func (c *compiler) keyword(n *node, k string, v any, m map[string]any) bool {
 	var ok bool
+	if strings.HasPrefix(k, "x-") {
+		return true // an extension: ignored by jsonschema and unconstrained by the metaschema
+	}
 	switch k {
 	case "$schema", "$defs":
 		// Only at the root, where Compile read them (a definition is
 		// compiled before the root node exists).
 		return n == c.root
-	case "title", "description", "$comment":
+	case "title", "description", "$comment", "contentEncoding", "contentMediaType":
+		// (The content keywords are annotations: internal/compile does
+		// not set AssertContent.)
 		_, ok = v.(string)
 	case "default":
 		ok = true
@@ -239,6 +248,8 @@ func (c *compiler) keyword(n *node, k string, v any, m map[string]any) bool {
 		ok = c.properties(n, map[string]any{}, v, true)
 	case "additionalProperties":
 		n.additional, ok = c.schema(v)
+	case "propertyNames":
+		n.names, ok = c.schema(v)
 	case "items":
 		n.items, ok = c.schema(v)
 	case "minItems":
@@ -257,6 +268,13 @@ func (c *compiler) keyword(n *node, k string, v any, m map[string]any) bool {
 		n.exclusiveMin, ok = bound(v)
 	case "exclusiveMaximum":
 		n.exclusiveMax, ok = bound(v)
+	case "multipleOf":
+		var d *decimal
+		if d, ok = bound(v); ok && d.len() > 0 && !d.neg {
+			n.multipleOf, ok = new(big.Rat).SetString(string(v.(json.Number)))
+		} else {
+			ok = false // the metaschema wants a number > 0
+		}
 	case "pattern":
 		var s string
 		if s, ok = v.(string); ok {

@@ -1,5 +1,10 @@
 package fastcheck
 
+import (
+	"math"
+	"math/big"
+)
+
 // decimal is the exact value of a JSON number literal, read in place: no
 // allocation, no rounding. Its significant digits are whole ++ frac with
 // leading and trailing zeros cut off, and its value is
@@ -116,6 +121,21 @@ func scanNumber(b []byte, i int) (n number, end int, ok bool) {
 		n.dec = decimal{} // zero, and -0 is zero
 	}
 	return n, i, true
+}
+
+// maxFloat64 is math.MaxFloat64 exactly. A number no larger in magnitude
+// fits a float64; a larger one may still round down to it (the full path
+// asks strconv.ParseFloat), but that is left to the full path.
+var maxFloat64 = func() decimal {
+	n, _, _ := scanNumber([]byte(new(big.Float).SetFloat64(math.MaxFloat64).Text('f', 0)), 0)
+	return n.dec
+}()
+
+// cmpAbs compares the magnitudes of two decimals.
+func cmpAbs(x, y *decimal) int {
+	ax, ay := *x, *y
+	ax.neg, ay.neg = false, false
+	return cmp(&ax, &ay)
 }
 
 // cmp compares two decimals exactly: -1, 0 or +1.

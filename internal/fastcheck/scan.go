@@ -1,6 +1,7 @@
 package fastcheck
 
 import (
+	"math/big"
 	"unicode/utf8"
 )
 
@@ -142,9 +143,16 @@ func (s *scanner) object(n *node, depth int) bool {
 		return n.required == 0
 	}
 	for {
+		keyStart := s.i
 		key, escaped, ok := s.scanString()
 		if !ok || escaped {
 			return false // an escaped name would need unescaping to be looked up
+		}
+		if n.names != nil {
+			ks := scanner{b: s.b[keyStart:s.i], lim: s.lim}
+			if !ks.value(n.names, depth) {
+				return false
+			}
 		}
 		s.space()
 		if s.peek() != ':' {
@@ -347,15 +355,16 @@ func (s *scanner) string(n *node) bool {
 }
 
 func (s *scanner) number(n *node) bool {
+	start := s.i
 	num, end, ok := scanNumber(s.b, s.i)
 	if !ok {
 		return false
 	}
 	s.i = end
 	d := &num.dec
-	// The runtime's limits, and float64's range: any value below 1e308
-	// fits; past it the full path decides.
-	if num.mantissa > s.lim.MaxMantissa || !num.expOK || num.exp > s.lim.MaxExponent || num.exp < -s.lim.MaxExponent || d.point > 308 {
+	// The runtime's limits, and float64's range.
+	if num.mantissa > s.lim.MaxMantissa || !num.expOK || num.exp > s.lim.MaxExponent || num.exp < -s.lim.MaxExponent ||
+		d.point > 308 && cmpAbs(d, &maxFloat64) > 0 {
 		return false
 	}
 	if n.types != 0 && n.types&tNumber == 0 && (n.types&tInteger == 0 || !d.isInt()) {
@@ -367,6 +376,12 @@ func (s *scanner) number(n *node) bool {
 		n.exclusiveMin != nil && cmp(d, n.exclusiveMin) <= 0 ||
 		n.exclusiveMax != nil && cmp(d, n.exclusiveMax) >= 0 {
 		return false
+	}
+	if n.multipleOf != nil {
+		v, ok := new(big.Rat).SetString(string(s.b[start:end]))
+		if !ok || !v.Quo(v, n.multipleOf).IsInt() {
+			return false
+		}
 	}
 	eq := func(l *literal) bool { return cmp(d, &l.n) == 0 }
 	return (!n.hasEnum || oneOf(n.enum, tNumber, eq)) && (!n.hasConst || oneOf(n.constant, tNumber, eq))
