@@ -439,3 +439,28 @@ func FuzzFastCheck(f *testing.F) {
 		differ(t, tl.ct.src, tl.c, tl.ct, body)
 	})
 }
+
+// BenchmarkCheckArgs compares the two ways to find the benchmark's forecast
+// arguments valid: the fast checker, and parseArgs with the validator.
+func BenchmarkCheckArgs(b *testing.B) {
+	body := []byte(forecastBody)
+	b.Run("path=fastcheck", func(b *testing.B) {
+		c := fastcheck.Compile([]byte(forecastSchema), argLimits)
+		b.ReportAllocs()
+		for b.Loop() {
+			if !c.Valid(body) {
+				b.Fatal("not valid")
+			}
+		}
+	})
+	b.Run("path=full", func(b *testing.B) {
+		ct := fullTool(forecastSchema)
+		ct.compile()
+		b.ReportAllocs()
+		for b.Loop() {
+			if !fullAccepts(b, ct, body) {
+				b.Fatal("not valid")
+			}
+		}
+	})
+}
