@@ -136,3 +136,21 @@ func BenchmarkValid(b *testing.B) {
 		}
 	}
 }
+
+// A schema whose anyOf branches both recurse would make a scan that
+// backtracks take time exponential in the body's depth: the step budget
+// ends it, and Valid says "not known valid".
+func TestValidBudget(t *testing.T) {
+	c := Compile([]byte(`{"$defs":{"n":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/n"},"maxItems":1},{"type":"array","items":{"$ref":"#/$defs/n"}}]}},"$ref":"#/$defs/n"}`), limits)
+	if c == nil {
+		t.Fatal("schema not covered")
+	}
+	deep := strings.Repeat("[", 100) + "1" + strings.Repeat("]", 100)
+	if c.Valid([]byte(deep)) {
+		t.Error("an invalid body is valid")
+	}
+	shallow := strings.Repeat("[", 5) + strings.Repeat("]", 5)
+	if !c.Valid([]byte(shallow)) {
+		t.Error("a valid body within the budget is not known valid")
+	}
+}

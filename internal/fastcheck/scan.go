@@ -20,7 +20,7 @@ var anything = &node{minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 // Valid does not allocate, except to unescape a string that has escapes
 // and that a keyword reads, and to hand a string to a format function.
 func (c *Checker) Valid(args []byte) bool {
-	s := scanner{b: args, lim: &c.lim}
+	s := scanner{b: args, lim: &c.lim, steps: stepsPerByte*len(args) + 64}
 	s.space()
 	if !s.value(c.root, 0) {
 		return false
@@ -33,7 +33,17 @@ type scanner struct {
 	b   []byte
 	i   int
 	lim *Limits
+	// steps is how many more values the scan may visit. A value is read
+	// again for each anyOf branch and for a $ref beside other keywords, so
+	// a schema that nests them could make a scan take time exponential in
+	// the body's depth; past the budget the checker gives up (false) and
+	// the full path decides, as it would have without the fast path.
+	steps int
 }
+
+// stepsPerByte sizes the budget: a generated schema visits a value a few
+// times at most.
+const stepsPerByte = 16
 
 func (s *scanner) space() {
 	for s.i < len(s.b) {
@@ -59,7 +69,8 @@ func (s *scanner) value(n *node, depth int) bool {
 	if n == nil {
 		n = anything
 	}
-	if n.never {
+	s.steps--
+	if n.never || s.steps < 0 {
 		return false
 	}
 	if n.ref != nil || n.anyOf != nil {
@@ -149,7 +160,7 @@ func (s *scanner) object(n *node, depth int) bool {
 			return false // an escaped name would need unescaping to be looked up
 		}
 		if n.names != nil {
-			ks := scanner{b: s.b[keyStart:s.i], lim: s.lim}
+			ks := scanner{b: s.b[keyStart:s.i], lim: s.lim, steps: s.steps}
 			if !ks.value(n.names, depth) {
 				return false
 			}
