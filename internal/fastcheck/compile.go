@@ -122,7 +122,8 @@ const draft202012 = "https://json-schema.org/draft/2020-12/schema"
 // uses anything the checker does not handle exactly: a keyword it does not
 // know, a $ref other than "#" or "#/$defs/NAME", an enum of objects or
 // arrays, oneOf (whose "exactly one" needs a firm no from every other
-// branch, where the checker may only be unsure), and so on. The caller then validates every call the full way.
+// branch, where the checker may only be unsure), and so on. The caller
+// then validates every call the full way.
 //
 // Compile is also a strict recognizer: it returns nil for a schema that is
 // not valid against the draft 2020-12 metaschema in any part it reads
