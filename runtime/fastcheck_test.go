@@ -105,6 +105,8 @@ var bodies = []string{
 	strings.Repeat("[", 129) + strings.Repeat("]", 129),
 	`{"a":` + strings.Repeat("[", 127) + strings.Repeat("]", 127) + `}`,
 	`{"a":` + strings.Repeat("[", 128) + strings.Repeat("]", 128) + `}`,
+	strings.Repeat(`{"name":"x","children":[`, 63) + `{"name":"x"}` + strings.Repeat("]}", 63), // recursive, 127 deep
+	strings.Repeat(`{"name":"x","children":[`, 64) + `{"name":"x"}` + strings.Repeat("]}", 64),
 	`{"self":` + strings.Repeat(`{"self":`, 126) + `{}` + strings.Repeat("}", 126) + `}`,
 	`{"self":` + strings.Repeat(`{"self":`, 127) + `{}` + strings.Repeat("}", 127) + `}`,
 }

@@ -68,6 +68,10 @@ type node struct {
 
 	ref   *node
 	anyOf []*node
+	// bare: ref and anyOf are all there is to check (the rest, if any, is
+	// annotations), so the value they read need not be read again. A
+	// keyword is taken to assert something unless keyword lists it.
+	bare bool
 
 	// Objects: props holds the declared properties and the required names
 	// (a required name without a schema has schema nil and counts as
@@ -202,6 +206,7 @@ func (c *compiler) into(n *node, v any) bool {
 		n.never = !v
 		return true
 	case map[string]any:
+		n.bare = true
 		for k, kv := range v {
 			if !c.keyword(n, k, kv, v) {
 				return false
@@ -216,6 +221,12 @@ func (c *compiler) keyword(n *node, k string, v any, m map[string]any) bool {
 	var ok bool
 	if strings.HasPrefix(k, "x-") {
 		return true // an extension: ignored by jsonschema and unconstrained by the metaschema
+	}
+	switch k {
+	case "$schema", "$defs", "title", "description", "$comment", "contentEncoding", "contentMediaType",
+		"default", "examples", "deprecated", "readOnly", "writeOnly", "$ref", "anyOf":
+	default:
+		n.bare = false
 	}
 	switch k {
 	case "$schema", "$defs":

@@ -91,6 +91,9 @@ func (s *scanner) value(n *node, depth int) bool {
 				return false
 			}
 		}
+		if n.bare {
+			return true // s.i is past the value, read by the last check
+		}
 		s.i = start
 	}
 	switch s.peek() {
