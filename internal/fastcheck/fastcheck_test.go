@@ -99,6 +99,22 @@ func TestValidDoesNotAllocate(t *testing.T) {
 			t.Errorf("%s: %v allocations per call", body, allocs)
 		}
 	}
+
+	// Every kind of value and the other keywords, none of them allocating.
+	c = Compile([]byte(`{"$defs":{"p":{"type":"object","properties":{"x":{"type":"number","exclusiveMinimum":0}},"required":["x"]}},
+		"type":"object","properties":{"ok":{"type":"boolean","const":true},"none":{"type":"null"},"tags":{"type":"array","items":{"type":"string","pattern":"^[a-z]+$"},"maxItems":3},
+		"at":{"$ref":"#/$defs/p"},"either":{"anyOf":[{"type":"integer"},{"type":"string"}]},"by":{"type":"object","propertyNames":{"pattern":"^[0-9]+$"},"additionalProperties":{"enum":[1,2.5,"x",false,null]}}},
+		"additionalProperties":false}`), limits)
+	if c == nil {
+		t.Fatal("schema not covered")
+	}
+	b := []byte(`{"ok":true,"none":null,"tags":["a","bc"],"at":{"x":0.5},"either":"s","by":{"1":2.50,"2":null,"3":false}}`)
+	if !c.Valid(b) {
+		t.Fatalf("%s not valid", b)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { c.Valid(b) }); allocs != 0 {
+		t.Errorf("%s: %v allocations per call", b, allocs)
+	}
 }
 
 // A schema Compile accepts is one jsonschema compiles: the runtime defers

@@ -163,8 +163,13 @@ func (s *scanner) object(n *node, depth int) bool {
 			return false // an escaped name would need unescaping to be looked up
 		}
 		if n.names != nil {
-			ks := scanner{b: s.b[keyStart:s.i], lim: s.lim, steps: s.steps}
-			if !ks.value(n.names, depth) {
+			// The name, quotes and all, is read again as a string value
+			// (by this scanner, pointed at it: a new one would escape).
+			b, i := s.b, s.i
+			s.b, s.i = b[keyStart:i], 0
+			ok := s.value(n.names, depth)
+			s.b, s.i = b, i
+			if !ok {
 				return false
 			}
 		}
