@@ -112,7 +112,11 @@ func TestValidDoesNotAllocate(t *testing.T) {
 	if !c.Valid(b) {
 		t.Fatalf("%s not valid", b)
 	}
-	if allocs := testing.AllocsPerRun(100, func() { c.Valid(b) }); allocs != 0 {
+	limit := 0.0
+	if raceEnabled {
+		limit = 1 // the pattern's matcher (see raceEnabled)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { c.Valid(b) }); allocs > limit {
 		t.Errorf("%s: %v allocations per call", b, allocs)
 	}
 }
