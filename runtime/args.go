@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/fastcheck"
 )
 
 // What arguments must be before anything looks at them: JSON, valid UTF-8,
@@ -28,6 +30,10 @@ const (
 	maxNumberExponent = 1000
 	maxNumberDigits   = 1000
 )
+
+// argLimits are the bounds above, for fastcheck, which must hold a body
+// to exactly them before it may call it valid.
+var argLimits = fastcheck.Limits{MaxNesting: maxNesting, MaxMantissa: maxNumberDigits, MaxExponent: maxNumberExponent}
 
 // argsProblem is why a body is not acceptable arguments: not JSON, not
 // valid UTF-8, or nested too deeply.

@@ -243,14 +243,21 @@ func (o *Outcome) invalid(err *ValidationError) *Outcome {
 }
 
 // checkArgs is everything between the body and the handler: the bounds
-// parseArgs enforces, then the tool's compiled input schema.
+// parseArgs enforces, then the tool's compiled input schema. Arguments that
+// the tool's fast checker knows to be valid skip both (it says so only of
+// bodies they accept); any other body takes the full path, which gives
+// the errors.
 func (s *Server) checkArgs(t *Tool, args []byte) *ValidationError {
+	ct := s.compiled.get(t)
+	if ct.fast != nil && ct.fast.Valid(args) {
+		return nil
+	}
 	v, problem, issues := parseArgs(args)
 	if problem != nil {
 		return &ValidationError{Malformed: true, Issues: []ValidationIssue{{Path: "", Message: problem.msg, Keyword: "format"}}}
 	}
 	if issues == nil {
-		issues = s.compiled.get(t).validate(v)
+		issues = ct.validate(v)
 	}
 	if issues != nil {
 		return &ValidationError{Issues: issues}

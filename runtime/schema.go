@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/internal/fastcheck"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
@@ -74,11 +75,21 @@ func inputSchema(t *Tool) json.RawMessage {
 // compiledTool is what the server derives from a tool's schemas once, not
 // per call: the input schema compiled, and how its structured results go
 // out.
+//
+// fast, when the schema is one fastcheck handles, lets valid arguments
+// skip parseArgs and the validator (see checkArgs). Such a schema is
+// known to compile, so its jsonschema compile waits for the first call
+// that needs it: start-up does not pay for tools whose calls are all
+// valid. Any other schema is compiled at once, as before.
 type compiledTool struct {
 	src, outSrc string // the schemas it was derived from
-	schema      *jsonschema.Schema
-	err         error // the input schema does not compile
 	output      outputShape
+	fast        *fastcheck.Checker
+
+	once     sync.Once
+	compiles *atomic.Int64 // the cache's counter
+	schema   *jsonschema.Schema
+	err      error // the input schema does not compile
 }
 
 // outputShape is a tool's output schema as the protocols get it. MCP
@@ -106,9 +117,11 @@ func (c *toolCache) get(t *Tool) *compiledTool {
 	if ct != nil && ct.src == string(src) && ct.outSrc == string(t.OutputSchema) {
 		return ct
 	}
-	ct = &compiledTool{src: string(src), outSrc: string(t.OutputSchema), output: shapeOutput(t.OutputSchema)}
-	ct.schema, ct.err = compile.Schema(src)
-	c.compiles.Add(1)
+	ct = &compiledTool{src: string(src), outSrc: string(t.OutputSchema), output: shapeOutput(t.OutputSchema), compiles: &c.compiles}
+	ct.fast = fastcheck.Compile(src, argLimits)
+	if ct.fast == nil {
+		ct.compile()
+	}
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = make(map[string]*compiledTool)
@@ -116,6 +129,14 @@ func (c *toolCache) get(t *Tool) *compiledTool {
 	c.m[t.Name] = ct
 	c.mu.Unlock()
 	return ct
+}
+
+// compile compiles the input schema, once.
+func (cs *compiledTool) compile() {
+	cs.once.Do(func() {
+		cs.schema, cs.err = compile.Schema([]byte(cs.src))
+		cs.compiles.Add(1)
+	})
 }
 
 // prune forgets the tools a provider no longer has, once the cache has
@@ -151,6 +172,7 @@ func shapeOutput(src json.RawMessage) outputShape {
 // validate checks a decoded JSON value (numbers as json.Number) against the
 // schema and returns the failing leaves, sorted by path.
 func (cs *compiledTool) validate(v any) (issues []ValidationIssue) {
+	cs.compile()
 	if cs.err != nil {
 		return []ValidationIssue{{Path: "", Message: "the tool's input schema does not compile: " + cs.err.Error(), Keyword: "schema"}}
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/internal/fastcheck"
 )
 
 // Schemas are compiled once per tool, not per request, and a function
@@ -16,8 +18,15 @@ import (
 func TestSchemaCompiledOnce(t *testing.T) {
 	s := NewServer(callTools(), &Options{AllowExecute: true})
 	before := s.compiled.compiles.Load()
-	if before != int64(len(callTools())) {
-		t.Errorf("NewServer compiled %d schemas, want %d", before, len(callTools()))
+	// The schemas the fast checker covers wait for a call that needs them.
+	eager := 0
+	for _, tool := range callTools() {
+		if fastcheck.Compile(inputSchema(&tool), argLimits) == nil {
+			eager++
+		}
+	}
+	if before != int64(eager) {
+		t.Errorf("NewServer compiled %d schemas, want %d", before, eager)
 	}
 	for range 5 {
 		do(t, s, "POST", "/tools/count/call", `{"city":"x"}`)
@@ -47,6 +56,46 @@ func TestSchemaCompiledOnce(t *testing.T) {
 	do(t, fs, "POST", "/tools/n/call", `{"n":70}`).is(t, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /n: must be <= 10 but found 70 (maximum)"}],"isError":true}`)
 	if got := fs.compiled.compiles.Load(); got != 2 {
 		t.Errorf("changed schema: %d compilations, want 2", got)
+	}
+}
+
+// A schema the fast checker covers is compiled by jsonschema only when a
+// call first needs it (arguments the checker does not know to be valid),
+// once, even under concurrent calls; the errors are those of the full
+// path. A schema that does not compile is still compiled (and fails) at
+// NewServer and reports as before.
+func TestSchemaCompileDeferred(t *testing.T) {
+	const schema = `{"type":"object","properties":{"n":{"type":"integer","maximum":5}},"required":["n"]}`
+	s := NewServer(ToolList{{Name: "n", InputSchema: json.RawMessage(schema), Handler: callTools()[1].Handler}}, &Options{AllowExecute: true})
+	if got := s.compiled.compiles.Load(); got != 0 {
+		t.Fatalf("NewServer compiled %d schemas, want 0 (the fast checker covers this one)", got)
+	}
+	do(t, s, "POST", "/tools/n/validate", `{"n":5}`).is(t, 200, `{"valid":true}`)
+	if got := s.compiled.compiles.Load(); got != 0 {
+		t.Fatalf("a valid call compiled %d schemas, want 0", got)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			// (is would call t.Fatalf, which a goroutine must not.)
+			if r := do(t, s, "POST", "/tools/n/validate", `{"n":7}`); r.body != `{"valid":false,"errors":[{"path":"/n","message":"must be <= 5 but found 7","keyword":"maximum"}]}` {
+				t.Errorf("concurrent invalid call: %d %s", r.status, r.body)
+			}
+		})
+	}
+	wg.Wait()
+	do(t, s, "POST", "/tools/n/validate", `{}`).is(t, 200, `{"valid":false,"errors":[{"path":"/n","message":"missing required property","keyword":"required"}]}`)
+	if got := s.compiled.compiles.Load(); got != 1 {
+		t.Fatalf("invalid calls compiled %d schemas, want 1", got)
+	}
+
+	bad := NewServer(ToolList{{Name: "bad", InputSchema: json.RawMessage(`{"type":"strin"}`), Handler: callTools()[1].Handler}}, nil)
+	if got := bad.compiled.compiles.Load(); got != 1 {
+		t.Fatalf("NewServer compiled %d bad schemas, want 1", got)
+	}
+	r := do(t, bad, "POST", "/tools/bad/validate", `"x"`)
+	if r.status != 200 || !strings.Contains(r.body, `"keyword":"schema"`) || !strings.Contains(r.body, "input schema does not compile") {
+		t.Errorf("bad schema: %d %s", r.status, r.body)
 	}
 }
 

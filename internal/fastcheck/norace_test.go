@@ -1,0 +1,5 @@
+//go:build !race
+
+package fastcheck
+
+const raceEnabled = false
