@@ -462,13 +462,16 @@ func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	buf := bufferPool.Get().(*bytes.Buffer)
 	defer putBuffer(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	b := []byte(`{"error":"Failed to encode the response."}`)
-	if err := enc.Encode(v); err != nil {
-		status = http.StatusInternalServerError
+	var err error
+	if resp, ok := v.(callResponse); ok {
+		err = encodeCallResponse(buf, resp)
 	} else {
-		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		err = encodeValue(buf, v)
+	}
+	b := buf.Bytes()
+	if err != nil {
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":"Failed to encode the response."}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")

@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// checkEncoding fails when encodeCallResponse and encoding/json disagree on
+// resp: different bytes, or an error from one only.
+func checkEncoding(t *testing.T, resp callResponse) {
+	t.Helper()
+	var fast, slow bytes.Buffer
+	ferr := encodeCallResponse(&fast, resp)
+	serr := encodeValue(&slow, resp)
+	if (ferr != nil) != (serr != nil) {
+		t.Fatalf("errors differ: fast %v, encoding/json %v", ferr, serr)
+	}
+	if serr == nil && fast.String() != slow.String() {
+		t.Fatalf("bytes differ:\n fast %s\n json %s", fast.String(), slow.String())
+	}
+}
+
+func TestEncodeCallResponse(t *testing.T) {
+	size := int64(7)
+	structured, _ := StructuredResult(map[string]any{"city": "Zürich <&>", "n": 3})
+	for _, tc := range []struct {
+		name string
+		resp callResponse
+	}{
+		{"text", callResponse{Result: TextResult("sunny")}},
+		{"empty text", callResponse{Result: TextResult("")}},
+		{"escapes", callResponse{Result: TextResult("a\"b\\c\n\t\r\b\f\x00\x1f\x7f <b>&amp;</b>")}},
+		{"unicode", callResponse{Result: TextResult("Zürich 東京 🌧 \u2028 \u2029")}},
+		{"invalid UTF-8", callResponse{Result: TextResult("bad \xff\xfe byte \xe2\x80")}},
+		{"structured", callResponse{Result: structured}},
+		{"structured with spaces", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage("{ \"a\" : [1, 2],\n \"b\":\"<x>\" }")}}},
+		{"structured map", callResponse{Result: &Result{Content: []Content{Text("x")}, StructuredContent: map[string]any{"result": json.RawMessage(`"a"`), "b": []int{1}}}}},
+		{"structured not JSON", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage(`{nope`)}}},
+		{"nil raw", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage(nil)}}},
+		{"error", callResponse{Result: ErrorResult("Tool not found: x")}},
+		{"nil content", callResponse{Result: &Result{}}},
+		{"nil result", callResponse{}},
+		{"trace", callResponse{Result: TextResult("ok"), Meta: &callMeta{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736"}}},
+		{"trace to escape", callResponse{Result: TextResult("ok"), Meta: &callMeta{TraceID: "\"<\n"}}},
+		{"other blocks", callResponse{Result: ContentResult(
+			Image([]byte{1, 2, 3}, "image/png"), Audio(nil, "audio/wav"),
+			EmbeddedResource(ResourceContents{URI: "file:///a", Text: "<t>"}),
+			Content{Type: ContentResourceLink, URI: "https://x", Name: "n", Size: &size},
+			Text("after"),
+		)}},
+		{"bad block", callResponse{Result: ContentResult(Content{Type: "video"})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkEncoding(t, tc.resp) })
+	}
+}
+
+func FuzzEncodeCallResponse(f *testing.F) {
+	f.Add("sunny", []byte(`{"a":1}`), false, "")
+	f.Add("a\"\\\n\x00\u2028\xff", []byte(" [1, 2 ] "), true, "t\x01")
+	f.Add("", []byte(`nope`), false, "<&>")
+	f.Fuzz(func(t *testing.T, text string, raw []byte, isError bool, trace string) {
+		r := &Result{Content: []Content{Text(text), Text(trace)}, IsError: isError}
+		if len(raw) > 0 {
+			r.StructuredContent = json.RawMessage(raw)
+		}
+		resp := callResponse{Result: r}
+		if trace != "" {
+			resp.Meta = &callMeta{TraceID: trace}
+		}
+		checkEncoding(t, resp)
+	})
+}
+
+// encodeString escapes as encoding/json does, HTML escaping off.
+func FuzzEncodeString(f *testing.F) {
+	for _, s := range []string{"", "plain", `{"city":"Paris","days":3}`, "a\"\\\n\r\t\b\f\x00\x01\x1f\x7f", "<&>", "Zürich 東京 🌧", "\u2028\u2029", "\xff\xfe\xe2\x80", "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var fast, slow bytes.Buffer
+		encodeString(&fast, s)
+		if err := encodeValue(&slow, s); err != nil {
+			t.Fatal(err)
+		}
+		if fast.String() != slow.String() {
+			t.Fatalf("%q:\n fast %s\n json %s", s, fast.String(), slow.String())
+		}
+	})
+}
