@@ -32,7 +32,9 @@ func (g *generator) loadGo(patterns []string) []*unit {
 	if len(g.cfg.Tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(g.cfg.Tags, ",")}
 	}
+	g.clock.lap(PhaseModel) // the tools.yaml files read before
 	pkgs, err := packages.Load(cfg, patterns...)
+	g.clock.lap(PhaseLoad)
 	if err != nil {
 		g.errs.add(token.Position{}, "loading packages: %v", err)
 		return nil
