@@ -14,7 +14,7 @@
 //	-o FILE     name of the generated file (a path when there is one input)
 //	-check      write nothing; exit 1 naming each file that would change
 //	-v          print what was done, and to standard error how long each
-//	            phase took, one line each: "toolgen: PHASE DURATION" for
+//	            phase took, one line each: "toolgen: PHASE 12.345ms" for
 //	            load, model, emit, format, then write (or check)
 //	-tags LIST  comma-separated build tags, as for go build
 //	-strict     make warnings errors
@@ -169,9 +169,11 @@ const (
 )
 
 // printPhase prints how long a phase took, in one stable shape a line:
-// "toolgen: PHASE DURATION", the duration to the microsecond.
+// "toolgen: PHASE DURATION", the duration always in milliseconds to the
+// microsecond ("toolgen: load 152.301ms"), so that lines compare at a
+// glance and parse with time.ParseDuration.
 func printPhase(w io.Writer, phase string, d time.Duration) {
-	fmt.Fprintf(w, "toolgen: %s %v\n", phase, d.Round(time.Microsecond))
+	fmt.Fprintf(w, "toolgen: %s %.3fms\n", phase, float64(d)/float64(time.Millisecond))
 }
 
 // runInit is toolgen init.

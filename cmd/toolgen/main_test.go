@@ -322,7 +322,7 @@ func Greet(ctx context.Context, name string) (string, error) { return "hi " + na
 }
 
 // -v prints how long each phase took to standard error, one line a phase
-// in a fixed order ("toolgen: PHASE DURATION"); the durations are not
+// in a fixed order ("toolgen: PHASE 12.345ms"); the durations are not
 // checked, only that they are durations.
 func TestVerbosePhases(t *testing.T) {
 	module(t, map[string]string{"tools.go": toolsSrc})
@@ -346,8 +346,8 @@ func TestVerbosePhases(t *testing.T) {
 				t.Errorf("%v: line %q is not \"toolgen: PHASE DURATION\"", c.args, l)
 				continue
 			}
-			if d, err := time.ParseDuration(f[2]); err != nil || d < 0 {
-				t.Errorf("%v: %q: not a duration", c.args, l)
+			if d, err := time.ParseDuration(f[2]); err != nil || d < 0 || !strings.HasSuffix(f[2], "ms") {
+				t.Errorf("%v: %q: not a duration in milliseconds", c.args, l)
 			}
 			phases = append(phases, f[1])
 		}
