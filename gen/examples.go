@@ -3,8 +3,6 @@ package gen
 import (
 	"encoding/json"
 	"go/token"
-	"runtime"
-	"sync"
 )
 
 // exampleCheck is a //toolgen:example to check against its tool's input
@@ -39,29 +37,17 @@ func (g *generator) checkExamples() {
 		bySchema[k] = append(bySchema[k], i)
 	}
 	problems := make([]string, len(checks))
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(order)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range work {
-				s, err := compileSchema([]byte(k))
-				for _, i := range bySchema[k] {
-					if err != nil {
-						problems[i] = "the input schema does not compile: " + err.Error()
-					} else if err := validateExample(s, checks[i].example); err != nil {
-						problems[i] = "does not match the input schema of " + checks[i].tool + ": " + err.Error()
-					}
-				}
+	forEach(len(order), func(j int) {
+		k := order[j]
+		s, err := compileSchema([]byte(k))
+		for _, i := range bySchema[k] {
+			if err != nil {
+				problems[i] = "the input schema does not compile: " + err.Error()
+			} else if err := validateExample(s, checks[i].example); err != nil {
+				problems[i] = "does not match the input schema of " + checks[i].tool + ": " + err.Error()
 			}
-		}()
-	}
-	for _, k := range order {
-		work <- k
-	}
-	close(work)
-	wg.Wait()
+		}
+	})
 	for i, p := range problems {
 		if p != "" {
 			g.errs.add(checks[i].pos, "//toolgen:example %s", p)

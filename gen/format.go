@@ -3,8 +3,6 @@ package gen
 import (
 	"bytes"
 	"go/format"
-	"runtime"
-	"sync"
 )
 
 // Formatting a generated file is most of what generating costs beyond
@@ -53,22 +51,7 @@ func formatPieces(src []byte, size int) ([]byte, error) {
 	}
 	out := make([][]byte, len(pieces))
 	errs := make([]error, len(pieces))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(pieces)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = format.Source(pieces[i])
-			}
-		}()
-	}
-	for i := range pieces {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	forEach(len(pieces), func(i int) { out[i], errs[i] = format.Source(pieces[i]) })
 	for _, err := range errs {
 		if err != nil {
 			// Report the error as formatting the whole file does, with
