@@ -29,8 +29,9 @@ func formatFile(src []byte, gofmt func([]byte) ([]byte, error)) ([]byte, error) 
 
 // render renders a unit's file with jennifer, unformatted; formatFile
 // makes it gofmt-clean, and for the same model the same bytes every time.
-// With marks, a pieceMark stands between the file's top-level pieces,
-// where formatPieces may cut it.
+// With marks, a mark stands between the file's top-level pieces, where
+// formatPieces may cut it: a cleanMark before a piece already in gofmt's
+// form, a pieceMark before the others.
 //
 // Code-first and schema-first files have one shape: the declarations of
 // the file (guards, or the schemas' types and the Handlers interface),
@@ -56,10 +57,10 @@ func render(u *unit, marks bool) ([]byte, error) {
 			f.ImportName(path, in.name)
 		}
 	}
-	mark := func() {
-		if marks {
-			f.Op(pieceMark)
-		}
+	mark, markClean := func() {}, func() {}
+	if marks {
+		mark = func() { f.Op(pieceMark) }
+		markClean = func() { f.Op(cleanMark) }
 	}
 
 	emitGuards(f, u.guards)
@@ -76,9 +77,11 @@ func render(u *unit, marks bool) ([]byte, error) {
 	mark()
 	emitPrompts(f, u)
 	for _, t := range u.tools {
-		mark()
+		// A schema constant is in gofmt's form as jennifer renders it
+		// (see emitSchema): formatting would only cost time.
+		markClean()
 		emitSchema(f, t.idents.input, "the JSON Schema of "+t.name+"'s arguments", t.input)
-		mark()
+		markClean()
 		emitSchema(f, t.idents.output, "the JSON Schema of "+t.name+"'s structured result", t.output)
 		mark()
 		emitHandler(f, t.idents.handler, "tool "+t.name, t.call, false)
@@ -206,6 +209,11 @@ func emitTools(f *jen.File, u *unit) {
 }
 
 // emitSchema writes a schema as a named constant; nothing for no name.
+// What it writes is in gofmt's form as jennifer renders it, so render
+// marks it not to be formatted: a line comment whose words (a Go
+// identifier, a tool name, plain words) never make a doc comment gofmt
+// would rewrite, then a const declaration of one string literal, whose
+// text gofmt never changes. TestFormatPieces holds it to that.
 func emitSchema(f *jen.File, name, what string, schema json.RawMessage) {
 	if name == "" {
 		return

@@ -2,9 +2,12 @@ package gen
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -82,20 +85,27 @@ func samePieces(t *testing.T, u *unit, size int) {
 	}
 }
 
-// Where no blank line stands around a mark, the file is not cut there.
-func TestCutPiecesNeedsBlankLine(t *testing.T) {
-	src := []byte("package p\n\nvar a = 1\n" + pieceMark + "\nvar b = 2\n" + pieceMark + "\n\nvar c = 3\n")
+// Where no blank line stands around a mark, the file is not cut there;
+// a clean piece joined to one that is not is formatted with it.
+func TestCutPieces(t *testing.T) {
+	src := []byte("package p\n\nvar a = 1\n" + pieceMark + "\nvar b = 2\n" + pieceMark + "\n\nvar c = 3\n" +
+		cleanMark + "\n\nconst d = 4\n" + pieceMark + "\nconst   e = 5\n" + cleanMark + "\n\nconst f = 6\n")
 	text, marks := unmark(src)
-	if want := "package p\n\nvar a = 1\nvar b = 2\n\nvar c = 3\n"; string(text) != want {
+	if want := "package p\n\nvar a = 1\nvar b = 2\n\nvar c = 3\n\nconst d = 4\nconst   e = 5\n\nconst f = 6\n"; string(text) != want {
 		t.Fatalf("unmarked: %q, want %q", text, want)
 	}
-	pieces := cutPieces(text, marks, 1)
 	var got []string
-	for _, p := range pieces {
-		got = append(got, string(p))
+	for _, p := range cutPieces(text, marks, 1) {
+		got = append(got, fmt.Sprintf("%t %q", p.clean, p.text))
 	}
-	if len(got) != 2 || got[0] != "package p\n\nvar a = 1\nvar b = 2\n" || got[1] != "\nvar c = 3\n" {
-		t.Errorf("pieces %q", got)
+	want := []string{
+		`false "package p\n\nvar a = 1\nvar b = 2\n"`,
+		`false "\nvar c = 3\n"`,
+		`false "\nconst d = 4\nconst   e = 5\n"`,
+		`true "\nconst f = 6\n"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pieces:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	out, err := formatPieces(src, 1)
 	if err != nil {
