@@ -531,7 +531,7 @@ func (r *pkgReader) addPrompt(p *prompt) {
 }
 
 // examples reads a tool's //toolgen:example directives; each is checked
-// against the input schema with the others, once all tools are read.
+// against the input schema beside the reading (see exampleChecker).
 func (r *pkgReader) examples(t *tool, ds []*directive) []json.RawMessage {
 	var out []json.RawMessage
 	for _, d := range ds {
@@ -543,7 +543,7 @@ func (r *pkgReader) examples(t *tool, ds []*directive) []json.RawMessage {
 		}
 		ex := compactJSON(raw)
 		out = append(out, ex)
-		r.g.exampleChecks = append(r.g.exampleChecks, exampleCheck{tool: t.name, schema: t.input, example: ex, pos: d.at(0)})
+		r.g.examples.add(exampleCheck{tool: t.name, schema: t.input, example: ex, pos: d.at(0)})
 	}
 	return out
 }

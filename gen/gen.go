@@ -101,10 +101,10 @@ type generator struct {
 	warns errs
 	docs  *docIndex
 	env   *typeEnv
-	// exampleChecks are the examples to check against their tools' input
-	// schemas, all at once when the tools are read.
-	exampleChecks []exampleCheck
-	clock         *phaseClock
+	// examples checks the examples against their tools' input schemas
+	// while the tools are read.
+	examples exampleChecker
+	clock    *phaseClock
 }
 
 // warn records a warning.
