@@ -16,6 +16,8 @@
 //   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
 //     emit_defaults.go (the code that applies defaults).
+//   - Format: format.go runs gofmt on the rendered file in pieces, on
+//     every CPU, with the bytes of one format.Source of the whole file.
 //
 // Beside the Go files:
 //
@@ -159,6 +161,8 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 	return files, nil
 }
 
+// newGenerator starts a generator for cfg, in cfg.Dir made absolute (the
+// working directory when empty).
 func newGenerator(cfg Config) (*generator, error) {
 	if cfg.Dir == "" {
 		wd, err := os.Getwd()
