@@ -473,19 +473,28 @@ func isZeroLiteral(lit string) bool {
 // checkDefault checks a field's default against the field's own schema,
 // so that a default never gives the handler a value its arguments could
 // not have. A schema that refers elsewhere ($ref) is not checked alone.
+// Compiling a schema costs much more than the rest of reading a field, so
+// a schema met before (the same field in other types) is not checked
+// again: the schema holds the default, and the answer is the same.
 func (g *generator) checkDefault(s *typeschema.Schema) error {
 	raw, err := s.MarshalJSON()
 	if err != nil || strings.Contains(string(raw), `"$ref"`) {
 		return nil
 	}
-	compiled, err := compileSchema(raw)
-	if err != nil {
-		return nil
+	if err, seen := g.defaultChecks[string(raw)]; seen {
+		return err
 	}
-	if err := validateExample(compiled, s.Default); err != nil {
-		return fmt.Errorf("does not match the field's schema: %v", err)
+	err = nil
+	if compiled, cerr := compileSchema(raw); cerr == nil {
+		if verr := validateExample(compiled, s.Default); verr != nil {
+			err = fmt.Errorf("does not match the field's schema: %v", verr)
+		}
 	}
-	return nil
+	if g.defaultChecks == nil {
+		g.defaultChecks = map[string]error{}
+	}
+	g.defaultChecks[string(raw)] = err
+	return err
 }
 
 // Schema-first: the defaults of a tools.yaml's Go types, from the

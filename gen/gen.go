@@ -106,7 +106,9 @@ type generator struct {
 	// examples checks the examples against their tools' input schemas
 	// while the tools are read.
 	examples exampleChecker
-	clock    *phaseClock
+	// defaultChecks are the answers of checkDefault, by field schema.
+	defaultChecks map[string]error
+	clock         *phaseClock
 }
 
 // warn records a warning.
