@@ -159,6 +159,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		promptNames: map[string]*prompt{},
 		receivers:   map[*types.Named]*receiver{},
 		defaults:    newDefaultSet(),
+		resultSigs:  map[string]string{},
 	}
 	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {
