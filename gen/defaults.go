@@ -47,6 +47,8 @@ type objDefaults struct {
 	// what says what the object's JSON is, for fn's doc ("" for "the
 	// JSON of a <name>").
 	what string
+	// settled is set once defaultSet.prune has pruned the fields.
+	settled bool
 }
 
 // fieldDefault is one property of an object that has a default, or values
@@ -116,32 +118,46 @@ func (o *objDefaults) prefilled() bool {
 type defaultSet struct {
 	objs  map[string]*objDefaults // by type identity
 	order []*objDefaults
+	// pruned counts the objects of order that prune has settled.
+	pruned int
 }
 
 func newDefaultSet() *defaultSet { return &defaultSet{objs: map[string]*objDefaults{}} }
 
 // prune drops what leads to no default: the fields of objects that only
 // lead to objects without any default they could reach.
+//
+// It runs after each tool's input is read, so it settles only the objects
+// added since the last run: an object's fields lead only to objects read
+// with it or before it, and a settled object is live exactly when it kept
+// a field. (Pruning everything each time made reading n tools O(n²).)
 func (d *defaultSet) prune() {
+	fresh := d.order[d.pruned:]
 	live := map[*objDefaults]bool{}
+	reaches := func(o *objDefaults) bool {
+		if o.settled {
+			return len(o.fields) > 0
+		}
+		return live[o]
+	}
 	for changed := true; changed; {
 		changed = false
-		for _, o := range d.order {
+		for _, o := range fresh {
 			if live[o] {
 				continue
 			}
 			for _, f := range o.fields {
-				if f.value != nil || f.below != nil && live[f.below.leaf()] {
+				if f.value != nil || f.below != nil && reaches(f.below.leaf()) {
 					live[o], changed = true, true
 					break
 				}
 			}
 		}
 	}
-	for _, o := range d.order {
+	for _, o := range fresh {
 		var keep []*fieldDefault
 		for _, f := range o.fields {
-			if f.below != nil && !live[f.below.leaf()] {
+			if f.below != nil && !reaches(f.below.leaf()) {
 				f.below = nil
 			}
 			if f.value != nil || f.below != nil {
@@ -150,6 +166,10 @@ func (d *defaultSet) prune() {
 		}
 		o.fields = keep
 	}
+	for _, o := range fresh {
+		o.settled = true
+	}
+	d.pruned = len(d.order)
 }
 
 // leaf is the object a shape holds.
@@ -453,19 +473,28 @@ func isZeroLiteral(lit string) bool {
 // checkDefault checks a field's default against the field's own schema,
 // so that a default never gives the handler a value its arguments could
 // not have. A schema that refers elsewhere ($ref) is not checked alone.
+// Compiling a schema costs much more than the rest of reading a field, so
+// a schema met before (the same field in other types) is not checked
+// again: the schema holds the default, and the answer is the same.
 func (g *generator) checkDefault(s *typeschema.Schema) error {
 	raw, err := s.MarshalJSON()
 	if err != nil || strings.Contains(string(raw), `"$ref"`) {
 		return nil
 	}
-	compiled, err := compileSchema(raw)
-	if err != nil {
-		return nil
+	if err, seen := g.defaultChecks[string(raw)]; seen {
+		return err
 	}
-	if err := validateExample(compiled, s.Default); err != nil {
-		return fmt.Errorf("does not match the field's schema: %v", err)
+	err = nil
+	if compiled, cerr := compileSchema(raw); cerr == nil {
+		if verr := validateExample(compiled, s.Default); verr != nil {
+			err = fmt.Errorf("does not match the field's schema: %v", verr)
+		}
 	}
-	return nil
+	if g.defaultChecks == nil {
+		g.defaultChecks = map[string]error{}
+	}
+	g.defaultChecks[string(raw)] = err
+	return err
 }
 
 // Schema-first: the defaults of a tools.yaml's Go types, from the

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"runtime"
 	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // exampleCheck is a //toolgen:example to check against its tool's input
@@ -14,57 +16,94 @@ type exampleCheck struct {
 	schema  json.RawMessage
 	example json.RawMessage
 	pos     token.Position
+	problem string // what is wrong with it, once checked
 }
 
-// checkExamples checks every example against its tool's input schema, so
+// exampleChecker checks every example against its tool's input schema, so
 // that a wrong example fails at generation instead of in a client's hands.
 //
 // The schemas come from the type rules, which only write valid ones (the
 // golden tests compile every one), so a schema is compiled only for its
-// examples: once per distinct schema, and on every CPU, because compiling
-// is most of what generation costs beyond loading the package.
-func (g *generator) checkExamples() {
-	checks := g.exampleChecks
-	g.exampleChecks = nil
-	if len(checks) == 0 {
-		return
-	}
-	bySchema := map[string][]int{}
-	var order []string
-	for i, c := range checks {
-		k := string(c.schema)
-		if _, ok := bySchema[k]; !ok {
-			order = append(order, k)
+// examples, once per distinct schema. Compiling is most of what generation
+// costs beyond loading the package, so it is done on other goroutines, on
+// every CPU, while the package is still being read (which takes one): an
+// example is checked as soon as its tool is read.
+type exampleChecker struct {
+	checks []*exampleCheck // in the order added
+	queue  chan *exampleCheck
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	schemas map[string]*compiledSchema
+}
+
+// compiledSchema is a schema compiled once, by whichever check needs it first.
+type compiledSchema struct {
+	once sync.Once
+	s    *jsonschema.Schema
+	err  error
+}
+
+// add queues an example to check, starting the workers with the first.
+func (c *exampleChecker) add(check exampleCheck) {
+	if c.queue == nil {
+		// Room for many checks, so that reading seldom waits for the
+		// workers; they drain the queue while it reads.
+		c.queue = make(chan *exampleCheck, 256)
+		c.schemas = map[string]*compiledSchema{}
+		for range runtime.GOMAXPROCS(0) {
+			c.wg.Add(1)
+			go c.work()
 		}
-		bySchema[k] = append(bySchema[k], i)
 	}
-	problems := make([]string, len(checks))
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(order)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range work {
-				s, err := compileSchema([]byte(k))
-				for _, i := range bySchema[k] {
-					if err != nil {
-						problems[i] = "the input schema does not compile: " + err.Error()
-					} else if err := validateExample(s, checks[i].example); err != nil {
-						problems[i] = "does not match the input schema of " + checks[i].tool + ": " + err.Error()
-					}
-				}
-			}
-		}()
+	ch := &check
+	c.checks = append(c.checks, ch)
+	c.queue <- ch
+}
+
+func (c *exampleChecker) work() {
+	defer c.wg.Done()
+	for check := range c.queue {
+		check.problem = c.check(check)
 	}
-	for _, k := range order {
-		work <- k
+}
+
+// check checks one example: "" when it is right.
+func (c *exampleChecker) check(check *exampleCheck) string {
+	c.mu.Lock()
+	cs := c.schemas[string(check.schema)]
+	if cs == nil {
+		cs = &compiledSchema{}
+		c.schemas[string(check.schema)] = cs
 	}
-	close(work)
-	wg.Wait()
-	for i, p := range problems {
-		if p != "" {
-			g.errs.add(checks[i].pos, "//toolgen:example %s", p)
+	c.mu.Unlock()
+	cs.once.Do(func() { cs.s, cs.err = compileSchema(check.schema) })
+	if cs.err != nil {
+		return "the input schema does not compile: " + cs.err.Error()
+	}
+	if err := validateExample(cs.s, check.example); err != nil {
+		return "does not match the input schema of " + check.tool + ": " + err.Error()
+	}
+	return ""
+}
+
+// finish waits for every check queued and returns them, in the order
+// added; the checker is then as new.
+func (c *exampleChecker) finish() []*exampleCheck {
+	if c.queue != nil {
+		close(c.queue)
+		c.wg.Wait()
+	}
+	checks := c.checks
+	*c = exampleChecker{}
+	return checks
+}
+
+// checkExamples reports the examples that failed their checks.
+func (g *generator) checkExamples() {
+	for _, c := range g.examples.finish() {
+		if c.problem != "" {
+			g.errs.add(c.pos, "//toolgen:example %s", c.problem)
 		}
 	}
 }

@@ -31,6 +31,8 @@ type pkgReader struct {
 	// one that cannot have them (its error is reported once).
 	receivers map[*types.Named]*receiver
 	defaults  *defaultSet
+	// resultSigs are the result parts of signatures, by output schema.
+	resultSigs map[string]string
 }
 
 // readFunc reads the tool or the prompt a function declares, if any.
@@ -119,7 +121,10 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	r.warnUndocumented(t, sig)
 	t.idents = toolIdents(base, t.output != nil)
 	t.examples = r.examples(t, examples)
-	t.signature = typeschema.Signature(t.name, t.input, t.output, hint)
+	if len(bytes.TrimSpace(t.output)) > 0 {
+		hint = r.resultSignature(t.output)
+	}
+	t.signature = typeschema.Signature(t.name, t.input, nil, hint)
 	if prev, dup := r.toolNames[t.name]; dup {
 		g.errs.add(t.pos, "duplicate tool name %q (also at %s)", t.name, g.errs.rel(prev.pos))
 		return
@@ -531,7 +536,7 @@ func (r *pkgReader) addPrompt(p *prompt) {
 }
 
 // examples reads a tool's //toolgen:example directives; each is checked
-// against the input schema with the others, once all tools are read.
+// against the input schema beside the reading (see exampleChecker).
 func (r *pkgReader) examples(t *tool, ds []*directive) []json.RawMessage {
 	var out []json.RawMessage
 	for _, d := range ds {
@@ -543,7 +548,7 @@ func (r *pkgReader) examples(t *tool, ds []*directive) []json.RawMessage {
 		}
 		ex := compactJSON(raw)
 		out = append(out, ex)
-		r.g.exampleChecks = append(r.g.exampleChecks, exampleCheck{tool: t.name, schema: t.input, example: ex, pos: d.at(0)})
+		r.g.examples.add(exampleCheck{tool: t.name, schema: t.input, example: ex, pos: d.at(0)})
 	}
 	return out
 }
@@ -619,4 +624,15 @@ func compactJSON(raw []byte) json.RawMessage {
 		return raw
 	}
 	return b.Bytes()
+}
+
+// resultSignature is typeschema.Result of an output schema, rendered once
+// for the tools of a package that share it (one result type, often).
+func (r *pkgReader) resultSignature(output json.RawMessage) string {
+	if sig, ok := r.resultSigs[string(output)]; ok {
+		return sig
+	}
+	sig := typeschema.Result(output)
+	r.resultSigs[string(output)] = sig
+	return sig
 }

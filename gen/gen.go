@@ -16,6 +16,8 @@
 //   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
 //     emit_defaults.go (the code that applies defaults).
+//   - Format: format.go runs gofmt on the rendered file in pieces, on
+//     every CPU, with the bytes of one format.Source of the whole file.
 //
 // Beside the Go files:
 //
@@ -40,6 +42,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // DefaultOutput is the generated file's name.
@@ -60,6 +63,11 @@ type Config struct {
 	Warn func(*Error)
 	// Strict makes warnings errors.
 	Strict bool
+
+	// Timed, when set, is told how long each phase of Generate took:
+	// PhaseLoad, PhaseModel, PhaseEmit and PhaseFormat, in that order,
+	// once each, when Generate returns (toolgen -v prints them).
+	Timed func(phase string, d time.Duration)
 
 	// OpenAPI, when set, adds to the files the OpenAPI 3.1 document of
 	// all the tools generated, as a server of them answers it at
@@ -95,9 +103,12 @@ type generator struct {
 	warns errs
 	docs  *docIndex
 	env   *typeEnv
-	// exampleChecks are the examples to check against their tools' input
-	// schemas, all at once when the tools are read.
-	exampleChecks []exampleCheck
+	// examples checks the examples against their tools' input schemas
+	// while the tools are read.
+	examples exampleChecker
+	// defaultChecks are the answers of checkDefault, by field schema.
+	defaultChecks map[string]error
+	clock         *phaseClock
 }
 
 // warn records a warning.
@@ -124,10 +135,37 @@ func (g *generator) reportWarnings() {
 	g.warns.list = nil
 }
 
+// The phases of [Generate], as Config.Timed names them, in order.
+const (
+	PhaseLoad   = "load"   // loading Go packages (go/packages)
+	PhaseModel  = "model"  // reading them and tools.yaml files into the model, with every check
+	PhaseEmit   = "emit"   // rendering the files' Go with jennifer, and the OpenAPI document
+	PhaseFormat = "format" // gofmt of the rendered Go
+)
+
 // Generate reads the inputs, Go package patterns or tools.yaml files
 // (default "."), and returns the files to write. On any error it returns
 // an [ErrorList] and no files.
 func Generate(cfg Config, args []string) ([]*File, error) {
+	g, err := newGenerator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer g.reportTimes()
+	units := g.read(args)
+	if err := g.errs.err(); err != nil {
+		return nil, err
+	}
+	files := g.emitAll(units)
+	if err := g.errs.err(); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// newGenerator starts a generator for cfg, in cfg.Dir made absolute (the
+// working directory when empty).
+func newGenerator(cfg Config) (*generator, error) {
 	if cfg.Dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -138,7 +176,12 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 	if abs, err := filepath.Abs(cfg.Dir); err == nil {
 		cfg.Dir = abs
 	}
-	g := &generator{cfg: cfg, errs: errs{base: cfg.Dir}, warns: errs{base: cfg.Dir}}
+	return &generator{cfg: cfg, errs: errs{base: cfg.Dir}, warns: errs{base: cfg.Dir}, clock: newPhaseClock()}, nil
+}
+
+// read reads the inputs into units, one a file to generate, each with the
+// path it is generated to.
+func (g *generator) read(args []string) []*unit {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -160,21 +203,27 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 		units = append(units, g.loadGo(patterns)...)
 	}
 	g.reportWarnings()
-	if err := g.errs.err(); err != nil {
-		return nil, err
+	g.clock.lap(PhaseModel)
+	if g.errs.err() != nil {
+		return nil
 	}
-	if cfg.Output != "" && filepath.Base(cfg.Output) != cfg.Output {
+	if out := g.cfg.Output; out != "" && filepath.Base(out) != out {
 		if len(units) > 1 {
-			g.errs.add(tokenPosition(""), "-o %s is a path, but %d files are generated: give a file name", cfg.Output, len(units))
-			return nil, g.errs.err()
+			g.errs.add(tokenPosition(""), "-o %s is a path, but %d files are generated: give a file name", out, len(units))
+			return nil
 		}
 		for _, u := range units {
-			u.path = cfg.Output
+			u.path = out
 			if !filepath.IsAbs(u.path) {
-				u.path = filepath.Join(cfg.Dir, u.path)
+				u.path = filepath.Join(g.cfg.Dir, u.path)
 			}
 		}
 	}
+	return units
+}
+
+// emitAll emits the units' files, and the OpenAPI document when asked.
+func (g *generator) emitAll(units []*unit) []*File {
 	seen := map[string]string{}
 	var files []*File
 	for _, u := range units {
@@ -183,23 +232,56 @@ func Generate(cfg Config, args []string) ([]*File, error) {
 			continue
 		}
 		seen[u.path] = u.source
-		content, err := emit(u)
+		src, err := render(u, true)
+		g.clock.lap(PhaseEmit)
+		var content []byte
+		if err == nil {
+			content, err = formatFile(src, gofmtPieces)
+			g.clock.lap(PhaseFormat)
+		}
 		if err != nil {
 			g.errs.add(tokenPosition(u.path), "generating %s: %v", u.path, err)
 			continue
 		}
 		files = append(files, &File{Path: u.path, Content: content})
 	}
-	if cfg.OpenAPI != nil {
-		if f := g.openAPIFile(units, cfg.OpenAPI); f != nil {
+	if g.cfg.OpenAPI != nil {
+		if f := g.openAPIFile(units, g.cfg.OpenAPI); f != nil {
 			if src, dup := seen[f.Path]; dup {
-				g.errs.add(tokenPosition(""), "-openapi %s is where %s is generated", cfg.OpenAPI.Path, src)
+				g.errs.add(tokenPosition(""), "-openapi %s is where %s is generated", g.cfg.OpenAPI.Path, src)
 			}
 			files = append(files, f)
 		}
+		g.clock.lap(PhaseEmit)
 	}
-	if err := g.errs.err(); err != nil {
-		return nil, err
+	return files
+}
+
+// phaseClock adds up the time spent in each phase of Generate.
+type phaseClock struct {
+	last  time.Time
+	spent map[string]time.Duration
+}
+
+func newPhaseClock() *phaseClock {
+	return &phaseClock{last: time.Now(), spent: map[string]time.Duration{}}
+}
+
+// lap counts the time since the last lap as phase's.
+func (c *phaseClock) lap(phase string) {
+	now := time.Now()
+	c.spent[phase] += now.Sub(c.last)
+	c.last = now
+}
+
+// reportTimes tells Config.Timed how long each phase took, every phase in
+// order (zero for a phase not reached), so that what it prints has one
+// shape every time.
+func (g *generator) reportTimes() {
+	if g.cfg.Timed == nil {
+		return
 	}
-	return files, nil
+	for _, phase := range []string{PhaseLoad, PhaseModel, PhaseEmit, PhaseFormat} {
+		g.cfg.Timed(phase, g.clock.spent[phase])
+	}
 }

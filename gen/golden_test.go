@@ -34,6 +34,16 @@ func moduleRoot(t testing.TB) string {
 	return root
 }
 
+// testGenerator is a generator as Generate starts one, in dir.
+func testGenerator(t testing.TB, dir string) *generator {
+	t.Helper()
+	g, err := newGenerator(Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func goldenCases(t *testing.T) []string {
 	entries, err := os.ReadDir(filepath.Join(moduleRoot(t), goldenDir))
 	if err != nil {
@@ -192,7 +202,7 @@ func TestGoldenSchemasCompile(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, goldenDir, name, DefaultOutput)); err != nil {
 			continue
 		}
-		g := &generator{cfg: Config{Dir: root}, errs: errs{base: root}}
+		g := testGenerator(t, root)
 		arg := "./" + goldenDir + "/" + name
 		var units []*unit
 		if _, err := os.Stat(filepath.Join(root, goldenDir, name, "tools.yaml")); err == nil {

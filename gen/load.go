@@ -32,7 +32,9 @@ func (g *generator) loadGo(patterns []string) []*unit {
 	if len(g.cfg.Tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(g.cfg.Tags, ",")}
 	}
+	g.clock.lap(PhaseModel) // the tools.yaml files read before
 	pkgs, err := packages.Load(cfg, patterns...)
+	g.clock.lap(PhaseLoad)
 	if err != nil {
 		g.errs.add(token.Position{}, "loading packages: %v", err)
 		return nil
@@ -157,6 +159,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		promptNames: map[string]*prompt{},
 		receivers:   map[*types.Named]*receiver{},
 		defaults:    newDefaultSet(),
+		resultSigs:  map[string]string{},
 	}
 	g.env.structsRead() // this package's record starts empty
 	for _, f := range files {

@@ -222,7 +222,7 @@ func TestOracle(t *testing.T) {
 			t.Errorf("code-first golden case %s is not in oracleFuncs", name)
 			continue
 		}
-		g := &generator{cfg: Config{Dir: root}, errs: errs{base: root}, warns: errs{base: root}}
+		g := testGenerator(t, root)
 		units := g.loadGo([]string{"./" + goldenDir + "/" + name})
 		if err := g.errs.err(); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -14,8 +14,7 @@ import (
 // schemas and signatures, except for descriptions that come from doc
 // comments, which reflection cannot see.
 func TestParity(t *testing.T) {
-	g := &generator{cfg: Config{Dir: moduleRoot(t)}}
-	g.errs.base = g.cfg.Dir
+	g := testGenerator(t, moduleRoot(t))
 	units := g.loadGo([]string{"./gen/internal/parity"})
 	if err := g.errs.err(); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,9 @@
 //
 //	-o FILE     name of the generated file (a path when there is one input)
 //	-check      write nothing; exit 1 naming each file that would change
-//	-v          print what was done
+//	-v          print what was done, and to standard error how long each
+//	            phase took, one line each: "toolgen: PHASE 12.345ms" for
+//	            load, model, emit, format, then write (or check)
 //	-tags LIST  comma-separated build tags, as for go build
 //	-strict     make warnings errors
 //	-openapi FILE          also write the OpenAPI 3.1 document of all the
@@ -51,6 +53,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/toolgen-go/toolgen/gen"
 )
@@ -67,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "name of the generated file (default "+gen.DefaultOutput+")")
 	check := fs.Bool("check", false, "write nothing; exit 1 naming each file that would change")
-	verbose := fs.Bool("v", false, "print what was done")
+	verbose := fs.Bool("v", false, "print what was done, and how long each phase took (to standard error)")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description) errors")
 	openapi := fs.String("openapi", "", "also write the OpenAPI 3.1 document of all the tools generated to `FILE`, as a server of them serves it at GET /openapi.json")
@@ -103,6 +106,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}
+	timed := func(string, time.Duration) {}
+	if *verbose {
+		timed = func(phase string, d time.Duration) { printPhase(stderr, phase, d) }
+		cfg.Timed = timed
+	}
 	files, err := gen.Generate(cfg, fs.Args())
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -115,6 +123,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return p
 	}
+	start := time.Now()
 	if *check {
 		stale := 0
 		for _, f := range files {
@@ -125,12 +134,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "%s is up to date\n", rel(f.Path))
 			}
 		}
+		timed(phaseCheck, time.Since(start))
 		if stale > 0 {
 			return 1
 		}
 		return 0
 	}
 	wrote, err := gen.Write(files)
+	timed(phaseWrite, time.Since(start))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -148,6 +159,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// The phases -v times beyond gen's: writing the files, or with -check
+// comparing them with those on disk.
+const (
+	phaseWrite = "write"
+	phaseCheck = "check"
+)
+
+// printPhase prints how long a phase took, in one stable shape a line:
+// "toolgen: PHASE DURATION", the duration always in milliseconds to the
+// microsecond ("toolgen: load 152.301ms"), so that lines compare at a
+// glance and parse with time.ParseDuration.
+func printPhase(w io.Writer, phase string, d time.Duration) {
+	fmt.Fprintf(w, "toolgen: %s %.3fms\n", phase, float64(d)/float64(time.Millisecond))
 }
 
 // runInit is toolgen init.

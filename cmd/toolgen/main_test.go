@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A module of its own in a temporary directory: tool functions need
@@ -316,5 +318,41 @@ func Greet(ctx context.Context, name string) (string, error) { return "hi " + na
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Fatal("warnings stopped the file from being written")
+	}
+}
+
+// -v prints how long each phase took to standard error, one line a phase
+// in a fixed order ("toolgen: PHASE 12.345ms"); the durations are not
+// checked, only that they are durations.
+func TestVerbosePhases(t *testing.T) {
+	module(t, map[string]string{"tools.go": toolsSrc})
+	for _, c := range []struct {
+		args   []string
+		phases []string
+	}{
+		{[]string{"-v"}, []string{"load", "model", "emit", "format", "write"}},
+		{[]string{"-check", "-v"}, []string{"load", "model", "emit", "format", "check"}},
+		{nil, nil},
+	} {
+		r := toolgen(c.args...)
+		r.want(t, 0)
+		var phases []string
+		for _, l := range strings.Split(strings.TrimSuffix(withoutWarnings(r.stderr), "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			f := strings.Fields(l)
+			if len(f) != 3 || f[0] != "toolgen:" {
+				t.Errorf("%v: line %q is not \"toolgen: PHASE DURATION\"", c.args, l)
+				continue
+			}
+			if d, err := time.ParseDuration(f[2]); err != nil || d < 0 || !strings.HasSuffix(f[2], "ms") {
+				t.Errorf("%v: %q: not a duration in milliseconds", c.args, l)
+			}
+			phases = append(phases, f[1])
+		}
+		if !slices.Equal(phases, c.phases) {
+			t.Errorf("%v: phases %q, want %q", c.args, phases, c.phases)
+		}
 	}
 }

@@ -25,14 +25,22 @@ func Signature(name string, input, output json.RawMessage, result string) string
 	}
 	b.WriteByte(')')
 	if len(bytes.TrimSpace(output)) > 0 {
-		out, _ := parseNode(output).(*node)
-		result = render(out)
+		result = Result(output)
 	}
 	if result != "" {
 		b.WriteString(" -> ")
 		b.WriteString(result)
 	}
 	return b.String()
+}
+
+// Result renders the result part of a signature (after " -> ") from an
+// output schema. Signature(name, input, output, "") is
+// Signature(name, input, nil, Result(output)): a caller with many tools of
+// one result type renders it once.
+func Result(output json.RawMessage) string {
+	out, _ := parseNode(output).(*node)
+	return render(out)
 }
 
 // node is a JSON object decoded with its key order; values are *node,

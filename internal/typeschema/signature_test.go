@@ -23,6 +23,9 @@ func TestSignatureAndArguments(t *testing.T) {
 	if got := Signature("greet", in, out, "string"); got != want {
 		t.Errorf("signature\n got %s\nwant %s", got, want)
 	}
+	if got := Signature("greet", in, nil, Result(out)); got != want {
+		t.Errorf("signature from Result\n got %s\nwant %s", got, want)
+	}
 	if got := Signature("f", json.RawMessage(`{"type":"object"}`), nil, ""); got != "f()" {
 		t.Errorf("no arguments, no result: %s", got)
 	}
