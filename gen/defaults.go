@@ -485,9 +485,11 @@ func (g *generator) checkDefault(s *typeschema.Schema) error {
 		return err
 	}
 	err = nil
-	if compiled, cerr := compileSchema(raw); cerr == nil {
-		if verr := validateExample(compiled, s.Default); verr != nil {
-			err = fmt.Errorf("does not match the field's schema: %v", verr)
+	if !knownValid(fastChecker(raw), s.Default) {
+		if compiled, cerr := compileSchema(raw); cerr == nil {
+			if verr := validateExample(compiled, s.Default); verr != nil {
+				err = fmt.Errorf("does not match the field's schema: %v", verr)
+			}
 		}
 	}
 	if g.defaultChecks == nil {

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolgen-go/toolgen/internal/fastcheck"
 )
 
 // exampleCheck is a //toolgen:example to check against its tool's input
@@ -39,6 +41,9 @@ type exampleChecker struct {
 
 // compiledSchema is a schema compiled once, by whichever check needs it first.
 type compiledSchema struct {
+	fastOnce sync.Once
+	fast     *fastcheck.Checker
+
 	once sync.Once
 	s    *jsonschema.Schema
 	err  error
@@ -77,6 +82,10 @@ func (c *exampleChecker) check(check *exampleCheck) string {
 		c.schemas[string(check.schema)] = cs
 	}
 	c.mu.Unlock()
+	cs.fastOnce.Do(func() { cs.fast = fastChecker(check.schema) })
+	if knownValid(cs.fast, check.example) {
+		return ""
+	}
 	cs.once.Do(func() { cs.s, cs.err = compileSchema(check.schema) })
 	if cs.err != nil {
 		return "the input schema does not compile: " + cs.err.Error()

@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/internal/fastcheck"
 )
 
 // compileSchema compiles a schema as the runtime will (draft 2020-12, no
@@ -45,6 +46,24 @@ func schemaProblem(err error) error {
 func checkSchema(raw []byte) error {
 	_, err := compileSchema(raw)
 	return err
+}
+
+// knownValid reports whether value certainly matches schema, as the fast
+// checker the runtime puts in front of its validator tells, without
+// compiling the schema: most examples and defaults do, and compiling a
+// schema (checking it against the draft's metaschema above all) is most of
+// what checking them the full way costs. A schema the checker takes is
+// one that compiles. False means only: check the full way, which says
+// what is wrong.
+func knownValid(fast *fastcheck.Checker, value []byte) bool {
+	return fast != nil && fast.Valid(value)
+}
+
+// fastChecker is schema's fast checker, or nil where it takes the full
+// way. The bounds are the runtime's (an example is an argument body); a
+// value past them is simply checked the full way.
+func fastChecker(schema []byte) *fastcheck.Checker {
+	return fastcheck.Compile(schema, fastcheck.Limits{MaxNesting: 128, MaxMantissa: 1000, MaxExponent: 1000})
 }
 
 // validateExample checks an example against the compiled input schema.
