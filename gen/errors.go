@@ -56,6 +56,9 @@ func (l ErrorList) sort() {
 type errs struct {
 	base string
 	list ErrorList
+	// relNames remembers rel's answer by file: it is asked for the
+	// position of every field of every tool, in a few files.
+	relNames map[string]string
 }
 
 func (e *errs) add(pos token.Position, format string, args ...any) {
@@ -65,11 +68,21 @@ func (e *errs) add(pos token.Position, format string, args ...any) {
 // rel shortens a position's file name to a path relative to the base
 // directory when the file is inside it, as the go command does.
 func (e *errs) rel(pos token.Position) token.Position {
-	if e.base != "" && filepath.IsAbs(pos.Filename) {
-		if r, err := filepath.Rel(e.base, pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
-			pos.Filename = r
-		}
+	if e.base == "" || !filepath.IsAbs(pos.Filename) {
+		return pos
 	}
+	name, ok := e.relNames[pos.Filename]
+	if !ok {
+		name = pos.Filename
+		if r, err := filepath.Rel(e.base, pos.Filename); err == nil && !strings.HasPrefix(r, "..") {
+			name = r
+		}
+		if e.relNames == nil {
+			e.relNames = map[string]string{}
+		}
+		e.relNames[pos.Filename] = name
+	}
+	pos.Filename = name
 	return pos
 }
 
