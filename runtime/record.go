@@ -27,6 +27,12 @@ type recording struct {
 	rec     history.Record
 	args    json.RawMessage // the call's arguments, as given
 	started bool
+
+	// What the record's pointers point at, and the contexts of its two
+	// writes: parts of this one allocation rather than four more.
+	durationMS      float64
+	completedAt     time.Time
+	startW, finishW writeContext
 }
 
 type recordingKey struct{}
@@ -74,7 +80,7 @@ func startRecording(ctx context.Context, t *Tool) {
 		rc.rec.Caller = &p.Subject
 	}
 	r := rc.s.redacted(&rc.rec)
-	rc.started = rc.s.write(ctx, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
+	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
 }
 
 func (rc *recording) finish(ctx context.Context, out *Outcome) {
@@ -96,12 +102,12 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 		msg := resultText(out.Result)
 		r.Error = &msg
 	}
-	ms := float64(out.Duration.Microseconds()) / 1000
-	r.DurationMS = &ms
-	done := time.Now().UTC().Truncate(time.Millisecond)
-	r.CompletedAt = &done
+	rc.durationMS = float64(out.Duration.Microseconds()) / 1000
+	r.DurationMS = &rc.durationMS
+	rc.completedAt = time.Now().UTC().Truncate(time.Millisecond)
+	r.CompletedAt = &rc.completedAt
 	red := s.redacted(r)
-	s.write(ctx, "finish", func(ctx context.Context) error { return s.history.Finish(ctx, red) })
+	s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error { return s.history.Finish(ctx, red) })
 }
 
 // redacted applies Options.RedactHistory to a copy of r. Without a hook
@@ -117,13 +123,14 @@ func (s *Server) redacted(r *history.Record) *history.Record {
 
 // write runs one store operation within the history timeout, detached
 // from the caller's cancellation (a client that hangs up does not lose the
-// record). A failure is logged and counted; it never fails the call.
-func (s *Server) write(ctx context.Context, op string, f func(context.Context) error) bool {
+// record), in wctx, an unused writeContext. A failure is logged and
+// counted; it never fails the call.
+func (s *Server) write(ctx context.Context, wctx *writeContext, op string, f func(context.Context) error) bool {
 	d := s.opts.HistoryTimeout
 	if d <= 0 {
 		d = DefaultHistoryTimeout
 	}
-	wctx := newWriteContext(ctx, d)
+	wctx.init(ctx, d)
 	defer wctx.cancel()
 	if err := f(wctx); err != nil {
 		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
@@ -180,8 +187,9 @@ type writeContext struct {
 	err   error         // set when done is (or would be) closed
 }
 
-func newWriteContext(parent context.Context, d time.Duration) *writeContext {
-	return &writeContext{parent: parent, deadline: time.Now().Add(d)}
+// init sets up a zero writeContext.
+func (c *writeContext) init(parent context.Context, d time.Duration) {
+	c.parent, c.deadline = parent, time.Now().Add(d)
 }
 
 func (c *writeContext) Value(key any) any { return c.parent.Value(key) }

@@ -10,6 +10,12 @@ import (
 
 type ctxKey struct{}
 
+func newWriteContext(parent context.Context, d time.Duration) *writeContext {
+	c := new(writeContext)
+	c.init(parent, d)
+	return c
+}
+
 // A history write's context behaves as
 // context.WithTimeout(context.WithoutCancel(ctx), d) whether or not the
 // store ever asks for Done.
