@@ -39,8 +39,8 @@ func All() []Impl {
 
 		{"sdk-raw", wire.MCP, "go-sdk Server.AddTool: raw arguments decoded into the struct, no validation", false, sdkRaw},
 		{"sdk-typed", wire.MCP, "go-sdk mcp.AddTool with the same input schema: validated and decoded by the SDK", true, sdkTyped},
-		{"toolgen-stateful", wire.MCP, "toolgen's runtime.Server at /mcp, sessions (default)", true, toolgenMCP(false)},
-		{"toolgen-stateless", wire.MCP, "toolgen's runtime.Server at /mcp, MCP.Stateless", true, toolgenMCP(true)},
+		{"toolgen-stateful", wire.MCP, "toolgen's runtime.Server at /mcp, sessions (default), JSON responses", true, toolgenMCP(false)},
+		{"toolgen-stateless", wire.MCP, "toolgen's runtime.Server at /mcp, MCP.Stateless, JSON responses", true, toolgenMCP(true)},
 		{"mcpgo", wire.MCP, "mark3labs/mcp-go: BindArguments, no validation (its default)", false, mcpGo(false)},
 		{"mcpgo-validated", wire.MCP, "mark3labs/mcp-go with WithInputSchemaValidation", true, mcpGo(true)},
 	}
