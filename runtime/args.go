@@ -75,8 +75,90 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 		return nil, &argsProblem{msg: err.Error()}, nil
 	}
 	var issues []ValidationIssue
+	if path, key, dup := duplicateKey(b); dup {
+		// encoding/json keeps the last of repeated names, the typed
+		// decode of a handler may fail on the first: refused alike on
+		// every surface, so that /validate and /call agree.
+		issues = append(issues, ValidationIssue{Path: path, Message: fmt.Sprintf("duplicate key %q", key), Keyword: "format"})
+	}
 	checkNumbers(v, "", &issues)
 	return v, nil, issues
+}
+
+// duplicateKey finds the first object member whose name repeats an earlier
+// one of the same object, in b (valid JSON). It returns the member's JSON
+// Pointer and its name.
+func duplicateKey(b []byte) (path, key string, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		path   string
+		index  int    // arrays: the next element's index
+		name   string // objects: the member being read
+		inKey  bool   // objects: the next string token is a name
+	}
+	var stack []*frame
+	// child is the path of the value about to be read in the innermost
+	// container.
+	child := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			return f.path + "/" + escapePointer(f.name)
+		}
+		return f.path + "/" + strconv.Itoa(f.index)
+	}
+	// done marks a value of the innermost container read.
+	done := func() {
+		if len(stack) == 0 {
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			f.inKey = true
+		} else {
+			f.index++
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].inKey {
+			f := stack[n-1]
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:n-1]
+				done()
+				continue
+			}
+			name, _ := tok.(string)
+			if f.keys[name] {
+				return f.path + "/" + escapePointer(name), name, true
+			}
+			f.keys[name] = true
+			f.name, f.inKey = name, false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, keys: map[string]bool{}, path: child(), inKey: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: child()})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			done()
+		default:
+			done()
+		}
+		if len(stack) == 0 {
+			return "", "", false
+		}
+	}
 }
 
 // nestedTooDeep scans for brackets outside strings, whether or not the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 )
 
 // The Tool Explorer's REST protocol (explorer F2, F3, F7): what the page at
@@ -34,45 +35,97 @@ func summarize(t *Tool) toolSummary {
 	return ts
 }
 
-func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
-	tools, err := s.tools(r.Context())
+// explorer is the Tool Explorer's REST protocol: errors are
+// {"error": message}.
+var explorer = &surface{name: SurfaceExplorer, writeError: func(w http.ResponseWriter, e *httpError) {
+	writeError(w, e.status, e.msg)
+}}
+
+func (s *Server) explorerRoutes(mux *http.ServeMux) {
+	p := strings.TrimSuffix(s.opts.Explorer.Prefix, "/")
+	get := func(path string, h func(*request) error, auth bool) {
+		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, auth: auth, serve: h}))
+	}
+	get("/{$}", always(s.servePage), false)
+	get("/tools", s.listTools, false)
+	get("/tools/{name}", s.getTool, false)
+	get("/prompts", always(s.listPrompts), false)
+	get("/resources", always(s.listResources), false)
+	// Reading a resource runs the server's code: behind the hook, once the
+	// resource is known.
+	mux.Handle(p+"/resources/read", s.handle(endpoint{surface: explorer, methods: methodsGet, before: s.knownResource, auth: true, serve: s.readResource}))
+	// The order of a call's checks is the protocol's: execution allowed
+	// (403), tool known (404), auth (401), then the body. Auth runs before
+	// the body is read so that an unauthenticated client cannot make the
+	// server buffer one.
+	mux.Handle(p+"/tools/{name}/call", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.executable, auth: true, body: true, serve: s.callTool}))
+	// Validation is public: no execution gate, no auth hook.
+	mux.Handle(p+"/tools/{name}/validate", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownTool, body: true, serve: s.validateTool}))
+	mux.Handle(p+"/prompts/{name}/get", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownPrompt, auth: true, body: true, serve: s.getPrompt}))
+}
+
+// always adapts a handler that cannot fail to an endpoint's.
+func always(h http.HandlerFunc) func(*request) error {
+	return func(rq *request) error {
+		h(rq.w, rq.r)
+		return nil
+	}
+}
+
+func (s *Server) listTools(rq *request) error {
+	tools, err := s.tools(rq.ctx)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	out := make([]toolSummary, len(tools))
 	for i := range tools {
 		out[i] = summarize(&tools[i])
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(rq.w, http.StatusOK, out)
+	return nil
 }
 
-func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
-	t := s.knownTool(w, r)
-	if t == nil {
-		return
+func (s *Server) getTool(rq *request) error {
+	t, err := s.pathTool(rq)
+	if err != nil {
+		return err
 	}
-	writeJSON(w, http.StatusOK, toolDetail{
+	writeJSON(rq.w, http.StatusOK, toolDetail{
 		toolSummary:  summarize(t),
 		InputSchema:  inputSchema(t),
 		OutputSchema: t.OutputSchema,
 		Signature:    t.Signature,
 		Examples:     t.Examples,
 	})
+	return nil
 }
 
-// knownTool returns the tool the path names, or answers 404 (or 500 when
-// the provider failed) and returns nil.
-func (s *Server) knownTool(w http.ResponseWriter, r *http.Request) *Tool {
-	name := r.PathValue("name")
-	t, err := s.lookup(r.Context(), name)
+// pathTool returns the tool the path names: 404 when there is none, 500
+// when the provider failed.
+func (s *Server) pathTool(rq *request) (*Tool, error) {
+	name := rq.r.PathValue("name")
+	t, err := s.lookup(rq.ctx, name)
 	switch {
 	case err != nil:
-		writeError(w, http.StatusInternalServerError, msgProviderFailed)
+		return nil, refuse(http.StatusInternalServerError, msgProviderFailed)
 	case t == nil:
-		writeError(w, http.StatusNotFound, "Tool not found: "+name)
+		return nil, refuse(http.StatusNotFound, "Tool not found: "+name)
 	}
-	return t
+	return t, nil
+}
+
+// knownTool refuses a path that names no tool.
+func (s *Server) knownTool(rq *request) error {
+	_, err := s.pathTool(rq)
+	return err
+}
+
+// executable refuses a call when execution is off, or the tool unknown.
+func (s *Server) executable(rq *request) error {
+	if !s.opts.AllowExecute {
+		return refuse(http.StatusForbidden, "Tool execution is disabled.")
+	}
+	return s.knownTool(rq)
 }
 
 // callResponse is a CallToolResult as the explorer protocol returns it.
@@ -85,35 +138,18 @@ type callMeta struct {
 	TraceID string `json:"_trace_id"`
 }
 
-// callTool is POST /tools/{name}/call. The checks run in the order the
-// protocol fixes: execution allowed (403), tool known (404), auth (401),
-// then the body, then [Server.Invoke]. Auth runs before the body is read so
-// that an unauthenticated client cannot make the server buffer a body. The
-// provider is asked once for both lookups (see requestState).
-func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
-	if !s.opts.AllowExecute {
-		writeError(w, http.StatusForbidden, "Tool execution is disabled.")
-		return
-	}
-	r = withState(r)
-	if s.knownTool(w, r) == nil {
-		return
-	}
-	ctx, ok := s.authenticate(w, r, writeError)
-	if !ok {
-		return
-	}
-	body, ok := s.readBody(w, r, writeError)
-	if !ok {
-		return
-	}
+// callTool is POST /tools/{name}/call. The provider is asked once for
+// both lookups (see requestState).
+func (s *Server) callTool(rq *request) error {
+	body := rq.body
 	if notJSON(body) {
 		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
-	c := &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer, TraceID: traceParentID(r.Header.Get("traceparent"))}
-	out := s.Invoke(ctx, c)
-	if s.lookupFailed(w, out) {
-		return
+	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
+		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID()}
+	out := s.Invoke(rq.ctx, c)
+	if err := lookupFailed(out, c.Tool); err != nil {
+		return err
 	}
 	resp := callResponse{Result: out.Result}
 	trace := out.Result.TraceID
@@ -123,21 +159,20 @@ func (s *Server) callTool(w http.ResponseWriter, r *http.Request) {
 	if trace != "" {
 		resp.Meta = &callMeta{TraceID: trace}
 	}
-	writeJSON(w, explorerStatus(out.Status), resp)
+	writeJSON(rq.w, explorerStatus(out.Status), resp)
+	return nil
 }
 
-// lookupFailed answers an outcome that has no tool: the explorer's 404 and
-// 500 bodies.
-func (s *Server) lookupFailed(w http.ResponseWriter, out *Outcome) bool {
+// lookupFailed is the refusal of an outcome that has no tool: 404 for
+// none of that name, 500 when the provider failed; nil otherwise.
+func lookupFailed(out *Outcome, name string) error {
 	switch out.Status {
 	case StatusNotFound:
-		writeError(w, http.StatusNotFound, out.Result.Content[0].Text)
+		return refuse(http.StatusNotFound, "Tool not found: "+name)
 	case StatusUnavailable:
-		writeError(w, http.StatusInternalServerError, msgProviderFailed)
-	default:
-		return false
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
-	return true
+	return nil
 }
 
 func explorerStatus(st Status) int {
@@ -161,27 +196,21 @@ type validateResponse struct {
 
 // validateTool is POST /tools/{name}/validate: [Server.Invoke] stopped
 // before the handler, so that it says valid exactly when a call would get
-// past validation. Public: no execution gate, no auth hook.
-func (s *Server) validateTool(w http.ResponseWriter, r *http.Request) {
-	r = withState(r)
-	if s.knownTool(w, r) == nil {
-		return
-	}
-	body, ok := s.readBody(w, r, writeError)
-	if !ok {
-		return
-	}
-	out := s.Invoke(r.Context(), &Call{Tool: r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer, ValidateOnly: true})
-	if s.lookupFailed(w, out) {
-		return
+// past validation.
+func (s *Server) validateTool(rq *request) error {
+	name := rq.r.PathValue("name")
+	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: rq.body, Surface: SurfaceExplorer, ValidateOnly: true})
+	if err := lookupFailed(out, name); err != nil {
+		return err
 	}
 	var ve *ValidationError
 	switch {
 	case out.Status == StatusOK:
-		writeJSON(w, http.StatusOK, validateResponse{Valid: true})
+		writeJSON(rq.w, http.StatusOK, validateResponse{Valid: true})
 	case errors.As(out.Err, &ve) && ve.Malformed:
-		writeJSON(w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + ve.Issues[0].Message, Keyword: "format"}}})
+		writeJSON(rq.w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + ve.Issues[0].Message, Keyword: "format"}}})
 	default:
-		writeJSON(w, http.StatusOK, validateResponse{Errors: out.Issues()})
+		writeJSON(rq.w, http.StatusOK, validateResponse{Errors: out.Issues()})
 	}
+	return nil
 }

@@ -1,9 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -40,57 +40,54 @@ func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// getPrompt is POST /prompts/{name}/get with {"arguments": {...}}.
-func (s *Server) getPrompt(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	var p *Prompt
+// knownPrompt refuses a path that names no prompt.
+func (s *Server) knownPrompt(rq *request) error {
+	if s.prompt(rq.r.PathValue("name")) == nil {
+		return refuse(http.StatusNotFound, "Prompt not found: "+rq.r.PathValue("name"))
+	}
+	return nil
+}
+
+func (s *Server) prompt(name string) *Prompt {
 	for i := range s.opts.MCP.Prompts {
 		if s.opts.MCP.Prompts[i].Name == name {
-			p = &s.opts.MCP.Prompts[i]
+			return &s.opts.MCP.Prompts[i]
 		}
 	}
-	if p == nil {
-		writeError(w, http.StatusNotFound, "Prompt not found: "+name)
-		return
-	}
-	ctx, ok := s.authenticate(w, r, writeError)
-	if !ok {
-		return
-	}
-	body, ok := s.readBody(w, r, writeError)
-	if !ok {
-		return
-	}
+	return nil
+}
+
+// getPrompt is POST /prompts/{name}/get with {"arguments": {...}}.
+func (s *Server) getPrompt(rq *request) error {
+	p := s.prompt(rq.r.PathValue("name"))
 	var req struct {
 		Arguments map[string]string `json:"arguments"`
 	}
-	if len(strings.TrimSpace(string(body))) > 0 {
-		if err := json.Unmarshal(body, &req); err != nil {
-			writeError(w, http.StatusBadRequest, `The body must be {"arguments": {name: string}}: `+err.Error())
-			return
+	if len(bytes.TrimSpace(rq.body)) > 0 {
+		if err := json.Unmarshal(rq.body, &req); err != nil {
+			return refuse(http.StatusBadRequest, `The body must be {"arguments": {name: string}}.`)
 		}
 	}
 	if req.Arguments == nil {
 		req.Arguments = map[string]string{}
 	}
 	if err := checkPromptArgs(p, req.Arguments); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+		return refuse(http.StatusBadRequest, err.Error())
 	}
-	res, err := safePrompt(ctx, p.Handler, req.Arguments)
+	res, err := safePrompt(rq.ctx, p.Handler, req.Arguments)
 	if err != nil {
-		s.log.ErrorContext(ctx, "prompt failed", "prompt", p.Name, "err", err)
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
+		s.log.ErrorContext(rq.ctx, "prompt failed", "prompt", p.Name, "err", err)
+		return refuse(http.StatusInternalServerError, err.Error()) // the prompt's own words, as a tool's error is shown
 	}
 	msgs := make([]promptMessageJSON, len(res.Messages))
 	for i, m := range res.Messages {
 		msgs[i] = promptMessageJSON(m)
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Description string              `json:"description,omitempty"`
 		Messages    []promptMessageJSON `json:"messages"`
 	}{res.Description, msgs})
+	return nil
 }
 
 type promptMessageJSON struct {
@@ -123,45 +120,44 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
 	}{res, tmpl})
 }
 
-// readResource is GET /resources/read?uri=URI: a resource by its URI, or
-// the first template that matches it.
-func (s *Server) readResource(w http.ResponseWriter, r *http.Request) {
-	uri := r.URL.Query().Get("uri")
+// resourceFor finds what reads uri: a resource of that URI, or the first
+// template that matches it; read is nil when there is none.
+func (s *Server) resourceFor(uri string) (read ResourceHandler, vars map[string]string, mime string) {
 	o := &s.opts.MCP
-	var read ResourceHandler
-	var vars map[string]string
-	mime := ""
 	for i := range o.Resources {
 		if o.Resources[i].URI == uri {
-			read, mime = o.Resources[i].Read, o.Resources[i].MIMEType
-			break
+			return o.Resources[i].Read, nil, o.Resources[i].MIMEType
 		}
 	}
-	if read == nil {
-		for i := range o.ResourceTemplates {
-			t, err := uritemplate.New(o.ResourceTemplates[i].URITemplate)
-			if err != nil {
-				continue
-			}
-			if t.Match(uri) != nil {
-				read, vars, mime = o.ResourceTemplates[i].Read, templateVars(t, uri), o.ResourceTemplates[i].MIMEType
-				break
-			}
+	for i := range o.ResourceTemplates {
+		t, err := uritemplate.New(o.ResourceTemplates[i].URITemplate)
+		if err != nil {
+			continue
+		}
+		if t.Match(uri) != nil {
+			return o.ResourceTemplates[i].Read, templateVars(t, uri), o.ResourceTemplates[i].MIMEType
 		}
 	}
-	if uri == "" || read == nil {
-		writeError(w, http.StatusNotFound, "Resource not found: "+uri)
-		return
+	return nil, nil, ""
+}
+
+// knownResource refuses a URI that no resource or template serves.
+func (s *Server) knownResource(rq *request) error {
+	uri := rq.r.URL.Query().Get("uri")
+	if read, _, _ := s.resourceFor(uri); uri == "" || read == nil {
+		return refuse(http.StatusNotFound, "Resource not found: "+uri)
 	}
-	ctx, ok := s.authenticate(w, r, writeError)
-	if !ok {
-		return
-	}
-	contents, err := read(ctx, uri, vars)
+	return nil
+}
+
+// readResource is GET /resources/read?uri=URI.
+func (s *Server) readResource(rq *request) error {
+	uri := rq.r.URL.Query().Get("uri")
+	read, vars, mime := s.resourceFor(uri)
+	contents, err := read(rq.ctx, uri, vars)
 	if err != nil {
-		s.log.ErrorContext(ctx, "resource read failed", "uri", uri, "err", err)
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
+		s.log.ErrorContext(rq.ctx, "resource read failed", "uri", uri, "err", err)
+		return refuse(http.StatusInternalServerError, err.Error()) // the handler's own words, as a tool's error is shown
 	}
 	for i := range contents {
 		if contents[i].URI == "" {
@@ -174,7 +170,8 @@ func (s *Server) readResource(w http.ResponseWriter, r *http.Request) {
 	if contents == nil {
 		contents = []ResourceContents{}
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Contents []ResourceContents `json:"contents"`
 	}{contents})
+	return nil
 }

@@ -30,7 +30,7 @@ func TestExplorerPromptsAndResources(t *testing.T) {
 	do(t, s, "POST", "/prompts/explain/get", `{"arguments":{"value":"42","tone":"gently"}}`).is(t, 200, `{"messages":[{"role":"user","content":{"type":"text","text":"Explain 42 gently."}}]}`)
 	do(t, s, "POST", "/prompts/explain/get", `{}`).is(t, 400, `{"error":"prompt explain: missing required argument value"}`)
 	do(t, s, "POST", "/prompts/explain/get", `{"arguments":{"value":"1","x":"2"}}`).is(t, 400, `{"error":"prompt explain: unknown argument \"x\""}`)
-	do(t, s, "POST", "/prompts/explain/get", `[`).is(t, 400, `{"error":"The body must be {\"arguments\": {name: string}}: unexpected end of JSON input"}`)
+	do(t, s, "POST", "/prompts/explain/get", `[`).is(t, 400, `{"error":"The body must be {\"arguments\": {name: string}}."}`)
 	do(t, s, "POST", "/prompts/nope/get", `{}`).is(t, 404, `{"error":"Prompt not found: nope"}`)
 	do(t, s, "POST", "/prompts/broken/get", `{}`).is(t, 500, `{"error":"no words"}`)
 

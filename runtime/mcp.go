@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -9,13 +8,14 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"net/url"
 	goruntime "runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 	"weak"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -111,41 +111,15 @@ type mcpState struct {
 	// listed holds, per session (weakly), the fingerprint of the tool list
 	// the provider last gave for it, to notice changes.
 	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
-	// inject hands a request's TokenInfo to the SDK's handler.
-	inject http.Handler
-	// registered names the tools of a fixed list that are in the SDK's
-	// registry (see registerTools); every other call goes through
-	// dispatchTool.
-	registered map[string]bool
+	// stateless serves the requests of revision 2026-07-28 (and all of
+	// them with MCPOptions.Stateless); stateful, with sessions, the rest
+	// (nil with MCPOptions.Stateless). sseHandler serves /sse.
+	stateless, stateful, sseHandler http.Handler
+	// registry is what the SDK's registry holds (see registerTools).
+	registry registry
 	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
 }
-
-// changeProbe is added to the SDK's registry and removed again at once to
-// make it send notifications/tools/list_changed: the SDK has no other way
-// to send one, and tools/list is answered by middleware, from the
-// provider.
-var changeProbe = &mcp.Tool{Name: "toolgen.list-changed", InputSchema: json.RawMessage(`{"type":"object"}`)}
-
-func changeProbeHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return nil, errors.New("not a tool")
-}
-
-// promptProbe does for notifications/prompts/list_changed what changeProbe
-// does for tools.
-var promptProbe = &mcp.Prompt{Name: "toolgen.list-changed"}
-
-func promptProbeHandler(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	return nil, errors.New("not a prompt")
-}
-
-// dispatchTool is the SDK registry's entry for the calls of tools that are
-// not in the registry themselves: those of a provider that is not a fixed
-// list, whose tools can change with every request. The middleware renames
-// such a call to it and keeps the real name in the context.
-var dispatchTool = &mcp.Tool{Name: "toolgen.call", InputSchema: json.RawMessage(`{"type":"object"}`)}
-
-type dispatchKey struct{}
 
 func (s *Server) buildMCP() {
 	o := &s.opts.MCP
@@ -214,49 +188,109 @@ func buildIdentity() (name, version string) {
 	return name, version
 }
 
-// registerTools puts in the SDK's registry the tools of a fixed list whose
-// schema asks for Mcp-Param-* headers (x-mcp-header), so that the SDK
-// checks those headers on their calls as it does for its own tools. Every
-// other call goes through dispatchTool, which the SDK serves the same way
-// (it marks the result for the protocol revision, carries input-required
-// results): for a tool without x-mcp-header the SDK has nothing to check,
-// yet on every call of protocol 2026-07-28 to a tool it finds in its
-// registry it decodes the tool's whole input schema again to look for
-// them. tools/list stays toolgen's (schemas and hints exactly as
-// generated). A provider that is not a fixed list has only dispatchTool
-// there: registering its tools as they come and go would tell every client
-// its list changed.
+// registry is what the SDK's registry holds: each tool registered, by
+// the fingerprint of its descriptor, and the prompts, so that a change can
+// be announced by registering one again.
+type registry struct {
+	mu      sync.Mutex
+	tools   map[string]uint64
+	last    *mcp.Tool // the tool registered last, registered again to announce a change
+	prompts []*mcp.Prompt
+	handler []mcp.PromptHandler
+}
+
+// registered reports whether the SDK's registry has a tool of that name.
+func (s *Server) registered(name string) bool {
+	reg := &s.mcp.registry
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	_, ok := reg.tools[name]
+	return ok
+}
+
+// callUnregistered answers a tools/call for a tool that is not in the
+// SDK's registry: a tool of a provider that is not a fixed list, whose
+// tools may differ with every request and every caller. Registering them
+// as they come would tell every session that the list changed. The SDK
+// marks the results of its own tools for the protocol revision; an
+// input-required result is marked here.
+func (s *Server) callUnregistered(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	res, err := s.serveToolCall(ctx, req)
+	if err != nil || len(res.InputRequests) == 0 {
+		return res, err
+	}
+	return inputRequiredResult{res}, nil
+}
+
+// inputRequiredResult is a CallToolResult marked "input_required".
+type inputRequiredResult struct{ *mcp.CallToolResult }
+
+func (r inputRequiredResult) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.CallToolResult)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	m["resultType"] = json.RawMessage(`"input_required"`)
+	return json.Marshal(m)
+}
+
+// registerTools puts every tool of a fixed list in the SDK's registry,
+// served by serveToolCall, so that the SDK does for them what it does for
+// its own: dispatch tools/call, check Mcp-Param-* headers (x-mcp-header),
+// mark results for the protocol revision, carry input-required results.
+// tools/list stays toolgen's (see listMCPTools): schemas and hints exactly
+// as generated, and only what the caller may see. The tools of a provider
+// that is not a fixed list are not registered (see callUnregistered).
 func (s *Server) registerTools() {
-	s.mcp.srv.AddTool(dispatchTool, s.serveToolCall)
 	if s.static == nil {
 		return
 	}
-	s.mcp.registered = make(map[string]bool)
-	for name, t := range s.static {
-		if name == dispatchTool.Name || name == changeProbe.Name {
-			continue // the runtime's own names: such a tool goes through dispatchTool
-		}
-		if !bytes.Contains(inputSchema(t), []byte("x-mcp-header")) {
-			continue
-		}
-		mt := &mcp.Tool{Name: name, InputSchema: inputSchema(t)}
-		err := func() (err error) {
-			defer func() {
-				if v := recover(); v != nil {
-					err = fmt.Errorf("%v", v)
-				}
-			}()
-			s.mcp.srv.AddTool(mt, s.serveToolCall)
-			return nil
-		}()
-		if err != nil {
-			// Served through dispatchTool all the same; only the SDK's
-			// checks of Mcp-Param-* headers are lost.
-			s.log.Error("tool served without the SDK's Mcp-Param header checks", "tool", name, "err", err)
-			continue
-		}
-		s.mcp.registered[name] = true
+	names := make([]string, 0, len(s.static))
+	for name := range s.static {
+		names = append(names, name)
 	}
+	slices.Sort(names)
+	for _, name := range names {
+		s.register(s.static[name])
+	}
+}
+
+// register puts t in the SDK's registry unless it is there as it is, which
+// makes the SDK tell every session that the list changed. It reports
+// whether it did.
+func (s *Server) register(t *Tool) bool {
+	reg := &s.mcp.registry
+	sum := fingerprint([]Tool{*t})
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if old, ok := reg.tools[t.Name]; ok && old == sum {
+		return false
+	}
+	mt := &mcp.Tool{Name: t.Name, InputSchema: inputSchema(t)}
+	err := func() (err error) {
+		// The SDK panics on an input schema that is not an object's.
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("%v", v)
+			}
+		}()
+		s.mcp.srv.AddTool(mt, s.serveToolCall)
+		return nil
+	}()
+	if err != nil {
+		s.log.Warn("tool served over MCP outside the SDK's registry, which refuses its input schema", "tool", t.Name, "err", err)
+		return false
+	}
+	if reg.tools == nil {
+		reg.tools = map[string]uint64{}
+	}
+	reg.tools[t.Name] = sum
+	reg.last = mt
+	return true
 }
 
 // setCacheable decides the caching hints (ttlMs, cacheScope) of every
@@ -285,9 +319,23 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // A function provider's changes are noticed on their own when the server
 // next lists its tools; call this to tell clients at once.
 func (s *Server) NotifyToolsChanged() {
-	// The two changes are sent as one notification (the SDK debounces).
-	s.mcp.srv.AddTool(changeProbe, changeProbeHandler)
-	s.mcp.srv.RemoveTools(changeProbe.Name)
+	// The SDK sends notifications/tools/list_changed when its registry
+	// changes and has no call to send one otherwise (an
+	// mcp.Server.NotifyToolListChanged is missing): a tool is registered
+	// again, as it is. A function provider's registry starts empty: one
+	// of its tools is registered then (calls to it go through the SDK,
+	// to serveToolCall, as the others' go through callUnregistered).
+	reg := &s.mcp.registry
+	reg.mu.Lock()
+	last := reg.last
+	reg.mu.Unlock()
+	if last != nil {
+		s.mcp.srv.AddTool(last, s.serveToolCall)
+	} else if tools, err := s.provider.Tools(context.Background()); err == nil && len(tools) > 0 {
+		s.register(&tools[0])
+	} else {
+		s.log.Debug("tool list change not announced: no tool to register", "err", err)
+	}
 	if !s.opts.MCP.DisableRegistry {
 		// The registry's list of tools changed with them.
 		_ = s.mcp.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
@@ -295,10 +343,16 @@ func (s *Server) NotifyToolsChanged() {
 }
 
 // NotifyPromptsChanged tells every MCP session that the prompt list
-// changed.
+// changed. Like NotifyToolsChanged, it registers a prompt again (the SDK
+// has no mcp.Server.NotifyPromptListChanged); a server without prompts
+// has no list to change.
 func (s *Server) NotifyPromptsChanged() {
-	s.mcp.srv.AddPrompt(promptProbe, promptProbeHandler)
-	s.mcp.srv.RemovePrompts(promptProbe.Name)
+	reg := &s.mcp.registry
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if n := len(reg.prompts); n > 0 {
+		s.mcp.srv.AddPrompt(reg.prompts[n-1], reg.handler[n-1])
+	}
 }
 
 // NotifyResourceUpdated tells the sessions subscribed to uri that the
@@ -345,58 +399,6 @@ func fingerprint(tools []Tool) uint64 {
 	return h.Sum64()
 }
 
-// mcpHandler serves MCP over Streamable HTTP. The auth hook runs on every
-// request (401 JSON when it rejects); the context it returns, with the
-// request, is what the tool's ctx carries, even in a stateful session whose
-// transport context belongs to the request that opened it. It reaches the
-// tool as the SDK carries a request's identity: in the TokenInfo of the
-// request's RequestExtra.
-func (s *Server) mcpHandler() http.Handler {
-	o := &s.opts.MCP
-	idle := o.SessionIdleTimeout
-	if idle == 0 {
-		idle = DefaultSessionIdleTimeout
-	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.StreamableHTTPOptions{
-		Stateless:    o.Stateless,
-		JSONResponse: o.JSONResponse,
-		// The server's own browser guard checks the Host header for
-		// every surface, with Options.AllowedHosts (see browser.go).
-		DisableLocalhostProtection: true,
-		SessionTimeout:             max(idle, 0),
-		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
-		Logger:                     s.log,
-	})
-	s.mcp.inject = tokenInjector(h)
-	s.mcp.sessions.every = idle
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, ok := s.authenticate(w, r, writeError)
-		if !ok {
-			return
-		}
-		owner := s.owner(ctx, r)
-		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
-			// A session belongs to whoever opened it.
-			if !s.mcp.sessions.use(sid, owner) {
-				s.log.WarnContext(ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
-				writeError(w, http.StatusForbidden, "Forbidden")
-				return
-			}
-			if r.Method == http.MethodDelete {
-				defer s.mcp.sessions.forget(sid)
-			}
-		} else if !o.Stateless && r.Method == http.MethodPost {
-			if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
-				s.log.InfoContext(ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
-				closeSession(s.mcp.srv, old)
-			}
-			w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}
-		}
-		// UserID also has the SDK refuse the session to anyone else.
-		serveWithToken(s.mcp.inject, w, r, &auth.TokenInfo{UserID: owner, Extra: map[string]any{tokenContextKey: ctx}})
-	})
-}
-
 // owner is whom a session or a requestState opened by r belongs to: ""
 // when the server has no auth hook.
 func (s *Server) owner(ctx context.Context, r *http.Request) string {
@@ -406,53 +408,6 @@ func (s *Server) owner(ctx context.Context, r *http.Request) string {
 	p, _ := PrincipalFrom(ctx)
 	return sessionOwner(r, p)
 }
-
-// tokenContextKey is where a TokenInfo's Extra holds the context the auth
-// hook returned.
-const tokenContextKey = "toolgen.context"
-
-// tokenHandoff takes a TokenInfo and the request's own header through the
-// SDK's bearer-token middleware.
-type tokenHandoff struct {
-	info   *auth.TokenInfo
-	header http.Header
-}
-
-type tokenHandoffKey struct{}
-
-// tokenInjector returns h behind the SDK's auth.RequireBearerToken, the
-// only way the SDK offers to put a TokenInfo in a request's context. Its
-// verifier does not verify anything: the auth hook did, and the TokenInfo
-// comes from serveWithToken.
-func tokenInjector(h http.Handler) http.Handler {
-	verifier := func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
-		if ho, ok := ctx.Value(tokenHandoffKey{}).(*tokenHandoff); ok {
-			return ho.info, nil
-		}
-		return nil, auth.ErrInvalidToken
-	}
-	return auth.RequireBearerToken(verifier, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(
-		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r.Header = r.Context().Value(tokenHandoffKey{}).(*tokenHandoff).header
-			h.ServeHTTP(w, r)
-		}))
-}
-
-// serveWithToken serves r through an injector from tokenInjector with ti
-// as its TokenInfo. The middleware reads a bearer token from the
-// Authorization header before it calls the verifier, but the auth hook may
-// have used another header or none: it is shown a header with nothing but
-// a placeholder token (the middleware reads no other), and the SDK's
-// handler gets the request's own.
-func serveWithToken(inject http.Handler, w http.ResponseWriter, r *http.Request, ti *auth.TokenInfo) {
-	r = r.WithContext(context.WithValue(r.Context(), tokenHandoffKey{}, &tokenHandoff{info: ti, header: r.Header}))
-	r.Header = http.Header{"Authorization": placeholderToken}
-	inject.ServeHTTP(w, r)
-}
-
-// placeholderToken is the Authorization header serveWithToken shows the
-// SDK's bearer-token middleware. It is never changed.
-var placeholderToken = []string{"Bearer toolgen"}
 
 // sessionRecorder notes the session id a response opens, before the
 // client can see it.
@@ -504,13 +459,15 @@ func (c valuesCtx) Value(k any) any {
 }
 
 // requestContext is the context a request's handler runs in: the SDK's
-// (cancellation, session), with the values of the HTTP request's context
-// after the auth hook when the request came over HTTP. A request over HTTP
-// whose context cannot be found is refused when there is an auth hook,
-// rather than run without the caller's identity.
+// (cancellation, session), with the values of the context the auth hook
+// returned for the HTTP request that carried it. In a session, the SDK's
+// context belongs to the request that opened the session, so the caller
+// is found anew for each request: in its TokenInfo (a bearer token, see
+// withTokenInfo), else by running the auth hook again on the request's
+// headers. A request the hook now refuses is refused.
 //
 // Over /sse a message carries no HTTP request of its own: the session's
-// context is the authenticated stream's (see sseHandler), and each message
+// context is the authenticated stream's (see serveSSE), and each message
 // gets a fresh request state, so that a provider is asked again for each.
 func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
@@ -519,16 +476,25 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 		}
 		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}
+	if s.opts.AuthHook == nil {
+		return ctx, nil
+	}
 	if extra.TokenInfo != nil {
 		if hctx, ok := extra.TokenInfo.Extra[tokenContextKey].(context.Context); ok {
 			return valuesCtx{ctx, hctx}, nil
 		}
 	}
-	if s.opts.AuthHook != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Unauthorized"}
+	r := (&http.Request{Method: http.MethodPost, Header: extra.Header, URL: &url.URL{Path: s.mcpPath()}}).WithContext(ctx)
+	r = withState(r)
+	hctx, err := s.authenticate(r)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msgUnauthorized}
 	}
-	return ctx, nil
+	return valuesCtx{ctx, hctx}, nil
 }
+
+// mcpPath is where Streamable HTTP is served.
+func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, DefaultMCPPath) }
 
 // mcpMiddleware answers tools/list from the provider, routes tools/call to
 // serveToolCall through the SDK, and hands every other method to the SDK.
@@ -542,12 +508,8 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/list":
 			return s.listMCPTools(ctx, req)
 		case "tools/call":
-			r := req.(*mcp.CallToolRequest)
-			if !s.mcp.registered[r.Params.Name] {
-				p := *r.Params
-				p.Name = dispatchTool.Name
-				ctx = context.WithValue(ctx, dispatchKey{}, r.Params.Name)
-				req = &mcp.CallToolRequest{Session: r.Session, Params: &p, Extra: r.Extra}
+			if r := req.(*mcp.CallToolRequest); !s.registered(r.Params.Name) {
+				return s.callUnregistered(ctx, r)
 			}
 		}
 		res, err := next(ctx, method, req)

@@ -582,7 +582,13 @@ func TestMCPHTTP(t *testing.T) {
 				r.Header.Set("Authorization", "Bearer "+token)
 				return http.DefaultTransport.RoundTrip(r)
 			})}
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, nil)
+			// Without stateless, an older client gets a session; a client
+			// of 2026-07-28 is served statelessly in both modes.
+			var so *mcp.ClientSessionOptions
+			if !stateless {
+				so = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, so)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -609,18 +615,21 @@ func TestMCPHTTP(t *testing.T) {
 				t.Errorf("another token on the session: %v", err)
 			}
 
-			// Without a token: 401 with the generic JSON body.
+			// Without a token: 401 with the generic JSON-RPC error.
 			resp, err := http.Post(hs.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			body := readAll(resp)
-			if resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` {
+			if resp.StatusCode != 401 || body != rpcUnauthorized {
 				t.Errorf("no token: %d %s", resp.StatusCode, body)
 			}
 		})
 	}
 }
+
+// rpcUnauthorized is the body of a 401 on MCP.
+const rpcUnauthorized = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Unauthorized"}}`
 
 type roundTripper func(*http.Request) (*http.Response, error)
 
@@ -701,7 +710,7 @@ func TestMCPSessionBinding(t *testing.T) {
 		}
 		return resp, err
 	})}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -723,7 +732,7 @@ func TestMCPSessionBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body := readAll(resp); resp.StatusCode != 403 || body != `{"error":"Forbidden"}` {
+	if body := readAll(resp); resp.StatusCode != 403 || body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden"}}` {
 		t.Errorf("another principal on the session: %d %s", resp.StatusCode, body)
 	}
 	// The owner goes on.

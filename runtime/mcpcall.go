@@ -29,10 +29,9 @@ import (
 )
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
-// (registered for each tool of a fixed list whose schema asks for
-// Mcp-Param-* headers, and as dispatchTool for the rest), which runs the
-// call through [Server.Invoke] and returns the SDK's own CallToolResult, so
-// that the SDK does for toolgen's tools what it does for its own: check
+// (registered for every tool, see registerTools), which runs the call
+// through [Server.Invoke] and returns the SDK's own CallToolResult, so that
+// the SDK does for toolgen's tools what it does for its own: check
 // Mcp-Param-* headers, mark the result's type for the protocol revision,
 // and carry input-required results.
 
@@ -138,9 +137,6 @@ func ownerOf(req mcp.Request) string {
 // serveToolCall is the SDK registry's handler of every tool.
 func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := req.Params.Name
-	if n, ok := ctx.Value(dispatchKey{}).(string); ok {
-		name = n
-	}
 	var args func() []byte
 	if protocolOf(req) >= protocol20260728 {
 		// The binding is of the arguments the client sent: a copy, as the

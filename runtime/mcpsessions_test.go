@@ -140,7 +140,7 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 	sid := openSession(t, hs.URL, "X-Api-Key", "alice-key")
-	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "bob-key"); code != 403 || body != `{"error":"Forbidden"}` {
+	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "bob-key"); code != 403 || body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden"}}` {
 		t.Errorf("another key on the session: %d %s", code, body)
 	}
 	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "alice-key"); code != 200 {

@@ -149,7 +149,7 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 		t.Fatal(err)
 	}
 	wantChallenge := `Bearer resource_metadata="` + hs.URL + `/.well-known/oauth-protected-resource/mcp", scope="tools:call"`
-	if body := readAll(resp); resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` || resp.Header.Get("WWW-Authenticate") != wantChallenge {
+	if body := readAll(resp); resp.StatusCode != 401 || body != rpcUnauthorized || resp.Header.Get("WWW-Authenticate") != wantChallenge {
 		t.Errorf("no token: %d %s %q", resp.StatusCode, body, resp.Header.Get("WWW-Authenticate"))
 	}
 	// The metadata, for the endpoint and for the server.
@@ -200,7 +200,9 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if v, want := cs.InitializeResult().ProtocolVersion, map[bool]string{false: "2025-11-25", true: "2026-07-28"}[stateless]; v != want {
+	// The SDK's client speaks 2026-07-28, which is served statelessly
+	// whatever the mode.
+	if v, want := cs.InitializeResult().ProtocolVersion, "2026-07-28"; v != want {
 		t.Errorf("protocol %s, want %s", v, want)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})

@@ -196,7 +196,7 @@ func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
 func oxpResolve(defs []*oxpDefinition, id string) (*oxpDefinition, error) {
 	m := oxpToolID.FindStringSubmatch(id)
 	if m == nil {
-		return nil, oxpBadRequest(fmt.Sprintf("The tool_id %q is not Toolkit.Tool[@version].", id))
+		return nil, oxpBadRequest(fmt.Sprintf("The tool_id %q is not Toolkit.Tool[@version].", truncate(id, 100)))
 	}
 	var best *oxpDefinition
 	known := false
@@ -218,7 +218,7 @@ func oxpResolve(defs []*oxpDefinition, id string) (*oxpDefinition, error) {
 	case known:
 		return nil, oxpBadRequest(fmt.Sprintf("Tool %s.%s has no version %s.", m[1], m[2], m[3]))
 	}
-	return nil, oxpBadRequest("Tool not found: " + id + ".")
+	return nil, oxpBadRequest("Tool not found: " + id + ".") // id matched the pattern: a short one
 }
 
 // oxpBadRequest is a request OXP answers with 400, in words for the
@@ -241,9 +241,9 @@ func (s *Server) oxpRoutes(mux *http.ServeMux) {
 	if p == "" {
 		p = DefaultOXPPrefix
 	}
-	mux.Handle(p+"/health", allowWith(writeOXPError, s.oxpHealth, http.MethodGet, http.MethodHead))
-	mux.Handle(p+"/tools", allowWith(writeOXPError, s.oxpList, http.MethodGet, http.MethodHead))
-	mux.Handle(p+"/tools/call", allowWith(writeOXPError, s.oxpCall, http.MethodPost))
+	mux.Handle(p+"/health", s.handle(endpoint{surface: oxp, methods: methodsGet, serve: s.oxpHealth}))
+	mux.Handle(p+"/tools", s.handle(endpoint{surface: oxp, methods: methodsGet, auth: !s.opts.OXP.PublicListing, serve: s.oxpList}))
+	mux.Handle(p+"/tools/call", s.handle(endpoint{surface: oxp, methods: methodsPost, auth: true, body: true, serve: s.oxpCall}))
 }
 
 // oxpError is OXP's error body: {"message", "developer_message"?}.
@@ -252,34 +252,29 @@ type oxpError struct {
 	DeveloperMessage string `json:"developer_message,omitempty"`
 }
 
-func writeOXPError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, oxpError{Message: msg})
-}
+// oxp is the OXP surface: errors are {"message", "developer_message"?}.
+var oxp = &surface{name: SurfaceOXP, writeError: func(w http.ResponseWriter, e *httpError) {
+	writeJSON(w, e.status, oxpError{Message: e.msg, DeveloperMessage: e.detail})
+}}
 
-func (s *Server) oxpHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
+func (s *Server) oxpHealth(rq *request) error {
+	writeJSON(rq.w, http.StatusOK, map[string]string{"status": "healthy"})
+	return nil
 }
 
 // oxpList is GET /oxp/tools: the definitions under both "items" (the
 // OpenAPI's key) and "tools" (the narrative page's).
-func (s *Server) oxpList(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	if !s.opts.OXP.PublicListing {
-		var ok bool
-		if ctx, ok = s.authenticate(w, r, writeOXPError); !ok {
-			return
-		}
-	}
-	defs, err := s.oxpDefinitions(ctx)
+func (s *Server) oxpList(rq *request) error {
+	defs, err := s.oxpDefinitions(rq.ctx)
 	if err != nil {
-		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Schema string           `json:"$schema"`
 		Items  []*oxpDefinition `json:"items"`
 		Tools  []*oxpDefinition `json:"tools"`
 	}{OXPSchema, defs, defs})
+	return nil
 }
 
 // oxpCallRequest is the body of POST /oxp/tools/call. Unknown keys are
@@ -326,57 +321,38 @@ type oxpCallError struct {
 // oxpCall is POST /oxp/tools/call: auth, the envelope, the tool_id, then
 // [Server.Invoke]. A tool that fails, panics or times out is
 // success:false with status 200; only the request itself gets 4xx.
-func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
-	r = withState(r)
-	ctx, ok := s.authenticate(w, r, writeOXPError)
-	if !ok {
-		return
-	}
-	body, ok := s.readBody(w, r, writeOXPError)
-	if !ok {
-		return
-	}
+func (s *Server) oxpCall(rq *request) error {
 	var req oxpCallRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil || dec.More() {
-		msg := "The body is not an OXP call request."
-		if err != nil {
-			msg = "The body is not an OXP call request: " + err.Error()
-		}
-		writeOXPError(w, http.StatusBadRequest, msg)
-		return
+	if err := decodeEnvelope(rq.body, &req, true); err != nil {
+		return refuse(http.StatusBadRequest, "The body is not an OXP call request: %s.", err.Error())
 	}
 	switch {
 	case req.Schema != nil && *req.Schema != OXPSchema:
-		writeJSON(w, http.StatusBadRequest, oxpError{Message: "Unsupported $schema " + strconv.Quote(*req.Schema) + ".", DeveloperMessage: "This server speaks " + OXPSchema + "."})
-		return
+		return &httpError{status: http.StatusBadRequest, msg: "Unsupported $schema " + strconv.Quote(truncate(*req.Schema, 100)) + ".", detail: "This server speaks " + OXPSchema + "."}
 	case req.Request == nil:
-		writeOXPError(w, http.StatusBadRequest, `The body has no "request".`)
-		return
+		return refuse(http.StatusBadRequest, `The body has no "request".`)
 	case req.Request.ToolID == nil:
-		writeOXPError(w, http.StatusBadRequest, `The request has no "tool_id".`)
-		return
+		return refuse(http.StatusBadRequest, `The request has no "tool_id".`)
+	case len(req.Request.CallID) > maxIDLength:
+		return refuse(http.StatusBadRequest, `The request's "call_id" is longer than %d characters.`, maxIDLength)
 	}
 	in := bytes.TrimSpace(req.Request.Input)
 	if len(in) == 0 || string(in) == "null" {
 		in = emptyObject
 	} else if in[0] != '{' {
-		writeOXPError(w, http.StatusBadRequest, `The request's "input" is not an object.`)
-		return
+		return refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
 	}
 
+	ctx := rq.ctx
 	defs, err := s.oxpDefinitions(ctx)
 	if err != nil {
-		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	def, err := oxpResolve(defs, *req.Request.ToolID)
 	if err != nil {
-		writeOXPError(w, http.StatusBadRequest, err.Error())
-		return
+		return refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID}
+	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.correlationID()}
 	if c.ID == "" {
 		c.ID = newUUID()
 	}
@@ -401,14 +377,12 @@ func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
 	out := s.Invoke(ctx, c)
 	switch out.Status {
 	case StatusInvalid:
-		writeJSON(w, http.StatusUnprocessableEntity, oxpInvalid(out))
-		return
+		writeJSON(rq.w, http.StatusUnprocessableEntity, oxpInvalid(out))
+		return nil
 	case StatusNotFound:
-		writeOXPError(w, http.StatusBadRequest, out.Result.Content[0].Text)
-		return
+		return refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case StatusUnavailable:
-		writeOXPError(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
 	if res.Success {
@@ -417,10 +391,11 @@ func (s *Server) oxpCall(w http.ResponseWriter, r *http.Request) {
 	} else {
 		res.Error = oxpFailure(out)
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Schema string    `json:"$schema"`
 		Result oxpResult `json:"result"`
 	}{OXPSchema, res})
+	return nil
 }
 
 // oxpFailure is the error of a call that failed: the text the caller

@@ -65,7 +65,7 @@ func (s *Server) addPrompt(p *Prompt) {
 	for _, a := range p.Arguments {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 	}
-	s.mcp.srv.AddPrompt(mp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	h := func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args := req.Params.Arguments
 		if args == nil {
 			args = map[string]string{}
@@ -100,7 +100,10 @@ func (s *Server) addPrompt(p *Prompt) {
 			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: mc})
 		}
 		return out, nil
-	})
+	}
+	s.mcp.srv.AddPrompt(mp, h)
+	reg := &s.mcp.registry
+	reg.prompts, reg.handler = append(reg.prompts, mp), append(reg.handler, h)
 }
 
 // checkPromptArgs requires every required argument and refuses unknown

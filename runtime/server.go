@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -187,7 +185,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
-	s.root = s.browserGuard(s.metrics.countRequests(s.mux))
+	s.root = withIDs(s.browserGuard(s.metrics.countRequests(s.mux)))
 	return s
 }
 
@@ -207,26 +205,10 @@ func checkTool(t *Tool) error {
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	if !s.opts.Explorer.Disable {
-		p := strings.TrimSuffix(s.opts.Explorer.Prefix, "/")
-		s.mux.Handle(p+"/{$}", allow(s.servePage, http.MethodGet, http.MethodHead))
-		s.mux.Handle(p+"/tools", allow(s.listTools, http.MethodGet, http.MethodHead))
-		s.mux.Handle(p+"/tools/{name}", allow(s.getTool, http.MethodGet, http.MethodHead))
-		s.mux.Handle(p+"/tools/{name}/call", allow(s.callTool, http.MethodPost))
-		s.mux.Handle(p+"/tools/{name}/validate", allow(s.validateTool, http.MethodPost))
-		s.mux.Handle(p+"/prompts", allow(s.listPrompts, http.MethodGet, http.MethodHead))
-		s.mux.Handle(p+"/prompts/{name}/get", allow(s.getPrompt, http.MethodPost))
-		s.mux.Handle(p+"/resources", allow(s.listResources, http.MethodGet, http.MethodHead))
-		s.mux.Handle(p+"/resources/read", allow(s.readResource, http.MethodGet, http.MethodHead))
+		s.explorerRoutes(s.mux)
 	}
 	if !s.opts.MCP.Disable {
-		path := s.opts.MCP.Path
-		if path == "" {
-			path = DefaultMCPPath
-		}
-		s.mux.Handle(path, s.mcpHandler())
-		if !s.opts.MCP.DisableSSE {
-			s.mux.Handle(pathOr(s.opts.MCP.SSEPath, DefaultSSEPath), s.sseHandler())
-		}
+		s.mcpRoutes(s.mux)
 	}
 	if s.opts.OAuth != nil {
 		s.oauthRoutes(s.mux)
@@ -237,17 +219,20 @@ func (s *Server) routes() {
 	if !s.opts.V1.Disable {
 		s.v1Routes(s.mux)
 	}
+	get := func(path string, h http.HandlerFunc) {
+		s.mux.Handle(path, s.handle(endpoint{surface: explorer, methods: methodsGet, serve: always(h)}))
+	}
 	if !s.opts.Health.Disable {
-		s.mux.Handle(pathOr(s.opts.Health.Path, DefaultHealthPath), allow(s.serveHealth, http.MethodGet, http.MethodHead))
+		get(pathOr(s.opts.Health.Path, DefaultHealthPath), s.serveHealth)
 	}
 	if !s.opts.OpenAPI.Disable {
-		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, DefaultOpenAPIPath), allow(s.serveOpenAPI, http.MethodGet, http.MethodHead))
+		get(pathOr(s.opts.OpenAPI.Path, DefaultOpenAPIPath), s.serveOpenAPI)
 	}
 	if !s.opts.Metrics.Disable {
-		s.mux.Handle(pathOr(s.opts.Metrics.Path, DefaultMetricsPath), allow(s.metrics.handler().ServeHTTP, http.MethodGet, http.MethodHead))
+		get(pathOr(s.opts.Metrics.Path, DefaultMetricsPath), s.metrics.handler().ServeHTTP)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "Not found: "+r.URL.Path)
+		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
 	})
 }
 
@@ -261,27 +246,6 @@ func pathOr(p, def string) string {
 // ServeHTTP implements [http.Handler].
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.root.ServeHTTP(w, r)
-}
-
-// allow answers methods other than the given ones with a JSON 405. The
-// patterns carry no method so that the answer is JSON, not ServeMux's text.
-func allow(h http.HandlerFunc, methods ...string) http.Handler {
-	return allowWith(writeError, h, methods...)
-}
-
-// allowWith is allow with a surface's own error body.
-func allowWith(writeError errorFormat, h http.HandlerFunc, methods ...string) http.Handler {
-	allowed := strings.Join(methods, ", ")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, m := range methods {
-			if r.Method == m {
-				h(w, r)
-				return
-			}
-		}
-		w.Header().Set("Allow", allowed)
-		writeError(w, http.StatusMethodNotAllowed, "Method not allowed: "+r.Method)
-	})
 }
 
 // lookup finds a tool by name: nil with a nil error when there is no
@@ -354,67 +318,6 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// errorFormat writes an error in a surface's own shape: the explorer's
-// and MCP's {"error": ...} ([writeError]), OXP's {"message": ...}.
-type errorFormat func(w http.ResponseWriter, status int, msg string)
-
-// readBody reads the request body within the configured limit. It answers
-// 413 itself, in the surface's format, and returns ok=false when the body
-// is too large or cannot be read.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, writeError errorFormat) ([]byte, bool) {
-	if s.opts.MaxBodyBytes < 0 {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "Could not read the request body.")
-			return nil, false
-		}
-		return body, true
-	}
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large (limit %d bytes).", s.opts.MaxBodyBytes))
-		return nil, false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large (limit %d bytes).", s.opts.MaxBodyBytes))
-		} else {
-			writeError(w, http.StatusBadRequest, "Could not read the request body.")
-		}
-		return nil, false
-	}
-	return body, true
-}
-
-// authenticate is the one place the auth hook runs, for every surface that
-// executes. On rejection it logs the reason at WARN, answers a generic 401
-// in the surface's format and returns ok=false. The returned context
-// carries the request's state (see [RequestFromContext]) whatever context
-// the hook returned.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, writeError errorFormat) (context.Context, bool) {
-	ctx := r.Context()
-	st := stateFrom(ctx)
-	if st == nil {
-		st = &requestState{req: r}
-	} else if s.opts.AuthHook == nil {
-		return ctx, true // the state is in ctx already
-	}
-	if s.opts.AuthHook != nil {
-		hctx, err := s.opts.AuthHook(r)
-		if err != nil {
-			s.log.WarnContext(ctx, "request rejected by auth hook", "path", r.URL.Path, "remote", r.RemoteAddr, "err", err)
-			w.Header().Set("WWW-Authenticate", authChallenge(err))
-			writeError(w, http.StatusUnauthorized, "Unauthorized")
-			return nil, false
-		}
-		if hctx != nil {
-			ctx = hctx
-		}
-	}
-	return context.WithValue(ctx, requestKey{}, st), true
-}
-
 // requestState is what the handling of one HTTP request shares through its
 // context: the request, and the provider's tools once asked for.
 type requestState struct {
@@ -426,17 +329,6 @@ type requestState struct {
 }
 
 type requestKey struct{}
-
-// withCorrelation and correlationFrom carry a request's correlation id
-// (X-Correlation-ID) to where a call is made.
-func withCorrelation(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, correlationKey{}, id)
-}
-
-func correlationFrom(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
-}
 
 // withState gives r's context a fresh requestState.
 func withState(r *http.Request) *http.Request {

@@ -7,62 +7,10 @@ import (
 	"net/url"
 	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // DefaultSSEPath is where the HTTP+SSE transport is mounted by default.
 const DefaultSSEPath = "/sse"
-
-// sseHandler serves MCP's HTTP+SSE transport (protocol 2024-11-05, for
-// clients that predate Streamable HTTP) through the SDK's SSEHandler: a GET
-// opens a session and its event stream, and the client POSTs its messages
-// to the endpoint the stream names (?sessionid=...).
-//
-// The auth hook runs on every request, the GET and each POST. A session
-// runs in the context of the GET that opened it (the caller's identity,
-// the request for RequestFromContext), and belongs to that caller: a POST
-// by anyone else is refused (403). Like Streamable HTTP's sessions, the
-// open streams are bounded by MCPOptions.MaxSessions, the least recently
-// used one closed to make room.
-func (s *Server) sseHandler() http.Handler {
-	h := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s.mcp.srv }, &mcp.SSEOptions{
-		// The server's own browser guard checks the Host header.
-		DisableLocalhostProtection: true,
-		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
-	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, ok := s.authenticate(w, r, writeError)
-		if !ok {
-			return
-		}
-		owner := s.owner(ctx, r)
-		switch r.Method {
-		case http.MethodGet:
-			ctx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			var sid string
-			defer func() { s.mcp.sse.forget(sid) }()
-			w = &endpointRecorder{ResponseWriter: w, record: func(id string) {
-				sid = id
-				if old := s.mcp.sse.add(id, owner, cancel); old != "" {
-					s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.mcp.sse.max)
-				}
-			}}
-			h.ServeHTTP(w, r.WithContext(ctx))
-		case http.MethodPost:
-			if sid := r.URL.Query().Get("sessionid"); sid != "" && !s.mcp.sse.use(sid, owner) {
-				s.log.WarnContext(ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
-				writeError(w, http.StatusForbidden, "Forbidden")
-				return
-			}
-			h.ServeHTTP(w, r)
-		default:
-			w.Header().Set("Allow", "GET, POST")
-			writeError(w, http.StatusMethodNotAllowed, "Method not allowed: "+r.Method)
-		}
-	})
-}
 
 // endpointRecorder notes the session id of the endpoint event that opens
 // an SSE stream, before the client can read it.

@@ -91,7 +91,7 @@ func TestSSE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body := readAll(resp); resp.StatusCode != 401 || body != `{"error":"Unauthorized"}` {
+	if body := readAll(resp); resp.StatusCode != 401 || body != rpcUnauthorized {
 		t.Errorf("no token: %d %s", resp.StatusCode, body)
 	}
 }

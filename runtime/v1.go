@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // The /v1 tools API with invocation history (qmcp's): GET /v1/tools, POST
 // /v1/tools/{name}, GET /v1/invocations[/{id}]. Errors are {"detail": ...},
-// as qmcp (FastAPI) writes them. Every response carries X-Request-ID and
-// X-Correlation-ID, echoed or generated.
+// as qmcp (FastAPI) writes them.
 
 // SurfaceV1 names the /v1 surface in [Call.Surface].
 const SurfaceV1 = "v1"
@@ -31,48 +30,26 @@ type V1Options struct {
 	Prefix string
 }
 
-func writeV1Error(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, struct {
+// v1 is the /v1 surface: errors are {"detail": message}, as qmcp
+// (FastAPI) writes them.
+var v1 = &surface{name: SurfaceV1, writeError: func(w http.ResponseWriter, e *httpError) {
+	writeJSON(w, e.status, struct {
 		Detail string `json:"detail"`
-	}{msg})
-}
+	}{e.msg})
+}}
 
 func (s *Server) v1Routes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.V1.Prefix, "/")
 	if p == "" {
 		p = DefaultV1Prefix
 	}
-	route := func(path string, h http.HandlerFunc, methods ...string) {
-		mux.Handle(path, v1Headers(allowWith(writeV1Error, h, methods...)))
+	route := func(path string, methods []string, body bool, h func(*request) error) {
+		mux.Handle(p+path, s.handle(endpoint{surface: v1, methods: methods, auth: true, body: body, serve: h}))
 	}
-	route(p+"/tools", s.v1ListTools, http.MethodGet, http.MethodHead)
-	route(p+"/tools/{name}", s.v1CallTool, http.MethodPost)
-	route(p+"/invocations", s.v1ListInvocations, http.MethodGet, http.MethodHead)
-	route(p+"/invocations/{id}", s.v1GetInvocation, http.MethodGet, http.MethodHead)
-}
-
-type correlationKey struct{}
-
-// v1Headers sets X-Request-ID and X-Correlation-ID on every response,
-// echoing the request's or making new ones.
-func v1Headers(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reqID := headerID(r, "X-Request-ID")
-		corr := headerID(r, "X-Correlation-ID")
-		w.Header().Set("X-Request-ID", reqID)
-		w.Header().Set("X-Correlation-ID", corr)
-		h.ServeHTTP(w, r.WithContext(withCorrelation(r.Context(), corr)))
-	})
-}
-
-// headerID is a request's id header when it is a sane one (printable
-// ASCII, at most 128 bytes), else a new UUID.
-func headerID(r *http.Request, name string) string {
-	v := r.Header.Get(name)
-	if v == "" || len(v) > 128 || strings.IndexFunc(v, func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
-		return newUUID()
-	}
-	return v
+	route("/tools", methodsGet, false, s.v1ListTools)
+	route("/tools/{name}", methodsPost, true, s.v1CallTool)
+	route("/invocations", methodsGet, false, s.v1ListInvocations)
+	route("/invocations/{id}", methodsGet, false, s.v1GetInvocation)
 }
 
 type v1Tool struct {
@@ -81,24 +58,19 @@ type v1Tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
-func (s *Server) v1ListTools(w http.ResponseWriter, r *http.Request) {
-	r = withState(r)
-	ctx, ok := s.authenticate(w, r, writeV1Error)
-	if !ok {
-		return
-	}
-	tools, err := s.tools(ctx)
+func (s *Server) v1ListTools(rq *request) error {
+	tools, err := s.tools(rq.ctx)
 	if err != nil {
-		writeV1Error(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {
 		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: inputSchema(&tools[i])}
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Tools []v1Tool `json:"tools"`
 	}{out})
+	return nil
 }
 
 // v1Response is the answer to POST /v1/tools/{name}: a result or an
@@ -109,48 +81,39 @@ type v1Response struct {
 	InvocationID string  `json:"invocation_id"`
 }
 
+// v1CallRequest is the body of POST /v1/tools/{name}.
+type v1CallRequest struct {
+	Input         json.RawMessage `json:"input"`
+	CorrelationID *string         `json:"correlation_id"`
+}
+
 // v1CallTool is POST /v1/tools/{name} with {"input": {...},
 // "correlation_id": "..."}. A tool that fails, and input that fails the
 // schema, still answer 200 with an error (qmcp's client raises on any
 // other status); an unknown tool is 404.
-func (s *Server) v1CallTool(w http.ResponseWriter, r *http.Request) {
-	r = withState(r)
-	ctx, ok := s.authenticate(w, r, writeV1Error)
-	if !ok {
-		return
-	}
-	body, ok := s.readBody(w, r, writeV1Error)
-	if !ok {
-		return
-	}
-	var req struct {
-		Input         json.RawMessage `json:"input"`
-		CorrelationID *string         `json:"correlation_id"`
-	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := json.Unmarshal(body, &req); err != nil {
-			writeV1Error(w, http.StatusUnprocessableEntity, "The body is not a JSON object with \"input\": "+err.Error())
-			return
-		}
+func (s *Server) v1CallTool(rq *request) error {
+	var req v1CallRequest
+	if err := decodeEnvelope(rq.body, &req, false); err != nil {
+		return refuse(http.StatusUnprocessableEntity, `The body must be a JSON object: {"input": {...}, "correlation_id": "..."}; %s`, err.Error())
 	}
 	if in := bytes.TrimSpace(req.Input); len(in) > 0 && string(in) != "null" && in[0] != '{' {
-		writeV1Error(w, http.StatusUnprocessableEntity, `"input" must be an object.`)
-		return
+		return refuse(http.StatusUnprocessableEntity, `"input" must be an object.`)
 	}
-	corr := correlationFrom(ctx)
+	corr := rq.correlationID()
 	if req.CorrelationID != nil && *req.CorrelationID != "" {
+		if !validID(*req.CorrelationID) {
+			return refuse(http.StatusUnprocessableEntity, `"correlation_id" must be 1 to %d printable ASCII characters.`, maxIDLength)
+		}
 		corr = *req.CorrelationID // the body's wins
-		w.Header().Set("X-Correlation-ID", corr)
+		rq.w.Header().Set(headerCorrelationID, corr)
 	}
-	name := r.PathValue("name")
-	out := s.Invoke(ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr})
+	name := rq.r.PathValue("name")
+	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr})
 	switch out.Status {
 	case StatusNotFound:
-		writeV1Error(w, http.StatusNotFound, fmt.Sprintf("Tool '%s' not found", name))
-		return
+		return refuse(http.StatusNotFound, "Tool '%s' not found", name)
 	case StatusUnavailable:
-		writeV1Error(w, http.StatusInternalServerError, msgProviderFailed)
-		return
+		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	resp := v1Response{InvocationID: out.InvocationID}
 	switch out.Status {
@@ -171,22 +134,18 @@ func (s *Server) v1CallTool(w http.ResponseWriter, r *http.Request) {
 		msg := "Tool execution failed: " + resultText(out.Result)
 		resp.Error = &msg
 	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(rq.w, http.StatusOK, resp)
+	return nil
 }
 
-func (s *Server) v1ListInvocations(w http.ResponseWriter, r *http.Request) {
-	ctx, ok := s.authenticate(w, r, writeV1Error)
-	if !ok {
-		return
-	}
-	q := r.URL.Query()
+func (s *Server) v1ListInvocations(rq *request) error {
+	q := rq.r.URL.Query()
 	f := history.Filter{Tool: q.Get("tool_name"), Status: q.Get("status"), CorrelationID: q.Get("correlation_id"), Surface: q.Get("surface")}
 	for name, dst := range map[string]*int{"limit": &f.Limit, "offset": &f.Offset} {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				writeV1Error(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s must be an integer, not %q", name, v))
-				return
+				return refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", name, truncate(v, 40))
 			}
 			if name == "limit" && n == 0 {
 				n = -1 // an explicit 0 is out of range, not the default
@@ -196,39 +155,49 @@ func (s *Server) v1ListInvocations(w http.ResponseWriter, r *http.Request) {
 	}
 	f, err := f.Normalize()
 	if err != nil {
-		writeV1Error(w, http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
-		return
+		return refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
-	recs, total, err := s.history.List(ctx, f)
+	recs, total, err := s.history.List(rq.ctx, f)
 	if err != nil {
-		s.log.ErrorContext(ctx, "history store failed", "op", "list", "err", err)
-		writeV1Error(w, http.StatusServiceUnavailable, "The invocation history is unavailable.")
-		return
+		s.log.ErrorContext(rq.ctx, "history store failed", "op", "list", "err", err)
+		return refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
 	if recs == nil {
 		recs = []history.Record{}
 	}
-	writeJSON(w, http.StatusOK, struct {
+	writeJSON(rq.w, http.StatusOK, struct {
 		Invocations []history.Record `json:"invocations"`
 		Count       int              `json:"count"`
 		Total       int              `json:"total"`
 	}{recs, len(recs), total})
+	return nil
 }
 
-func (s *Server) v1GetInvocation(w http.ResponseWriter, r *http.Request) {
-	ctx, ok := s.authenticate(w, r, writeV1Error)
-	if !ok {
-		return
-	}
-	id := r.PathValue("id")
-	rec, err := s.history.Get(ctx, id)
+// msgHistoryUnavailable answers a read of a history store that fails.
+const msgHistoryUnavailable = "The invocation history is unavailable."
+
+func (s *Server) v1GetInvocation(rq *request) error {
+	id := rq.r.PathValue("id")
+	rec, err := s.history.Get(rq.ctx, id)
 	switch {
 	case errors.Is(err, history.ErrNotFound):
-		writeV1Error(w, http.StatusNotFound, fmt.Sprintf("Invocation '%s' not found", id))
+		return refuse(http.StatusNotFound, "Invocation '%s' not found", truncate(id, maxIDLength))
 	case err != nil:
-		s.log.ErrorContext(ctx, "history store failed", "op", "get", "err", err)
-		writeV1Error(w, http.StatusServiceUnavailable, "The invocation history is unavailable.")
-	default:
-		writeJSON(w, http.StatusOK, rec)
+		s.log.ErrorContext(rq.ctx, "history store failed", "op", "get", "err", err)
+		return refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
+	writeJSON(rq.w, http.StatusOK, rec)
+	return nil
+}
+
+// truncate cuts s to at most n bytes (on a rune boundary), marking the
+// cut: what a request names is echoed in an error only so far.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }

@@ -76,7 +76,7 @@ func TestV1Tools(t *testing.T) {
 		t.Errorf("echo: %s", r.body)
 	}
 	do(t, s, "POST", "/v1/tools/nope", `{"input":{}}`).is(t, 404, `{"detail":"Tool 'nope' not found"}`)
-	do(t, s, "POST", "/v1/tools/echo", `not json`).is(t, 422, `{"detail":"The body is not a JSON object with \"input\": invalid character 'o' in literal null (expecting 'u')"}`)
+	do(t, s, "POST", "/v1/tools/echo", `not json`).is(t, 422, `{"detail":"The body must be a JSON object: {\"input\": {...}, \"correlation_id\": \"...\"}; the body is not valid JSON"}`)
 	do(t, s, "POST", "/v1/tools/echo", `{"input":[1]}`).is(t, 422, `{"detail":"\"input\" must be an object."}`)
 	do(t, s, "GET", "/v1/tools/echo", "").is(t, 405, `{"detail":"Method not allowed: GET"}`)
 	do(t, s, "GET", "/v1/invocations/nope", "").is(t, 404, `{"detail":"Invocation 'nope' not found"}`)

@@ -39,10 +39,12 @@ func TestEveryExampleOverEveryTransport(t *testing.T) {
 				t.Fatalf("go build: %v\n%s", err, out)
 			}
 			var seen []string
-			check := func(transport, wantVersion string, tr mcp.Transport) {
+			// check connects with a client of clientVersion (the SDK's
+			// newest when empty), which must get wantVersion.
+			check := func(transport, clientVersion, wantVersion string, tr mcp.Transport) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
-				cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, nil)
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: clientVersion})
 				if err != nil {
 					t.Fatalf("%s: %v", transport, err)
 				}
@@ -72,11 +74,14 @@ func TestEveryExampleOverEveryTransport(t *testing.T) {
 				}
 			}
 
+			// One endpoint serves every revision: a session for an older
+			// client, stateless requests for a client of 2026-07-28.
 			url := start(t, bin)
-			check("/mcp", "2025-11-25", &mcp.StreamableClientTransport{Endpoint: url + "/mcp"})
-			check("/sse", "2025-11-25", &mcp.SSEClientTransport{Endpoint: url + "/sse"})
-			check("/mcp -stateless", "2026-07-28", &mcp.StreamableClientTransport{Endpoint: start(t, bin, "-stateless") + "/mcp"})
-			check("stdio", "2026-07-28", &mcp.CommandTransport{Command: exec.Command(bin, "-stdio", "-history", "memory")})
+			check("/mcp 2025-11-25", "2025-11-25", "2025-11-25", &mcp.StreamableClientTransport{Endpoint: url + "/mcp"})
+			check("/mcp", "", "2026-07-28", &mcp.StreamableClientTransport{Endpoint: url + "/mcp"})
+			check("/sse", "", "2025-11-25", &mcp.SSEClientTransport{Endpoint: url + "/sse"})
+			check("/mcp -stateless", "", "2026-07-28", &mcp.StreamableClientTransport{Endpoint: start(t, bin, "-stateless") + "/mcp"})
+			check("stdio", "", "2026-07-28", &mcp.CommandTransport{Command: exec.Command(bin, "-stdio", "-history", "memory")})
 		})
 	}
 }

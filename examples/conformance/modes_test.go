@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -22,9 +23,10 @@ import (
 func TestToolsInBothModes(t *testing.T) {
 	for _, mode := range []struct {
 		stateless bool
+		client    string // the client's revision; "" for the SDK's newest
 		version   string
-	}{{false, "2025-11-25"}, {true, "2026-07-28"}} {
-		t.Run(mode.version, func(t *testing.T) {
+	}{{false, "2025-11-25", "2025-11-25"}, {false, "", "2026-07-28"}, {true, "", "2026-07-28"}} {
+		t.Run(fmt.Sprintf("%s stateless=%v", mode.version, mode.stateless), func(t *testing.T) {
 			opts := options()
 			opts.MCP.Stateless = mode.stateless
 			hs := httptest.NewServer(runtime.NewServer(Tools(), opts))
@@ -66,7 +68,7 @@ func TestToolsInBothModes(t *testing.T) {
 			})
 			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
 			ctx := context.Background()
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: mode.client})
 			if err != nil {
 				t.Fatal(err)
 			}

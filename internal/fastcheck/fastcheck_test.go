@@ -174,3 +174,47 @@ func TestValidBudget(t *testing.T) {
 		t.Error("a valid body within the budget is not known valid")
 	}
 }
+
+// TestRepeatedNames: a body that repeats a name in one object is never
+// called valid (encoding/json would keep the last, a typed decode may fail
+// on the first); the full path refuses it. Names outside properties count,
+// and so do more of them than the fast path remembers.
+func TestRepeatedNames(t *testing.T) {
+	c := Compile([]byte(forecast), limits)
+	m := Compile([]byte(`{"type":"object","additionalProperties":{"type":"integer"}}`), limits)
+	if c == nil || m == nil {
+		t.Fatal("schemas not covered")
+	}
+	many := func(repeat bool) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range maxOtherNames + 2 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`"k` + strconv.Itoa(i) + `":1`)
+		}
+		if repeat {
+			b.WriteString(`,"k0":2`)
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		c    *Checker
+		body string
+		want bool
+	}{
+		{c, `{"city":"Paris","days":3,"units":"celsius"}`, true},
+		{c, `{"city":"Paris","days":3,"units":"celsius","days":4}`, false},
+		{c, `{"city":"x","city":"Paris","days":3,"units":"celsius"}`, false},
+		{m, `{"a":1,"b":2}`, true},
+		{m, `{"a":1,"b":2,"a":3}`, false},
+		{m, many(false), false}, // more names than remembered: left to the full path
+		{m, many(true), false},
+	} {
+		if got := tc.c.Valid([]byte(tc.body)); got != tc.want {
+			t.Errorf("Valid(%.60s) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}

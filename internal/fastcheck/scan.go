@@ -145,6 +145,10 @@ func (s *scanner) word(w string) bool {
 	return true
 }
 
+// maxOtherNames bounds the names outside properties that one object may
+// have for the fast path, which must see that none repeats.
+const maxOtherNames = 16
+
 func (s *scanner) object(n *node, depth int) bool {
 	if depth > s.lim.MaxNesting {
 		return false
@@ -152,6 +156,8 @@ func (s *scanner) object(n *node, depth int) bool {
 	s.i++
 	s.space()
 	var seen uint64
+	var other [maxOtherNames][]byte
+	others := 0
 	if s.peek() == '}' {
 		s.i++
 		return n.required == 0
@@ -180,17 +186,34 @@ func (s *scanner) object(n *node, depth int) bool {
 		s.i++
 		s.space()
 		sub := n.additional
+		declared := false
 		for j := range n.props {
 			if n.props[j].name == string(key) {
+				if seen&(1<<j) != 0 {
+					return false // a repeated name: the full path refuses it
+				}
 				seen |= 1 << j
 				if n.props[j].present {
 					sub = n.props[j].schema
 				}
+				declared = true
 				break
 			}
 		}
-		// A repeated name is checked each time; the full path keeps the
-		// last, which is one of those checked.
+		if !declared {
+			// Other names are remembered (as slices of the body: no
+			// allocation) up to a bound; past it, the full path decides.
+			if others == len(other) {
+				return false
+			}
+			for _, o := range other[:others] {
+				if string(o) == string(key) {
+					return false
+				}
+			}
+			other[others] = key
+			others++
+		}
 		if !s.value(sub, depth) {
 			return false
 		}

@@ -57,16 +57,24 @@ func (w *Writer) Reset() {
 }
 
 // Message is the JSON-RPC message of the response: the body, or the data
-// of its first SSE event.
+// of its first SSE event that has any (a resumable stream starts with a
+// priming event, an id and no data).
 func (w *Writer) Message() []byte {
 	b := w.Body
-	if i := bytes.Index(b, []byte("data: ")); i >= 0 {
-		b = b[i+len("data: "):]
-		if j := bytes.IndexByte(b, '\n'); j >= 0 {
-			b = b[:j]
+	for {
+		i := bytes.Index(b, []byte("data:"))
+		if i < 0 {
+			return bytes.TrimSpace(b)
+		}
+		b = b[i+len("data:"):]
+		line := b
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line
 		}
 	}
-	return bytes.TrimSpace(b)
 }
 
 // Call is one tools/call, ready to be replayed into a handler.

@@ -1,0 +1,428 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCP over HTTP: Streamable HTTP at /mcp and HTTP+SSE at /sse. The shared
+// serving path (serving.go) runs first (ids, auth, body limit); this
+// adapter checks that the body is JSON-RPC, picks the SDK handler that
+// serves the request's protocol revision, and hands it over. The protocol
+// itself, sessions and streams are the go-sdk's.
+//
+// One endpoint answers every client, chosen per request:
+//
+//   - a request of revision 2026-07-28 or later (its MCP-Protocol-Version
+//     header, its _meta, or server/discover) is served by the SDK's
+//     stateless handler: each request stands alone, and a tool's questions
+//     to the client become input-required results;
+//   - any other request is served in a session (the SDK's stateful handler)
+//     whose streams can be resumed: every event has an id, and a client
+//     that reconnects with Last-Event-ID is sent what it missed.
+//
+// MCPOptions.Stateless refuses sessions: every request goes to the
+// stateless handler, for replicas without sticky routing.
+
+// metaProtocolVersion is the _meta key in which a request of revision
+// 2026-07-28 names its revision (SEP-2575).
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// mcpSurface is MCP over HTTP: a refusal is a JSON-RPC error response.
+var mcpSurface = &surface{name: SurfaceMCP, writeError: writeRPCError}
+
+// rpcError is the body of a JSON-RPC error response to a request whose id
+// is not known (the request was refused before it was read).
+type rpcError struct {
+	JSONRPC string        `json:"jsonrpc"`
+	ID      *string       `json:"id"`
+	Error   rpcErrorValue `json:"error"`
+}
+
+type rpcErrorValue struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeRPCError(w http.ResponseWriter, e *httpError) {
+	code := e.code
+	if code == 0 {
+		code = jsonrpc.CodeInvalidRequest
+		if e.status >= 500 {
+			code = jsonrpc.CodeInternalError
+		}
+	}
+	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", Error: rpcErrorValue{Code: code, Message: e.msg}})
+}
+
+func (s *Server) mcpRoutes(mux *http.ServeMux) {
+	s.mcpHTTP()
+	mux.Handle(pathOr(s.opts.MCP.Path, DefaultMCPPath), s.handle(endpoint{
+		surface: mcpSurface,
+		methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
+		auth:    true, body: true,
+		serve: s.serveMCP,
+	}))
+	if !s.opts.MCP.DisableSSE {
+		mux.Handle(pathOr(s.opts.MCP.SSEPath, DefaultSSEPath), s.handle(endpoint{
+			surface: mcpSurface,
+			methods: []string{http.MethodGet, http.MethodPost},
+			auth:    true, body: true,
+			serve: s.serveSSE,
+		}))
+	}
+}
+
+// mcpHTTP makes the SDK's two Streamable HTTP handlers.
+func (s *Server) mcpHTTP() {
+	o := &s.opts.MCP
+	idle := o.SessionIdleTimeout
+	if idle == 0 {
+		idle = DefaultSessionIdleTimeout
+	}
+	getServer := func(*http.Request) *mcp.Server { return s.mcp.srv }
+	common := mcp.StreamableHTTPOptions{
+		JSONResponse: o.JSONResponse,
+		// The serving path checks the Host header (browser.go) and bounds
+		// the body before the SDK sees the request.
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        -1,
+		Logger:                     s.log,
+	}
+	stateless := common
+	stateless.Stateless = true
+	s.mcp.stateless = s.withTokenInfo(mcp.NewStreamableHTTPHandler(getServer, &stateless))
+	if !o.Stateless {
+		stateful := common
+		stateful.SessionTimeout = max(idle, 0)
+		// Resumable streams: every event gets an id, and a client that
+		// reconnects with Last-Event-ID is sent what it missed. The
+		// store forgets a session's events when it closes, and holds at
+		// most 10 MiB in all.
+		stateful.EventStore = mcp.NewMemoryEventStore(nil)
+		s.mcp.stateful = s.withTokenInfo(mcp.NewStreamableHTTPHandler(getServer, &stateful))
+	}
+	s.mcp.sessions.every = idle
+	s.mcp.sseHandler = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        -1,
+	})
+}
+
+// serveMCP is the Streamable HTTP adapter.
+func (s *Server) serveMCP(rq *request) error {
+	r := rq.r
+	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
+	if r.Method == http.MethodPost {
+		info, err := inspectRPC(rq.body)
+		if err != nil {
+			return err
+		}
+		newProtocol = newProtocol || info.newProtocol
+		r.Body = io.NopCloser(bytes.NewReader(rq.body))
+		r.ContentLength = int64(len(rq.body))
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	h := s.mcp.stateless
+	w := rq.w
+	if s.mcp.stateful != nil && (sid != "" || !newProtocol) {
+		h = s.mcp.stateful
+		owner := s.owner(rq.ctx, r)
+		if sid != "" {
+			// A session belongs to whoever opened it.
+			if !s.mcp.sessions.use(sid, owner) {
+				s.log.WarnContext(rq.ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
+				return refuse(http.StatusForbidden, "Forbidden")
+			}
+			if r.Method == http.MethodDelete {
+				defer s.mcp.sessions.forget(sid)
+			}
+		} else if r.Method == http.MethodPost {
+			if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
+				s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
+				closeSession(s.mcp.srv, old)
+			}
+			w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}
+		}
+	}
+	ew := &rpcErrorWriter{ResponseWriter: w}
+	h.ServeHTTP(ew, r.WithContext(rq.ctx))
+	ew.finish()
+	return nil
+}
+
+// serveSSE is the HTTP+SSE adapter (protocol 2024-11-05, for clients that
+// predate Streamable HTTP), through the SDK's SSEHandler: a GET opens a
+// session and its event stream, and the client POSTs its messages to the
+// endpoint the stream names (?sessionid=...).
+//
+// A session runs in the context of the GET that opened it (the caller's
+// identity, the request for RequestFromContext), and belongs to that
+// caller: a POST by anyone else is refused (403). Like Streamable HTTP's
+// sessions, the open streams are bounded by MCPOptions.MaxSessions, the
+// least recently used one closed to make room.
+func (s *Server) serveSSE(rq *request) error {
+	owner := s.owner(rq.ctx, rq.r)
+	w := rq.w
+	r := rq.r.WithContext(rq.ctx)
+	switch r.Method {
+	case http.MethodGet:
+		ctx, cancel := context.WithCancel(rq.ctx)
+		defer cancel()
+		var sid string
+		defer func() { s.mcp.sse.forget(sid) }()
+		w = &endpointRecorder{ResponseWriter: w, record: func(id string) {
+			sid = id
+			if old := s.mcp.sse.add(id, owner, cancel); old != "" {
+				s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.mcp.sse.max)
+			}
+		}}
+		r = r.WithContext(ctx)
+	case http.MethodPost:
+		if sid := r.URL.Query().Get("sessionid"); sid != "" && !s.mcp.sse.use(sid, owner) {
+			s.log.WarnContext(rq.ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
+			return refuse(http.StatusForbidden, "Forbidden")
+		}
+		if _, err := inspectRPC(rq.body); err != nil {
+			return err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(rq.body))
+		r.ContentLength = int64(len(rq.body))
+	}
+	ew := &rpcErrorWriter{ResponseWriter: w}
+	s.mcp.sseHandler.ServeHTTP(ew, r)
+	ew.finish()
+	return nil
+}
+
+// rpcInfo is what the adapter needs to know of a JSON-RPC body.
+type rpcInfo struct {
+	// newProtocol: a request names revision 2026-07-28 or later in its
+	// _meta, or is server/discover, which only such clients send.
+	newProtocol bool
+}
+
+// rpcMessage is the envelope of one JSON-RPC message.
+type rpcMessage struct {
+	JSONRPC *string         `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// inspectRPC checks that body is a JSON-RPC message or batch, in words a
+// client can act on: the SDK would answer some bad bodies in text/plain,
+// with its parser's Go text.
+func inspectRPC(body []byte) (rpcInfo, error) {
+	var info rpcInfo
+	parseError := func(msg string) error {
+		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "Parse error: " + msg}
+	}
+	invalid := func(format string, args ...any) error {
+		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest, msg: "Invalid request: " + fmt.Sprintf(format, args...)}
+	}
+	b := bytes.TrimSpace(body)
+	switch {
+	case len(b) == 0:
+		return info, parseError("the body is empty.")
+	case !utf8.Valid(b):
+		return info, parseError("the body is not valid UTF-8.")
+	case nestedTooDeep(b):
+		return info, parseError(fmt.Sprintf("the body is nested deeper than %d levels.", maxNesting))
+	case !json.Valid(b):
+		return info, parseError("the body is not valid JSON.")
+	}
+	var raws []json.RawMessage
+	switch b[0] {
+	case '{':
+		raws = []json.RawMessage{b}
+	case '[':
+		if err := json.Unmarshal(b, &raws); err != nil || len(raws) == 0 {
+			return info, invalid("a batch must be a non-empty array of messages.")
+		}
+	default:
+		return info, invalid("the body must be a JSON-RPC message (an object) or a batch of them.")
+	}
+	for _, raw := range raws {
+		var m rpcMessage
+		if err := decodeEnvelope(raw, &m, false); err != nil {
+			return info, invalid("%s.", err.Error())
+		}
+		if len(bytes.TrimSpace(raw)) == 0 || raw[0] != '{' {
+			return info, invalid("each message must be an object.")
+		}
+		if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
+			return info, invalid(`"jsonrpc" must be "2.0".`)
+		}
+		if id := bytes.TrimSpace(m.ID); len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
+			return info, invalid(`"id" must be a string or a number.`)
+		}
+		if m.Method == nil && m.Result == nil && m.Error == nil {
+			return info, invalid(`a message needs a "method", a "result" or an "error".`)
+		}
+		if p := bytes.TrimSpace(m.Params); len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+			return info, invalid(`"params" must be an object or an array.`)
+		}
+		if m.Method != nil {
+			if *m.Method == "server/discover" {
+				info.newProtocol = true
+			}
+			var p struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			}
+			if len(m.Params) > 0 && m.Params[0] == '{' && json.Unmarshal(m.Params, &p) == nil {
+				var v string
+				if json.Unmarshal(p.Meta[metaProtocolVersion], &v) == nil && v >= protocol20260728 {
+					info.newProtocol = true
+				}
+			}
+		}
+	}
+	return info, nil
+}
+
+// rpcErrorWriter turns an error the SDK answers itself in text/plain (a
+// transport error: an unknown session, a wrong Accept header) into a
+// JSON-RPC error response with the same status, in words that name no Go
+// type.
+type rpcErrorWriter struct {
+	http.ResponseWriter
+	status int
+	text   bool // capturing a text/plain error
+	body   bytes.Buffer
+}
+
+func (w *rpcErrorWriter) WriteHeader(code int) {
+	if w.status != 0 {
+		return
+	}
+	w.status = code
+	if code >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.text = true
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *rpcErrorWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.text {
+		if w.body.Len() < 1024 {
+			w.body.Write(b)
+		}
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *rpcErrorWriter) Flush() {
+	if w.text {
+		return
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *rpcErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish writes the captured error, if any.
+func (w *rpcErrorWriter) finish() {
+	if !w.text {
+		return
+	}
+	w.Header().Del("Content-Type")
+	writeRPCError(w.ResponseWriter, &httpError{status: w.status, msg: sdkMessage(w.status, strings.TrimSpace(w.body.String()))})
+}
+
+// sdkPlainMessages are the beginnings of the SDK's text/plain errors that
+// are worth passing on as they are: they say what to change, and name no
+// Go type.
+var sdkPlainMessages = []string{
+	"Accept must contain",
+	"Content-Type must be",
+	"Bad Request: GET requires",
+	"Bad Request: DELETE requires",
+	"Bad Request: Unsupported protocol version",
+	"Bad Request: protocol version",
+	"Method Not Allowed",
+	"can't send Last-Event-ID",
+	"malformed Last-Event-ID",
+	"session not found",
+}
+
+// sdkMessage is what a client is told of an SDK error with that status and
+// text: the text when it is one of sdkPlainMessages, else the status's
+// words.
+func sdkMessage(status int, text string) string {
+	for _, p := range sdkPlainMessages {
+		if strings.HasPrefix(text, p) && len(text) <= 300 {
+			return text
+		}
+	}
+	switch status {
+	case http.StatusNotFound:
+		return "Session not found."
+	case http.StatusForbidden:
+		return "Forbidden"
+	case http.StatusUnauthorized:
+		return msgUnauthorized
+	}
+	if status >= 500 {
+		return msgInternal
+	}
+	return "Bad request: " + strings.ToLower(http.StatusText(status)) + "."
+}
+
+// withTokenInfo puts h behind the SDK's bearer-token middleware when the
+// server has an auth hook, so that a request's identity reaches the SDK
+// (its session binding, RequestExtra.TokenInfo) the SDK's way. Its
+// verifier is the auth hook itself. Only requests that carry a bearer
+// token go through it: the SDK has no way to carry another kind of
+// credential (auth.RequireBearerToken is the only setter of
+// RequestExtra.TokenInfo), and for those the hook runs again on the
+// headers the SDK does carry (see requestContext).
+func (s *Server) withTokenInfo(h http.Handler) http.Handler {
+	if s.opts.AuthHook == nil {
+		return h
+	}
+	bearer := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := bearerToken(r); err == nil {
+			bearer.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// tokenContextKey is where a TokenInfo's Extra holds the context the auth
+// hook returned, which the call runs in.
+const tokenContextKey = "toolgen.context"
+
+// verifyToken is the SDK's token verifier: the auth hook, run on the
+// request. The TokenInfo names the caller (UserID binds a session to it)
+// and carries the hook's context.
+func (s *Server) verifyToken(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+	hctx, err := s.authenticate(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", auth.ErrInvalidToken, err)
+	}
+	// No Expiration: the hook checked it (with its leeway), and a
+	// static token has none.
+	return &auth.TokenInfo{UserID: s.owner(hctx, r), Extra: map[string]any{tokenContextKey: hctx}}, nil
+}
