@@ -148,7 +148,16 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	out := s.Invoke(ctx, &Call{Tool: name, Arguments: req.Params.Arguments, Surface: SurfaceMCP})
+	arguments := req.Params.Arguments
+	if string(bytes.TrimSpace(arguments)) == "null" {
+		arguments = nil // no arguments, as some clients send them: {}
+	}
+	c2 := &Call{Tool: name, Arguments: arguments, Surface: SurfaceMCP}
+	if e := req.GetExtra(); e != nil && e.Header != nil {
+		c2.CorrelationID = e.Header.Get(headerCorrelationID)
+		c2.TraceID = traceParentID(e.Header.Get("traceparent"))
+	}
+	out := s.Invoke(ctx, c2)
 	switch out.Status {
 	case StatusUnavailable:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}

@@ -1,0 +1,324 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// What every surface does alike is tested once: one table of requests,
+// each sent to every surface that calls a tool. Every answer must be JSON
+// (an error in the surface's own shape), carry both ids, name no Go type,
+// and run the tool exactly when the request was a good one.
+
+type forecastArgs struct {
+	City string `json:"city" jsonschema:"maxLength=40"`
+	Days int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14"`
+}
+
+// callSurface turns a tool call into an HTTP request on one surface.
+type callSurface struct {
+	name string
+	// request is the request calling tool with args, the raw bytes of the
+	// arguments (which need not be JSON), or of a whole body when body
+	// is set.
+	request func(t *testing.T, url, tool string, args []byte) *http.Request
+	// ran reports whether the answer is the tool's success.
+	ran func(status int, body string) bool
+	// validate: the surface never runs the tool, and is public (no auth
+	// hook, as the explorer's protocol says); a good request is answered
+	// {"valid":true}.
+	validate bool
+}
+
+const goodToken = "surface-token"
+
+func surfaces(t *testing.T, url string) []callSurface {
+	post := func(path string, body []byte, header ...string) *http.Request {
+		r, err := http.NewRequest(http.MethodPost, url+path, strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Authorization", "Bearer "+goodToken)
+		for i := 0; i+1 < len(header); i += 2 {
+			r.Header.Set(header[i], header[i+1])
+		}
+		return r
+	}
+	// envelope puts raw arguments in a protocol's JSON body as they are,
+	// good JSON or not.
+	envelope := func(format string, args []byte) []byte {
+		return []byte(strings.Replace(format, "ARGS", string(args), 1))
+	}
+	mcpCall := func(tool string, args []byte, meta string) []byte {
+		return envelope(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"`+tool+`","arguments":ARGS`+meta+`}}`, args)
+	}
+	const meta2026 = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	mcpRan := func(status int, body string) bool {
+		var m struct {
+			Result *struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+		}
+		return status == 200 && json.Unmarshal([]byte(rpcBody(body)), &m) == nil && m.Result != nil && !m.Result.IsError
+	}
+	session := openSession(t, url)
+	return []callSurface{
+		{
+			name: "explorer",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/tools/"+tool+"/call", args)
+			},
+			ran: func(status int, body string) bool { return status == 200 && strings.Contains(body, `"isError":false`) },
+		},
+		{
+			name: "explorer-validate",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/tools/"+tool+"/validate", args)
+			},
+			ran:      func(status int, body string) bool { return status == 200 && body == `{"valid":true}` },
+			validate: true,
+		},
+		{
+			name: "oxp",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/oxp/tools/call", envelope(`{"request":{"tool_id":"Tools.`+oxpName(tool)+`","input":ARGS}}`, args))
+			},
+			ran: func(status int, body string) bool { return status == 200 && strings.Contains(body, `"success":true`) },
+		},
+		{
+			name: "v1",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/v1/tools/"+tool, envelope(`{"input":ARGS}`, args))
+			},
+			ran: func(status int, body string) bool { return status == 200 && strings.Contains(body, `"error":null`) },
+		},
+		{
+			name: "mcp-2026-07-28",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/mcp", mcpCall(tool, args, meta2026), "Accept", "application/json, text/event-stream",
+					"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tool)
+			},
+			ran: mcpRan,
+		},
+		{
+			name: "mcp-session",
+			request: func(t *testing.T, url, tool string, args []byte) *http.Request {
+				return post("/mcp", mcpCall(tool, args, ""), "Accept", "application/json, text/event-stream",
+					"MCP-Protocol-Version", "2025-11-25", "Mcp-Session-Id", session)
+			},
+			ran: mcpRan,
+		},
+	}
+}
+
+// oxpName is a tool's name in an OXP tool_id.
+func oxpName(tool string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(tool, "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// openSession opens an MCP session of revision 2025-11-25 and returns its
+// id.
+func openSession(t *testing.T, url string) string {
+	t.Helper()
+	send := func(body, sid string) *http.Response {
+		r, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("Authorization", "Bearer "+goodToken)
+		if sid != "" {
+			r.Header.Set("Mcp-Session-Id", sid)
+			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	resp := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "")
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, sid)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid)
+	return sid
+}
+
+// rpcBody is the JSON-RPC message of an MCP answer: the body, or the data
+// of its SSE event that has some.
+func rpcBody(body string) string {
+	for _, line := range strings.Split(body, "\n") {
+		if data, ok := strings.CutPrefix(line, "data:"); ok && strings.TrimSpace(data) != "" {
+			return strings.TrimSpace(data)
+		}
+	}
+	return body
+}
+
+// goText is what Go-internal text looks like in an answer: type names,
+// encoding/json's and the runtime's words, source positions.
+var goText = regexp.MustCompile(`json: |cannot unmarshal|interface \{\}|map\[|\[\]interface|struct \{|\*json\.|reflect\.|runtime error|goroutine |\.go:[0-9]+|invalid ID type|malformed payload|Go value`)
+
+type badRequest struct {
+	name string
+	tool string // default "forecast"
+	args string // the arguments' raw bytes
+	// header overrides or removes (empty value) request headers.
+	header map[string]string
+	// run: the tool must run (valid: say valid); else it must not.
+	run bool
+	// status, when set, is the status every surface must answer.
+	status int
+	check  func(t *testing.T, resp *http.Response, body string)
+}
+
+func TestEverySurfaceAlike(t *testing.T) {
+	var runs atomic.Int64
+	tool := runtime.MustNewTool("forecast", "A forecast.", func(_ context.Context, in forecastArgs) (string, error) {
+		runs.Add(1)
+		return "sunny in " + in.City, nil
+	})
+	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{
+		AllowExecute: true,
+		AuthHook:     runtime.BearerTokens(goodToken),
+		MaxBodyBytes: 4096,
+		Logger:       discardLogger(),
+	})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+
+	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
+	long := strings.Repeat("x", 200)
+	cases := []badRequest{
+		{name: "good", args: `{"city":"Paris","days":3}`, run: true},
+		{name: "good, optional left out", args: `{"city":"Paris"}`, run: true},
+		{name: "no credentials", args: `{"city":"Paris"}`, header: map[string]string{"Authorization": ""}, status: 401},
+		{name: "wrong token", args: `{"city":"Paris"}`, header: map[string]string{"Authorization": "Bearer guess"}, status: 401},
+		{name: "another scheme", args: `{"city":"Paris"}`, header: map[string]string{"Authorization": "Basic " + goodToken}, status: 401},
+		{name: "unknown tool", tool: "nope", args: `{"city":"Paris"}`},
+		{name: "not JSON", args: `{"city":`},
+		{name: "an array", args: `["Paris"]`},
+		{name: "a string", args: `"Paris"`},
+		{name: "a number", args: `42`},
+		{name: "duplicate key", args: `{"city":"Paris","city":"Rome"}`},
+		{name: "duplicate key, another type", args: `{"city":"x","city":1}`},
+		{name: "duplicate key, escaped", args: `{"city":"Paris","c\u0069ty":"Rome"}`},
+		{name: "invalid UTF-8", args: "{\"city\":\"P\xffris\"}"},
+		{name: "nested too deep", args: `{"city":"Paris","days":` + deep + `}`},
+		{name: "huge exponent", args: `{"city":"Paris","days":1e400}`},
+		{name: "huge integer", args: `{"city":"Paris","days":` + strings.Repeat("9", 1200) + `}`},
+		{name: "past int64", args: `{"city":"Paris","days":1e20}`},
+		{name: "a fraction", args: `{"city":"Paris","days":2.5}`},
+		{name: "wrong type", args: `{"city":5}`},
+		{name: "null for a string", args: `{"city":null}`},
+		{name: "unknown property", args: `{"city":"Paris","when":"now"}`},
+		{name: "required left out", args: `{"days":2}`},
+		{name: "out of bounds", args: `{"city":"Paris","days":15}`},
+		{name: "too long", args: `{"city":"` + long + `"}`},
+		{name: "data after the value", args: `{"city":"Paris"} {}`},
+		{name: "oversized body", args: `{"city":"` + strings.Repeat("y", 5000) + `"}`, status: 413},
+		{name: "sane ids are echoed", args: `{"city":"Paris"}`, run: true,
+			header: map[string]string{"X-Request-ID": "req-42", "X-Correlation-ID": "flow-7"},
+			check: func(t *testing.T, resp *http.Response, _ string) {
+				if resp.Header.Get("X-Request-ID") != "req-42" || resp.Header.Get("X-Correlation-ID") != "flow-7" {
+					t.Errorf("ids %q %q, want req-42 flow-7", resp.Header.Get("X-Request-ID"), resp.Header.Get("X-Correlation-ID"))
+				}
+			}},
+		{name: "ids too long are replaced", args: `{"city":"Paris"}`, run: true,
+			header: map[string]string{"X-Request-ID": long, "X-Correlation-ID": long},
+			check: func(t *testing.T, resp *http.Response, _ string) {
+				for _, h := range []string{"X-Request-ID", "X-Correlation-ID"} {
+					if v := resp.Header.Get(h); v == long || len(v) > 128 {
+						t.Errorf("%s %q kept", h, v)
+					}
+				}
+			}},
+		{name: "ids with spaces are replaced", args: `{"city":"Paris"}`, run: true,
+			header: map[string]string{"X-Correlation-ID": "a b"},
+			check: func(t *testing.T, resp *http.Response, _ string) {
+				if v := resp.Header.Get("X-Correlation-ID"); v == "a b" {
+					t.Errorf("X-Correlation-ID %q kept", v)
+				}
+			}},
+	}
+
+	n := 0
+	for _, sf := range surfaces(t, hs.URL) {
+		for _, tc := range cases {
+			t.Run(sf.name+"/"+tc.name, func(t *testing.T) {
+				n++
+				tool := tc.tool
+				if tool == "" {
+					tool = "forecast"
+				}
+				req := sf.request(t, hs.URL, tool, []byte(tc.args))
+				for k, v := range tc.header {
+					if v == "" {
+						req.Header.Del(k)
+					} else {
+						req.Header.Set(k, v)
+					}
+				}
+				before := runs.Load()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				body := string(b)
+				ran := runs.Load() > before
+
+				if resp.Header.Get("X-Request-ID") == "" || resp.Header.Get("X-Correlation-ID") == "" {
+					t.Errorf("ids missing: %v", resp.Header)
+				}
+				if msg := rpcBody(body); !json.Valid([]byte(msg)) {
+					t.Errorf("%d, not JSON: %.300s", resp.StatusCode, body)
+				}
+				if m := goText.FindString(body); m != "" {
+					t.Errorf("Go text %q in %.300s", m, body)
+				}
+				wantStatus, wantRun := tc.status, tc.run
+				if sf.validate && wantStatus == http.StatusUnauthorized {
+					wantStatus, wantRun = http.StatusOK, true
+				}
+				if wantStatus != 0 && resp.StatusCode != wantStatus {
+					t.Errorf("status %d, want %d: %.300s", resp.StatusCode, wantStatus, body)
+				}
+				if want := wantRun && !sf.validate; ran != want {
+					t.Errorf("the tool ran: %v, want %v (%d %.300s)", ran, want, resp.StatusCode, body)
+				}
+				if ok := sf.ran(resp.StatusCode, body); ok != wantRun {
+					t.Errorf("answered as a success: %v, want %v (%d %.300s)", ok, wantRun, resp.StatusCode, body)
+				}
+				if tc.check != nil {
+					tc.check(t, resp, body)
+				}
+			})
+		}
+	}
+	if n < 150 {
+		t.Errorf("%d requests, want at least 150", n)
+	}
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
