@@ -41,6 +41,15 @@ type Call struct {
 	// CorrelationID ties the call to a larger workflow (/v1's
 	// correlation_id, an X-Correlation-ID header); history records it.
 	CorrelationID string
+	// Secrets are secrets the call carries itself (OXP's
+	// context.secrets), by id: the tool reads them with [Secret] before
+	// Options.Secrets. They are never logged or recorded.
+	Secrets map[string]string
+
+	// beforeRun are called, in order, just before the handler runs:
+	// what middleware of the runtime's own (recording) needs to do at
+	// that point, handed down explicitly rather than through ctx.
+	beforeRun []func(ctx context.Context, t *Tool)
 }
 
 type callKey struct{}
@@ -190,7 +199,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if c.ValidateOnly {
 		return o
 	}
-	ctx, missing := s.withSecrets(ctx, t)
+	ctx, missing := s.withSecrets(ctx, t, c.Secrets)
 	if missing != "" {
 		o.Status, o.Err = StatusFailed, &ToolError{Message: fmt.Sprintf("Tool %s needs the secret %s, which this call does not have.", t.Name, missing)}
 		o.Result = ErrorResult(o.Err.Error())
@@ -198,7 +207,9 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return o
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	startRecording(ctx, t)
+	for _, f := range c.beforeRun {
+		f(ctx, t)
+	}
 
 	res, err := s.run(ctx, t, args)
 	var (

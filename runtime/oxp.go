@@ -358,11 +358,10 @@ func (s *Server) oxpCall(rq *request) error {
 	}
 	if rc := req.Request.Context; rc != nil {
 		if len(rc.Secrets) > 0 {
-			secrets := make(map[string]string, len(rc.Secrets))
+			c.Secrets = make(map[string]string, len(rc.Secrets))
 			for _, sec := range rc.Secrets {
-				secrets[sec.ID] = sec.Value
+				c.Secrets[sec.ID] = sec.Value
 			}
-			ctx = withCallSecrets(ctx, secrets)
 		}
 		cc := &CallerContext{UserID: rc.UserID}
 		for _, a := range rc.Authorization {
@@ -371,6 +370,7 @@ func (s *Server) oxpCall(rq *request) error {
 			}
 			cc.Authorization[a.ID] = a.Token
 		}
+		// What the caller says of itself is for the tool: its ctx.
 		ctx = context.WithValue(ctx, oxpCallerKey{}, cc)
 	}
 

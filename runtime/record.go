@@ -35,8 +35,6 @@ type recording struct {
 	startW, finishW writeContext
 }
 
-type recordingKey struct{}
-
 // record is the recording middleware.
 func (s *Server) record(next InvokeFunc) InvokeFunc {
 	return func(ctx context.Context, c *Call) *Outcome {
@@ -53,7 +51,11 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		if c.CorrelationID != "" {
 			rc.rec.CorrelationID = &c.CorrelationID
 		}
-		out := next(context.WithValue(ctx, recordingKey{}, rc), c)
+		// The pending record is written by the pipeline, just before the
+		// handler runs: a copy of the call carries the step down.
+		rcall := *c
+		rcall.beforeRun = append(c.beforeRun[:len(c.beforeRun):len(c.beforeRun)], rc.start)
+		out := next(ctx, &rcall)
 		if out.Tool == nil {
 			return out // nothing was called: no such tool, or no provider
 		}
@@ -63,13 +65,9 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 	}
 }
 
-// startRecording writes the pending record of the call ctx carries, when
-// there is one; the pipeline calls it just before the handler runs.
-func startRecording(ctx context.Context, t *Tool) {
-	rc, ok := ctx.Value(recordingKey{}).(*recording)
-	if !ok {
-		return
-	}
+// start writes the pending record; the pipeline calls it just before the
+// handler runs.
+func (rc *recording) start(ctx context.Context, t *Tool) {
 	rc.rec.Tool = t.Name
 	// The pipeline has parsed the arguments by now: they are JSON.
 	rc.rec.Input = rc.args

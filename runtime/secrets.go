@@ -29,12 +29,6 @@ type secretScope struct {
 }
 
 type secretsKey struct{}
-type callSecretsKey struct{}
-
-// withCallSecrets gives a call the secrets its request carried.
-func withCallSecrets(ctx context.Context, secrets map[string]string) context.Context {
-	return context.WithValue(ctx, callSecretsKey{}, secrets)
-}
 
 func (sc *secretScope) lookup(ctx context.Context, id string) (string, bool) {
 	if !slices.Contains(sc.declared, id) {
@@ -57,13 +51,13 @@ func Secret(ctx context.Context, id string) (string, bool) {
 	return sc.lookup(ctx, id)
 }
 
-// withSecrets gives ctx the scope [Secret] reads for t, or returns the id
-// of the first secret t declares that the call cannot have.
-func (s *Server) withSecrets(ctx context.Context, t *Tool) (context.Context, string) {
+// withSecrets gives ctx the scope [Secret] reads for t, with the secrets
+// the call carries, or returns the id of the first secret t declares that
+// the call cannot have.
+func (s *Server) withSecrets(ctx context.Context, t *Tool, call map[string]string) (context.Context, string) {
 	if len(t.Secrets) == 0 {
 		return ctx, ""
 	}
-	call, _ := ctx.Value(callSecretsKey{}).(map[string]string)
 	sc := &secretScope{declared: t.Secrets, call: call, source: s.opts.Secrets}
 	if sc.source == nil {
 		sc.source = EnvSecrets

@@ -77,6 +77,14 @@ func validID(v string) bool {
 	return v != "" && len(v) <= maxIDLength && strings.IndexFunc(v, func(c rune) bool { return c < 0x21 || c > 0x7e }) < 0
 }
 
+// validBodyID reports whether v, an id a body gives, is one to keep: at
+// most maxIDLength characters, none of them a control character (it is
+// echoed in a header, and shown in the explorer).
+func validBodyID(v string) bool {
+	return utf8.RuneCountInString(v) <= maxIDLength && utf8.ValidString(v) &&
+		strings.IndexFunc(v, func(c rune) bool { return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) }) < 0
+}
+
 // surface is how one HTTP protocol answers a refusal: its name (as
 // [Call.Surface] gives it) and its error body.
 type surface struct {

@@ -101,8 +101,8 @@ func (s *Server) v1CallTool(rq *request) error {
 	}
 	corr := rq.correlationID()
 	if req.CorrelationID != nil && *req.CorrelationID != "" {
-		if !validID(*req.CorrelationID) {
-			return refuse(http.StatusUnprocessableEntity, `"correlation_id" must be 1 to %d printable ASCII characters.`, maxIDLength)
+		if !validBodyID(*req.CorrelationID) {
+			return refuse(http.StatusUnprocessableEntity, `"correlation_id" must be at most %d characters, none of them control characters.`, maxIDLength)
 		}
 		corr = *req.CorrelationID // the body's wins
 		rq.w.Header().Set(headerCorrelationID, corr)

@@ -120,6 +120,19 @@ func TestV1Headers(t *testing.T) {
 	if ids[0] != "wf-header" || ids[1] != "wf-body" || !matches(ids[2], "UUID") {
 		t.Errorf("correlation ids %q", ids)
 	}
+	// A body's id is bounded like a header's: 128 characters (an id with
+	// spaces or markup is still one); longer, or with control
+	// characters, is refused, neither stored nor echoed.
+	ok := strings.Repeat("é", 128)
+	if r := do(t, s, "POST", "/v1/tools/echo", `{"input":{"message":"d"},"correlation_id":"`+ok+`"}`); r.status != 200 || r.header.Get("X-Correlation-ID") != ok {
+		t.Errorf("128 characters: %d %q", r.status, r.header.Get("X-Correlation-ID"))
+	}
+	for _, bad := range []string{strings.Repeat("x", 1_000_000), strings.Repeat("é", 129), `a\u0000b`, `line\nbreak`} {
+		r := do(t, s, "POST", "/v1/tools/echo", `{"input":{"message":"e"},"correlation_id":"`+bad+`"}`)
+		if r.status != 422 || len(r.header.Get("X-Correlation-ID")) > 128 || len(r.body) > 200 {
+			t.Errorf("correlation id %.20q: %d, header %d bytes, %.200s", bad, r.status, len(r.header.Get("X-Correlation-ID")), r.body)
+		}
+	}
 }
 
 // GET /v1/invocations: filters, newest first, limit and offset, count and
