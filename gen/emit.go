@@ -299,7 +299,7 @@ func emitPrompts(f *jen.File, u *unit) {
 	}
 	f.Line()
 	f.Comment("Prompts returns the package's MCP prompts; serve them with")
-	f.Comment("runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.")
+	f.Comment("runtime.Options{Prompts: Prompts()}.")
 	items := make([]jen.Code, len(u.prompts))
 	for i, p := range u.prompts {
 		fields := described(p.name, p.title, p.description)

@@ -21,7 +21,7 @@ import (
 const DefaultOpenAPITitle = "MCP Tool Explorer"
 
 // DefaultOpenAPIVersion is the document's version unless told otherwise:
-// the one a server puts there when its Options.MCP.Version is empty.
+// the one a server puts there when its Options.Version is empty.
 const DefaultOpenAPIVersion = "0.0.0"
 
 // OpenAPIConfig says what the document describes besides the tools. Each
@@ -33,7 +33,7 @@ type OpenAPIConfig struct {
 	// Title is info.title (a server's Options.Title). Empty means
 	// DefaultOpenAPITitle.
 	Title string
-	// Version is info.version (a server's Options.MCP.Version). Empty
+	// Version is info.version (a server's Options.Version). Empty
 	// means DefaultOpenAPIVersion.
 	Version string
 	// Auth declares the bearer scheme on every call, as a server with an

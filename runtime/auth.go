@@ -25,7 +25,7 @@ import (
 type AuthHook func(r *http.Request) (context.Context, error)
 
 // Principal is the caller an auth hook accepted. The ready-made hooks put
-// one in the call's context; a handler reads it with [PrincipalFrom].
+// one in the call's context; a handler reads it with [PrincipalFromContext].
 type Principal struct {
 	// Subject names the caller: the JWT's "sub" claim, or "token-N" for the
 	// N-th (1-based) of [BearerTokens]' tokens, so that logs can tell callers
@@ -43,8 +43,8 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// PrincipalFrom returns the caller that the auth hook accepted, if any.
-func PrincipalFrom(ctx context.Context) (*Principal, bool) {
+// PrincipalFromContext returns the caller that the auth hook accepted, if any.
+func PrincipalFromContext(ctx context.Context) (*Principal, bool) {
 	p, ok := ctx.Value(principalKey{}).(*Principal)
 	return p, ok
 }

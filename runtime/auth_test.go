@@ -19,7 +19,7 @@ func whoamiTools() ToolList {
 	return ToolList{{
 		Name: "whoami",
 		Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-			p, ok := PrincipalFrom(ctx)
+			p, ok := PrincipalFromContext(ctx)
 			if !ok {
 				return nil, errors.New("no principal")
 			}
@@ -67,7 +67,7 @@ func TestBearerTokens(t *testing.T) {
 			t.Errorf("%q: rejected: %v", c.auth, err)
 			continue
 		}
-		if p, ok := PrincipalFrom(ctx); !ok || p.Subject != c.subject || p.Claims != nil {
+		if p, ok := PrincipalFromContext(ctx); !ok || p.Subject != c.subject || p.Claims != nil {
 			t.Errorf("%q: principal %+v, want subject %s", c.auth, p, c.subject)
 		}
 	}
@@ -166,7 +166,7 @@ func TestJWT(t *testing.T) {
 			if err != nil {
 				t.Fatalf("rejected: %v", err)
 			}
-			p, _ := PrincipalFrom(ctx)
+			p, _ := PrincipalFromContext(ctx)
 			if p == nil || p.Subject != "alice" || p.Claims["role"] != "admin" {
 				t.Errorf("principal %+v", p)
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 // The explorer's REST view of the server's MCP prompts and resources
-// (MCPOptions.Prompts, Resources, ResourceTemplates), for the page's
+// (Options.Prompts, Resources, ResourceTemplates), for the page's
 // Prompts and Resources tabs: listing is public like GET /tools; getting a
 // prompt or reading a resource runs the server's code, so it is behind the
 // auth hook like a call.
@@ -29,8 +29,8 @@ type promptArgumentJSON struct {
 }
 
 func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
-	out := make([]promptSummary, 0, len(s.opts.MCP.Prompts))
-	for _, p := range s.opts.MCP.Prompts {
+	out := make([]promptSummary, 0, len(s.opts.Prompts))
+	for _, p := range s.opts.Prompts {
 		args := make([]promptArgumentJSON, len(p.Arguments))
 		for i, a := range p.Arguments {
 			args[i] = promptArgumentJSON(a)
@@ -49,9 +49,9 @@ func (s *Server) knownPrompt(rq *request) error {
 }
 
 func (s *Server) prompt(name string) *Prompt {
-	for i := range s.opts.MCP.Prompts {
-		if s.opts.MCP.Prompts[i].Name == name {
-			return &s.opts.MCP.Prompts[i]
+	for i := range s.opts.Prompts {
+		if s.opts.Prompts[i].Name == name {
+			return &s.opts.Prompts[i]
 		}
 	}
 	return nil
@@ -105,7 +105,7 @@ type resourceSummary struct {
 }
 
 func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
-	o := &s.opts.MCP
+	o := &s.opts
 	res := make([]resourceSummary, 0, len(o.Resources))
 	for _, x := range o.Resources {
 		res = append(res, resourceSummary{URI: x.URI, Name: x.Name, Title: x.Title, Description: x.Description, MIMEType: x.MIMEType})
@@ -123,7 +123,7 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
 // resourceFor finds what reads uri: a resource of that URI, or the first
 // template that matches it; read is nil when there is none.
 func (s *Server) resourceFor(uri string) (read ResourceHandler, vars map[string]string, mime string) {
-	o := &s.opts.MCP
+	o := &s.opts
 	for i := range o.Resources {
 		if o.Resources[i].URI == uri {
 			return o.Resources[i].Read, nil, o.Resources[i].MIMEType

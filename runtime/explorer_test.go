@@ -307,7 +307,7 @@ func TestPageSubstitution(t *testing.T) {
 		"java\tscript:alert(1)":         `<span class="project-link"></span>`,
 		"//evil.example.com":            `<span class="project-link"></span>`,
 	} {
-		page := do(t, NewServer(specTools(), &Options{ProjectName: "Proj <1>", ProjectURL: url}), "GET", "/", "")
+		page := do(t, NewServer(specTools(), &Options{Explorer: ExplorerOptions{ProjectName: "Proj <1>", ProjectURL: url}}), "GET", "/", "")
 		if !strings.Contains(page.body, want) {
 			t.Errorf("project link for %q: want %s", url, want)
 		}

@@ -45,6 +45,14 @@ type Call struct {
 	// context.secrets), by id: the tool reads them with [Secret] before
 	// Options.Secrets. They are never logged or recorded.
 	Secrets map[string]string
+	// UserID is the end user the caller says it acts for (OXP's
+	// context.user_id), and Authorization its tokens for services the
+	// tool calls on that user's behalf, by authorization id (OXP's
+	// context.authorization). The server does not verify either: the
+	// caller it authenticated is the [Principal]. A tool reads them with
+	// [CallFromContext]. Neither is recorded.
+	UserID        string
+	Authorization map[string]string
 
 	// beforeRun are called, in order, just before the handler runs:
 	// what middleware of the runtime's own (recording) needs to do at

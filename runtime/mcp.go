@@ -20,8 +20,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMCPPath is where the MCP surface is mounted by default.
-const DefaultMCPPath = "/mcp"
+// defaultMCPPath is where the MCP surface is mounted by default.
+const defaultMCPPath = "/mcp"
 
 // MCPOptions configures the MCP surface: Streamable HTTP at /mcp, the older
 // HTTP+SSE transport at /sse, and the same server over stdio with
@@ -33,7 +33,7 @@ type MCPOptions struct {
 	// Disable turns the HTTP surfaces (/mcp and /sse) off; stdio still
 	// works.
 	Disable bool
-	// Path is where Streamable HTTP is served. Default [DefaultMCPPath].
+	// Path is where Streamable HTTP is served. Default "/mcp".
 	Path string
 	// Stateless serves Streamable HTTP without sessions: each request
 	// stands alone. It is how protocol revision 2026-07-28 is served (older
@@ -58,14 +58,9 @@ type MCPOptions struct {
 	MaxSessions int
 	// SSEPath is where the HTTP+SSE transport of protocol 2024-11-05 is
 	// served, for clients that predate Streamable HTTP. Default
-	// [DefaultSSEPath]. DisableSSE turns it off.
+	// "/sse". DisableSSE turns it off.
 	SSEPath    string
 	DisableSSE bool
-	// Name and Version identify the server to clients (serverInfo).
-	// Defaults: the main module's path and version from the build
-	// information (debug.ReadBuildInfo). The server's title is
-	// Options.Title.
-	Name, Version string
 	// Instructions tell a client's model how to use the server.
 	Instructions string
 	// StateKey seals the requestState of input-required results (AES-GCM):
@@ -74,14 +69,6 @@ type MCPOptions struct {
 	// share one key; its SHA-256 is the AES-256 key. Default: a random
 	// key, so a state only works on the process that issued it.
 	StateKey []byte
-
-	// Prompts and the resources below are served as they are.
-	Prompts           []Prompt
-	Resources         []Resource
-	ResourceTemplates []ResourceTemplate
-	// Complete, when set, answers completion requests for prompt arguments
-	// and resource template variables (the completions capability).
-	Complete func(ctx context.Context, req CompletionRequest) ([]string, error)
 
 	// RegistryScheme is the URI scheme of the tool registry resources,
 	// SCHEME://tools and SCHEME://tool/{name}. Default "toolgen".
@@ -124,7 +111,7 @@ type mcpState struct {
 func (s *Server) buildMCP() {
 	o := &s.opts.MCP
 	name, version := buildIdentity()
-	impl := &mcp.Implementation{Name: o.Name, Title: s.opts.Title, Version: o.Version}
+	impl := &mcp.Implementation{Name: s.opts.Name, Title: s.opts.Title, Version: s.opts.Version}
 	if impl.Name == "" {
 		impl.Name = name
 	}
@@ -143,11 +130,11 @@ func (s *Server) buildMCP() {
 		},
 		SetCacheable: s.setCacheable,
 	}
-	if len(o.Resources) > 0 || len(o.ResourceTemplates) > 0 || !o.DisableRegistry {
+	if len(s.opts.Resources) > 0 || len(s.opts.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe
 		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
-	if o.Complete != nil {
+	if s.opts.Complete != nil {
 		so.CompletionHandler = s.complete
 	}
 	m := mcp.NewServer(impl, so)
@@ -159,14 +146,14 @@ func (s *Server) buildMCP() {
 	}
 	s.mcp.sse.max = s.mcp.sessions.max
 	s.registerTools()
-	for i := range o.Prompts {
-		s.addPrompt(&o.Prompts[i])
+	for i := range s.opts.Prompts {
+		s.addPrompt(&s.opts.Prompts[i])
 	}
-	for i := range o.Resources {
-		s.addResource(&o.Resources[i])
+	for i := range s.opts.Resources {
+		s.addResource(&s.opts.Resources[i])
 	}
-	for i := range o.ResourceTemplates {
-		s.addResourceTemplate(&o.ResourceTemplates[i])
+	for i := range s.opts.ResourceTemplates {
+		s.addResourceTemplate(&s.opts.ResourceTemplates[i])
 	}
 	if !o.DisableRegistry {
 		s.addRegistry()
@@ -405,7 +392,7 @@ func (s *Server) owner(ctx context.Context, r *http.Request) string {
 	if s.opts.AuthHook == nil {
 		return ""
 	}
-	p, _ := PrincipalFrom(ctx)
+	p, _ := PrincipalFromContext(ctx)
 	return sessionOwner(r, p)
 }
 
@@ -494,7 +481,7 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 }
 
 // mcpPath is where Streamable HTTP is served.
-func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, DefaultMCPPath) }
+func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, defaultMCPPath) }
 
 // mcpMiddleware answers tools/list from the provider, routes tools/call to
 // serveToolCall through the SDK, and hands every other method to the SDK.

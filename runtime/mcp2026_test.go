@@ -166,7 +166,7 @@ func TestMCPServerIdentity(t *testing.T) {
 	if got := info(&Options{Title: "Weather", Logger: discard()}); got.Name != bi.Main.Path || got.Version != version || got.Title != "Weather" || got.Name == "" {
 		t.Errorf("default identity %+v, want %s %s", got, bi.Main.Path, version)
 	}
-	if got := info(&Options{Logger: discard(), MCP: MCPOptions{Name: "wx", Version: "1.2.3"}}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != DefaultTitle {
+	if got := info(&Options{Logger: discard(), Name: "wx", Version: "1.2.3"}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != "" {
 		t.Errorf("named identity %+v", got)
 	}
 }

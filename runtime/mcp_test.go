@@ -438,7 +438,7 @@ func TestMCPPrompts(t *testing.T) {
 			return nil, errors.New("template failed")
 		},
 	}}
-	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Prompts: prompts}}), nil)
+	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard(), Prompts: prompts}), nil)
 	ctx := context.Background()
 	list, err := cs.ListPrompts(ctx, nil)
 	// The SDK lists prompts by name.
@@ -461,7 +461,7 @@ func TestMCPPrompts(t *testing.T) {
 }
 
 func TestMCPResources(t *testing.T) {
-	opts := MCPOptions{
+	opts := &Options{
 		Resources: []Resource{
 			{URI: "test://text", Name: "text", MIMEType: "text/plain", Read: func(context.Context, string, map[string]string) ([]ResourceContents, error) {
 				return []ResourceContents{{Text: "hello"}}, nil
@@ -480,7 +480,8 @@ func TestMCPResources(t *testing.T) {
 			},
 		}},
 	}
-	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: opts})
+	opts.Logger = discard()
+	s := NewServer(ToolList{}, opts)
 	updated := make(chan string, 10)
 	cs := connect(t, s, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
 	ctx := context.Background()
@@ -532,13 +533,13 @@ func TestMCPResources(t *testing.T) {
 
 func TestMCPCompletion(t *testing.T) {
 	var got CompletionRequest
-	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{
+	s := NewServer(ToolList{}, &Options{Logger: discard(),
 		Prompts: []Prompt{{Name: "p", Arguments: []PromptArgument{{Name: "city"}}, Handler: func(context.Context, map[string]string) (*PromptResult, error) { return &PromptResult{}, nil }}},
 		Complete: func(_ context.Context, r CompletionRequest) ([]string, error) {
 			got = r
 			return []string{"Oslo", "Ottawa"}, nil
 		},
-	}})
+	})
 	cs := connect(t, s, nil)
 	res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, Argument: mcp.CompleteParamsArgument{Name: "city", Value: "O"}})
 	if err != nil || strings.Join(res.Completion.Values, ",") != "Oslo,Ottawa" {
@@ -693,7 +694,7 @@ func TestMCPPathAndDisable(t *testing.T) {
 // that opened it: another principal's requests on it are refused.
 func TestMCPSessionBinding(t *testing.T) {
 	whoami := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFrom(ctx)
+		p, _ := PrincipalFromContext(ctx)
 		return TextResult(p.Subject), nil
 	}}
 	s := NewServer(ToolList{whoami}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})

@@ -67,14 +67,14 @@ func writeRPCError(w http.ResponseWriter, e *httpError) {
 
 func (s *Server) mcpRoutes(mux *http.ServeMux) {
 	s.mcpHTTP()
-	mux.Handle(pathOr(s.opts.MCP.Path, DefaultMCPPath), s.handle(endpoint{
+	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.handle(endpoint{
 		surface: mcpSurface,
 		methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
 		auth:    true, body: true,
 		serve: s.serveMCP,
 	}))
 	if !s.opts.MCP.DisableSSE {
-		mux.Handle(pathOr(s.opts.MCP.SSEPath, DefaultSSEPath), s.handle(endpoint{
+		mux.Handle(pathOr(s.opts.MCP.SSEPath, defaultSSEPath), s.handle(endpoint{
 			surface: mcpSurface,
 			methods: []string{http.MethodGet, http.MethodPost},
 			auth:    true, body: true,

@@ -281,7 +281,7 @@ func TestMCPPromptInputRequired(t *testing.T) {
 		}
 		return TextPrompt("About " + e.Content["topic"].(string)), nil
 	}}
-	cs := statelessClient(t, NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true, Prompts: []Prompt{prompt}}}), elicitCaps())
+	cs := statelessClient(t, NewServer(ToolList{}, &Options{Logger: discard(), Prompts: []Prompt{prompt}, MCP: MCPOptions{Stateless: true}}), elicitCaps())
 	ctx := context.Background()
 	r1, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask"})
 	if err != nil || !r1.NeedsInput() {

@@ -16,18 +16,20 @@ import (
 // store errors. Each server has its own registry, so that two servers in
 // one process (or in one test binary) do not share counters.
 
-// DefaultMetricsPath and DefaultHealthPath are where /metrics and /health
+// defaultMetricsPath and defaultHealthPath are where /metrics and /health
 // are served by default.
 const (
-	DefaultMetricsPath = "/metrics"
-	DefaultHealthPath  = "/health"
+	defaultMetricsPath = "/metrics"
+	defaultHealthPath  = "/health"
 )
 
-// EndpointOptions switches off or moves a single endpoint (/health,
-// /metrics).
+// EndpointOptions switches off or moves a single endpoint: /health,
+// /metrics or /openapi.json (Options.Health, Metrics, OpenAPI).
 type EndpointOptions struct {
+	// Disable turns the endpoint off.
 	Disable bool
-	Path    string
+	// Path moves it. Default: "/health", "/metrics", "/openapi.json".
+	Path string
 }
 
 type metrics struct {
@@ -144,8 +146,8 @@ func (m *metrics) handler() http.Handler {
 
 // version is the server's version, as MCP's serverInfo gives it.
 func (s *Server) version() string {
-	if s.opts.MCP.Version != "" {
-		return s.opts.MCP.Version
+	if s.opts.Version != "" {
+		return s.opts.Version
 	}
 	_, v := buildIdentity()
 	return v

@@ -125,7 +125,7 @@ func TestOAuthResourceServer(t *testing.T) {
 func testOAuthResourceServer(t *testing.T, stateless bool) {
 	as := newFakeAS(t)
 	who := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFrom(ctx)
+		p, _ := PrincipalFromContext(ctx)
 		ti := auth.TokenInfoFromContext(ctx)
 		return TextResult(p.Subject + " " + strings.Join(ti.Scopes, ",")), nil
 	}}

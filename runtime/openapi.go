@@ -14,8 +14,8 @@ import (
 // error bodies. Schemas are inlined (no $ref into $defs), since a "#" in
 // a schema inside the document would point at the document.
 
-// DefaultOpenAPIPath is where the document is served by default.
-const DefaultOpenAPIPath = "/openapi.json"
+// defaultOpenAPIPath is where the document is served by default.
+const defaultOpenAPIPath = "/openapi.json"
 
 // OpenAPI returns the OpenAPI 3.1 document of the server's REST surfaces
 // for the tools the provider gives in ctx.
@@ -27,7 +27,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	// The document's version is what the program set (MCPOptions.Version),
 	// not the binary's build version, so that toolgen -openapi, which
 	// sees only the source, writes the same document.
-	version := s.opts.MCP.Version
+	version := s.opts.Version
 	if version == "" {
 		version = "0.0.0"
 	}
@@ -37,13 +37,13 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 		in = append(in, openapi.Tool{Name: t.Name, Description: t.Description, Input: inputSchema(t), Output: s.compiled.get(t).output.schema})
 	}
 	return openapi.Build(in, openapi.Options{
-		Title:          s.opts.Title,
+		Title:          pageTitle(&s.opts),
 		Version:        version,
 		Auth:           s.opts.AuthHook != nil,
 		Explorer:       !s.opts.Explorer.Disable,
 		ExplorerPrefix: s.opts.Explorer.Prefix,
 		V1:             !s.opts.V1.Disable,
-		V1Prefix:       pathOr(s.opts.V1.Prefix, DefaultV1Prefix),
+		V1Prefix:       pathOr(s.opts.V1.Prefix, defaultV1Prefix),
 	})
 }
 

@@ -26,14 +26,14 @@ import (
 // OXPSchema is the protocol's version URI, in every body.
 const OXPSchema = "urn:oxp:1.0"
 
-// DefaultOXPPrefix is where the OXP surface is mounted by default.
-const DefaultOXPPrefix = "/oxp"
+// defaultOXPPrefix is where the OXP surface is mounted by default.
+const defaultOXPPrefix = "/oxp"
 
 // OXPOptions configures the OXP surface.
 type OXPOptions struct {
 	// Disable turns the surface off.
 	Disable bool
-	// Prefix moves it. Default [DefaultOXPPrefix].
+	// Prefix moves it. Default "/oxp".
 	Prefix string
 	// PublicListing serves GET /oxp/tools without the auth hook; by
 	// default the listing is behind it, as the protocol's security says.
@@ -239,7 +239,7 @@ func semverLess(a, b [3]int) bool {
 func (s *Server) oxpRoutes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.OXP.Prefix, "/")
 	if p == "" {
-		p = DefaultOXPPrefix
+		p = defaultOXPPrefix
 	}
 	mux.Handle(p+"/health", s.handle(endpoint{surface: oxp, methods: methodsGet, serve: s.oxpHealth}))
 	mux.Handle(p+"/tools", s.handle(endpoint{surface: oxp, methods: methodsGet, auth: !s.opts.OXP.PublicListing, serve: s.oxpList}))
@@ -343,8 +343,7 @@ func (s *Server) oxpCall(rq *request) error {
 		return refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
 	}
 
-	ctx := rq.ctx
-	defs, err := s.oxpDefinitions(ctx)
+	defs, err := s.oxpDefinitions(rq.ctx)
 	if err != nil {
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
@@ -363,18 +362,16 @@ func (s *Server) oxpCall(rq *request) error {
 				c.Secrets[sec.ID] = sec.Value
 			}
 		}
-		cc := &CallerContext{UserID: rc.UserID}
+		c.UserID = rc.UserID
 		for _, a := range rc.Authorization {
-			if cc.Authorization == nil {
-				cc.Authorization = map[string]string{}
+			if c.Authorization == nil {
+				c.Authorization = map[string]string{}
 			}
-			cc.Authorization[a.ID] = a.Token
+			c.Authorization[a.ID] = a.Token
 		}
-		// What the caller says of itself is for the tool: its ctx.
-		ctx = context.WithValue(ctx, oxpCallerKey{}, cc)
 	}
 
-	out := s.Invoke(ctx, c)
+	out := s.Invoke(rq.ctx, c)
 	switch out.Status {
 	case StatusInvalid:
 		writeJSON(rq.w, http.StatusUnprocessableEntity, oxpInvalid(out))
@@ -454,24 +451,6 @@ func oxpInvalid(out *Outcome) any {
 		Message         string            `json:"message"`
 		ParameterErrors map[string]string `json:"parameter_errors"`
 	}{"The input does not match the tool's parameters.", errs}
-}
-
-// CallerContext is what a caller said about itself in an OXP call's
-// context: the end user it acts for, and tokens for services the tool
-// calls on the user's behalf (by authorization id). Secrets are read
-// with [Secret].
-type CallerContext struct {
-	UserID        string
-	Authorization map[string]string
-}
-
-type oxpCallerKey struct{}
-
-// CallerFromContext returns the OXP caller context of the running call,
-// when it gave one.
-func CallerFromContext(ctx context.Context) (*CallerContext, bool) {
-	c, ok := ctx.Value(oxpCallerKey{}).(*CallerContext)
-	return c, ok
 }
 
 // newUUID returns a random (version 4) UUID.

@@ -306,12 +306,8 @@ func TestOXPSecretsAndContext(t *testing.T) {
 		ran++
 		key, _ := Secret(ctx, "API_KEY")
 		_, other := Secret(ctx, "HOME")
-		caller, _ := CallerFromContext(ctx)
 		call, _ := CallFromContext(ctx)
-		var user, token string
-		if caller != nil {
-			user, token = caller.UserID, caller.Authorization["github"]
-		}
+		user, token := call.UserID, call.Authorization["github"]
 		return nil, fmt.Errorf("failing on purpose with key=%s other=%v user=%s token=%s trace=%s", key[:2]+"…", other, user, token, call.TraceID)
 	}}
 	fromServer := map[string]string{}

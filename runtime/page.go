@@ -27,9 +27,9 @@ func renderPage(o *Options) page {
 		allow = "true"
 	}
 	body := strings.NewReplacer(
-		"{{TITLE}}", html.EscapeString(o.Title),
+		"{{TITLE}}", html.EscapeString(pageTitle(o)),
 		"{{ALLOW_EXECUTE}}", allow,
-		"{{PROJECT_LINK}}", projectLink(o.ProjectName, o.ProjectURL),
+		"{{PROJECT_LINK}}", projectLink(o.Explorer.ProjectName, o.Explorer.ProjectURL),
 		"{{PROTOCOL_LINKS}}", protocolLinks(o),
 		"{{HISTORY_URL}}", historyURL(o),
 		"{{AUTH_REQUIRED}}", strconv.FormatBool(o.AuthHook != nil),
@@ -43,10 +43,10 @@ func renderPage(o *Options) page {
 func protocolLinks(o *Options) string {
 	var b strings.Builder
 	if !o.OXP.Disable {
-		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, DefaultOXPPrefix)+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, defaultOXPPrefix)+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
 	}
 	if !o.OpenAPI.Disable {
-		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OpenAPI.Path, DefaultOpenAPIPath)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OpenAPI.Path, defaultOpenAPIPath)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)
 	}
 	return b.String()
 }
@@ -58,7 +58,7 @@ func historyURL(o *Options) string {
 	if o.V1.Disable {
 		return `""`
 	}
-	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, DefaultV1Prefix) + "/invocations") // escapes <, > and &
+	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, defaultV1Prefix) + "/invocations") // escapes <, > and &
 	return string(b)
 }
 
@@ -163,4 +163,13 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(pg.body)
 	}
+}
+
+// pageTitle is the explorer page's title: Options.Title, else
+// [DefaultTitle].
+func pageTitle(o *Options) string {
+	if o.Title == "" {
+		return DefaultTitle
+	}
+	return o.Title
 }

@@ -14,7 +14,7 @@ import (
 
 // Prompt is an MCP prompt: messages a client offers its user, filled in
 // from arguments. Generated code builds them from tools.yaml prompts: and
-// //toolgen:prompt functions; serve them with MCPOptions.Prompts.
+// //toolgen:prompt functions; serve them with Options.Prompts.
 type Prompt struct {
 	Name        string
 	Title       string

@@ -74,7 +74,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) {
 	if len(rc.rec.Input) == 0 {
 		rc.rec.Input = emptyObject
 	}
-	if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
+	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
 		rc.rec.Caller = &p.Subject
 	}
 	r := rc.s.redacted(&rc.rec)
@@ -88,7 +88,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 		r.Input = inputJSON(rc.args)
 	}
 	if r.Caller == nil {
-		if p, ok := PrincipalFrom(ctx); ok && p.Subject != "" {
+		if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
 			r.Caller = &p.Subject
 		}
 	}

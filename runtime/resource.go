@@ -123,12 +123,12 @@ func (s *Server) resourceHandler(mime string, read func(context.Context, string)
 // one, a template's, or the registry's).
 func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	for _, r := range s.opts.MCP.Resources {
+	for _, r := range s.opts.Resources {
 		if r.URI == uri {
 			return nil
 		}
 	}
-	for _, t := range s.opts.MCP.ResourceTemplates {
+	for _, t := range s.opts.ResourceTemplates {
 		if tmpl, err := uritemplate.New(t.URITemplate); err == nil && tmpl.Regexp().MatchString(uri) {
 			return nil
 		}
@@ -150,7 +150,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	if p.Context != nil {
 		cr.Context = p.Context.Arguments
 	}
-	vals, err := s.opts.MCP.Complete(ctx, cr)
+	vals, err := s.opts.Complete(ctx, cr)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

@@ -17,26 +17,51 @@ import (
 // DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
 const DefaultMaxBodyBytes = 1 << 20
 
-// DefaultTitle is the explorer page's title when Options leaves it empty.
+// DefaultTitle is the explorer page's title (and the OpenAPI document's)
+// when Options.Title is empty.
 const DefaultTitle = "MCP Tool Explorer"
 
 // Options configures a [Server]. The zero value (and a nil *Options) is a
 // safe default: execution from the explorer disabled, no auth, 1 MiB bodies,
 // no per-call timeout, slog's default logger.
+//
+// The fields are grouped by what they configure: the server's identity,
+// every call on every surface, what the server offers besides its tools,
+// the invocation history, then one struct per surface.
 type Options struct {
-	// Title is the explorer page's title. Default [DefaultTitle].
-	Title string
-	// AllowExecute enables POST /tools/{name}/call. Off by default, so that
-	// serving the explorer never lets a visitor run a tool by accident.
+	// Name, Title and Version identify the server: MCP's serverInfo,
+	// /health's version, the OpenAPI document's info. Name and Version
+	// default to the main module's path and version from the build
+	// information (debug.ReadBuildInfo). Title is also the explorer page's
+	// title, which defaults to [DefaultTitle].
+	Name, Title, Version string
+
+	// AllowExecute enables the explorer's POST /tools/{name}/call. Off by
+	// default, so that serving the explorer never lets a visitor run a
+	// tool by accident. The protocol surfaces (MCP, OXP, /v1) execute when
+	// mounted, behind AuthHook.
 	AllowExecute bool
 	// AuthHook, when set, authenticates every call; see [AuthHook].
 	AuthHook AuthHook
-	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
-	// [DefaultMaxBodyBytes]; a negative value means no limit.
-	MaxBodyBytes int64
+	// OAuth, when set, makes the server an OAuth 2.1 resource server as
+	// MCP's authorization spec describes: it serves its protected resource
+	// metadata at /.well-known/oauth-protected-resource, and unless
+	// AuthHook is set, OAuth.Hook() is the auth hook.
+	OAuth *OAuthOptions
+	// Middleware wraps every tool call on every surface (see
+	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
+	// first and its outcome last.
+	Middleware []Middleware
 	// CallTimeout bounds each tool call; when it passes the caller gets an
 	// isError result saying so (HTTP 504). Zero means no limit.
 	CallTimeout time.Duration
+	// MaxBodyBytes limits request bodies; larger ones get 413. Zero means
+	// [DefaultMaxBodyBytes]; a negative value means no limit.
+	MaxBodyBytes int64
+	// Secrets looks up the secrets tools declare (Tool.Secrets) when the
+	// call does not carry them itself. Default: the environment
+	// ([EnvSecrets]).
+	Secrets SecretSource
 	// TrustedOrigins are web origins ("https://app.example.com") whose pages
 	// may send requests that change state (POST, DELETE: calling a tool)
 	// from a browser. By default the server refuses every cross-origin
@@ -54,38 +79,18 @@ type Options struct {
 	// same machine forwards to a loopback listener; "*" turns the check
 	// off, which lets any web page reach a loopback server by rebinding.
 	AllowedHosts []string
-	// Secrets looks up the secrets tools declare (Tool.Secrets) when the
-	// call does not carry them itself. Default: the environment
-	// ([EnvSecrets]).
-	Secrets SecretSource
-	// Middleware wraps every tool call on every surface (see
-	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
-	// first and its outcome last.
-	Middleware []Middleware
-	// ProjectName and ProjectURL make the link the explorer page shows in
-	// its header. A URL that is not http(s), mailto or a path is dropped.
-	ProjectName string
-	ProjectURL  string
 	// Logger receives handler errors, panics and auth rejections. Default
 	// slog.Default().
 	Logger *slog.Logger
-	// Explorer configures the Tool Explorer: the page and its REST
-	// protocol.
-	Explorer ExplorerOptions
-	// MCP configures the MCP surface at /mcp (and /sse).
-	MCP MCPOptions
-	// OAuth, when set, makes the server an OAuth 2.1 resource server as
-	// MCP's authorization spec describes: it serves its protected resource
-	// metadata at /.well-known/oauth-protected-resource, and unless
-	// AuthHook is set, OAuth.Hook() is the auth hook.
-	OAuth *OAuthOptions
-	// OXP configures the OXP 1.0 surface under /oxp.
-	OXP OXPOptions
-	// V1 configures the /v1 tools API with invocation history.
-	V1 V1Options
-	// Health, Metrics and OpenAPI configure GET /health, GET /metrics and
-	// GET /openapi.json.
-	Health, Metrics, OpenAPI EndpointOptions
+
+	// Prompts, Resources and ResourceTemplates are served as they are, on
+	// MCP and in the explorer's Prompts and Resources tabs.
+	Prompts           []Prompt
+	Resources         []Resource
+	ResourceTemplates []ResourceTemplate
+	// Complete, when set, answers completion requests for prompt arguments
+	// and resource template variables (MCP's completions capability).
+	Complete func(ctx context.Context, req CompletionRequest) ([]string, error)
 
 	// History records every tool call on every surface. Nil means a
 	// bounded in-memory store ([history.NewMemory]); see
@@ -99,6 +104,19 @@ type Options struct {
 	// abandoned and logged, and the call goes on. Default
 	// [DefaultHistoryTimeout].
 	HistoryTimeout time.Duration
+
+	// Explorer configures the Tool Explorer: the page and its REST
+	// protocol.
+	Explorer ExplorerOptions
+	// MCP configures the MCP surface at /mcp (and /sse).
+	MCP MCPOptions
+	// OXP configures the OXP 1.0 surface under /oxp.
+	OXP OXPOptions
+	// V1 configures the /v1 tools API with invocation history.
+	V1 V1Options
+	// Health, Metrics and OpenAPI configure GET /health, GET /metrics and
+	// GET /openapi.json.
+	Health, Metrics, OpenAPI EndpointOptions
 }
 
 // ExplorerOptions configures the Tool Explorer surface: the page at / and
@@ -109,6 +127,9 @@ type ExplorerOptions struct {
 	// Prefix moves the surface: with "/ui" the page is at /ui/ and the
 	// protocol under /ui/tools. Default: the root.
 	Prefix string
+	// ProjectName and ProjectURL make the link the page shows in its
+	// header. A URL that is not http(s), mailto or a path is dropped.
+	ProjectName, ProjectURL string
 }
 
 // Server serves a [ToolsProvider]'s tools over HTTP. It is an
@@ -146,9 +167,6 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	s := &Server{provider: p}
 	if opts != nil {
 		s.opts = *opts
-	}
-	if s.opts.Title == "" {
-		s.opts.Title = DefaultTitle
 	}
 	if s.opts.MaxBodyBytes == 0 {
 		s.opts.MaxBodyBytes = DefaultMaxBodyBytes
@@ -223,13 +241,13 @@ func (s *Server) routes() {
 		s.mux.Handle(path, s.handle(endpoint{surface: explorer, methods: methodsGet, serve: always(h)}))
 	}
 	if !s.opts.Health.Disable {
-		get(pathOr(s.opts.Health.Path, DefaultHealthPath), s.serveHealth)
+		get(pathOr(s.opts.Health.Path, defaultHealthPath), s.serveHealth)
 	}
 	if !s.opts.OpenAPI.Disable {
-		get(pathOr(s.opts.OpenAPI.Path, DefaultOpenAPIPath), s.serveOpenAPI)
+		get(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.serveOpenAPI)
 	}
 	if !s.opts.Metrics.Disable {
-		get(pathOr(s.opts.Metrics.Path, DefaultMetricsPath), s.metrics.handler().ServeHTTP)
+		get(pathOr(s.opts.Metrics.Path, defaultMetricsPath), s.metrics.handler().ServeHTTP)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))

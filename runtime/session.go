@@ -52,9 +52,9 @@ func callOf(ctx context.Context) (*mcpCall, error) {
 	return c, nil
 }
 
-// Session returns the MCP session a tool was called in, for what the
+// SessionFromContext returns the MCP session a tool was called in, for what the
 // helpers below do not cover.
-func Session(ctx context.Context) (*mcp.ServerSession, bool) {
+func SessionFromContext(ctx context.Context) (*mcp.ServerSession, bool) {
 	c, err := callOf(ctx)
 	if err != nil {
 		return nil, false
@@ -62,11 +62,11 @@ func Session(ctx context.Context) (*mcp.ServerSession, bool) {
 	return c.session, true
 }
 
-// MCPRequest returns the MCP request a tool (or prompt, or resource) is
+// MCPRequestFromContext returns the MCP request a tool (or prompt, or resource) is
 // run for: an *mcp.CallToolRequest, *mcp.GetPromptRequest or
 // *mcp.ReadResourceRequest, with the request's extra information from the
 // transport.
-func MCPRequest(ctx context.Context) (mcp.Request, bool) {
+func MCPRequestFromContext(ctx context.Context) (mcp.Request, bool) {
 	c, err := callOf(ctx)
 	if err != nil || c.req == nil {
 		return nil, false
@@ -84,10 +84,10 @@ func ServerFromContext(ctx context.Context) (*Server, bool) {
 	return c.srv, true
 }
 
-// ClientCapabilities returns what the client declared it can do: in
+// ClientCapabilitiesFromContext returns what the client declared it can do: in
 // protocol 2026-07-28 with each request, before that when it opened the
 // session.
-func ClientCapabilities(ctx context.Context) (*mcp.ClientCapabilities, bool) {
+func ClientCapabilitiesFromContext(ctx context.Context) (*mcp.ClientCapabilities, bool) {
 	c, err := callOf(ctx)
 	if err != nil {
 		return nil, false

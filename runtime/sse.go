@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// DefaultSSEPath is where the HTTP+SSE transport is mounted by default.
-const DefaultSSEPath = "/sse"
+// defaultSSEPath is where the HTTP+SSE transport is mounted by default.
+const defaultSSEPath = "/sse"
 
 // endpointRecorder notes the session id of the endpoint event that opens
 // an SSE stream, before the client can read it.

@@ -22,7 +22,7 @@ import (
 
 func whoamiTool() Tool {
 	return Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFrom(ctx)
+		p, _ := PrincipalFromContext(ctx)
 		r, _ := RequestFromContext(ctx)
 		return TextResult(p.Subject + " " + r.URL.Path), nil
 	}}

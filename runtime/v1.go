@@ -19,14 +19,14 @@ import (
 // SurfaceV1 names the /v1 surface in [Call.Surface].
 const SurfaceV1 = "v1"
 
-// DefaultV1Prefix is where the /v1 surface is mounted by default.
-const DefaultV1Prefix = "/v1"
+// defaultV1Prefix is where the /v1 surface is mounted by default.
+const defaultV1Prefix = "/v1"
 
 // V1Options configures the /v1 surface.
 type V1Options struct {
 	// Disable turns the surface off.
 	Disable bool
-	// Prefix moves it. Default [DefaultV1Prefix].
+	// Prefix moves it. Default "/v1".
 	Prefix string
 }
 
@@ -41,7 +41,7 @@ var v1 = &surface{name: SurfaceV1, writeError: func(w http.ResponseWriter, e *ht
 func (s *Server) v1Routes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.V1.Prefix, "/")
 	if p == "" {
-		p = DefaultV1Prefix
+		p = defaultV1Prefix
 	}
 	route := func(path string, methods []string, body bool, h func(*request) error) {
 		mux.Handle(p+path, s.handle(endpoint{surface: v1, methods: methods, auth: true, body: body, serve: h}))

@@ -37,13 +37,14 @@ var testBlob = func() []byte {
 
 // testMCP are the prompts and resources the Prompts and Resources tabs
 // show.
-func testMCP() runtime.MCPOptions {
+// testMCP is options with prompts, resources and a template.
+func testMCP() runtime.Options {
 	fixed := func(rc runtime.ResourceContents) runtime.ResourceHandler {
 		return func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
 			return []runtime.ResourceContents{rc}, nil
 		}
 	}
-	return runtime.MCPOptions{
+	return runtime.Options{
 		Prompts: []runtime.Prompt{
 			{
 				Name: "explain", Title: "Explain a value", Description: "Explain a value to a reader.\nIn one short paragraph.",
@@ -173,7 +174,7 @@ func (p *tab) waitImage(sel string) {
 }
 
 func TestBrowserPromptsList(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url)
 	p.waitVisible("#tab-prompts")
 	p.waitVisible("#tab-resources")
@@ -218,7 +219,7 @@ func TestBrowserPromptsList(t *testing.T) {
 // shows them; a missing argument and a failing prompt show the server's
 // error.
 func TestBrowserPromptGet(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url)
 	p.openPrompts()
 	card := prompt("explain")
@@ -332,7 +333,7 @@ func TestBrowserPromptsResourcesUnauthorized(t *testing.T) {
 	var mu sync.Mutex
 	var auth []string
 	f := newFixture(t, fixtureOptions{
-		opts: runtime.Options{MCP: testMCP(), AuthHook: runtime.BearerTokens(testToken)},
+		opts: func() runtime.Options { o := testMCP(); o.AuthHook = runtime.BearerTokens(testToken); return o }(),
 		wrap: func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(r.URL.Path, "/prompts/") || strings.HasPrefix(r.URL.Path, "/resources/") {
@@ -394,7 +395,7 @@ func TestBrowserPromptsResourcesUnauthorized(t *testing.T) {
 // as it is, JSON pretty (numbers exact), an image, or the size of other
 // bytes with a download.
 func TestBrowserResourcesRead(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url)
 	p.openResources()
 	if h := evalJS[string](p, `location.hash`); h != "#resources" {
@@ -533,7 +534,7 @@ func (p *tab) download(button string) (string, []byte) {
 
 // A template's fields build its URI, which is read.
 func TestBrowserResourceTemplate(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url+"#resources")
 	card := template("test://items/{id}")
 	p.openEntry(card)
@@ -575,7 +576,7 @@ func TestBrowserResourceTemplate(t *testing.T) {
 // Every string from the prompts and resources is text on the page, never
 // markup; a name that needs escaping in a URL reaches the server intact.
 func TestBrowserPromptsResourcesEscaping(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url)
 	p.openPrompts()
 	card := prompt(hostilePrompt)
@@ -640,7 +641,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 	t.Run("prompts only", func(t *testing.T) {
 		mcp := testMCP()
 		mcp.Resources, mcp.ResourceTemplates = nil, nil
-		f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: mcp}})
+		f := newFixture(t, fixtureOptions{opts: mcp})
 		p := openTab(t, f.url+"#resources")
 		p.waitListed()
 		if got := p.tabs(); got != "Tools:true,Prompts:false,History:false" {
@@ -653,7 +654,8 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 	t.Run("templates only, no /v1", func(t *testing.T) {
 		mcp := testMCP()
 		mcp.Prompts, mcp.Resources = nil, nil
-		f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: mcp, V1: runtime.V1Options{Disable: true}}})
+		mcp.V1 = runtime.V1Options{Disable: true}
+		f := newFixture(t, fixtureOptions{opts: mcp})
 		p := openTab(t, f.url)
 		p.waitListed()
 		if got := p.tabs(); got != "Tools:true,Resources:false" {
@@ -683,7 +685,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 // #prompts and #resources open their tabs, and #prompts/NAME and
 // #resources/URI what is in them; the arrow keys go through every tab.
 func TestBrowserPromptsResourcesLinks(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url+"#prompts")
 	p.waitVisible("#prompt-list li.prompt")
 	if got := p.tabs(); got != "Tools:false,Prompts:true,Resources:false,History:false" {
@@ -735,7 +737,7 @@ func TestBrowserPromptsResourcesLinks(t *testing.T) {
 
 // Mounted under a prefix, the tabs ask under the prefix.
 func TestBrowserPromptsResourcesUnderPrefix(t *testing.T) {
-	f := newFixture(t, fixtureOptions{prefix: "/explorer", opts: runtime.Options{MCP: testMCP()}})
+	f := newFixture(t, fixtureOptions{prefix: "/explorer", opts: testMCP()})
 	p := openTab(t, f.url)
 	p.openPrompts()
 	p.openEntry(prompt(hostilePrompt))

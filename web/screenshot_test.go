@@ -61,7 +61,7 @@ func TestScreenshot(t *testing.T) {
 // newScreenshotServer serves tools shaped like examples/weather's.
 func newScreenshotServer(t *testing.T) string {
 	t.Helper()
-	opts := &runtime.Options{Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true}
+	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
 	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
@@ -141,7 +141,7 @@ func TestScreenshotHistory(t *testing.T) {
 		t.Skip("set TOOLGEN_HISTORY_SCREENSHOTS to the directory to write the PNG files in")
 	}
 	slow := make(chan struct{})
-	opts := &runtime.Options{Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true}
+	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
 	srv := httptest.NewServer(runtime.NewServer(screenshotTools(slow), opts))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(slow) })
@@ -212,54 +212,52 @@ func TestScreenshotPromptsResources(t *testing.T) {
 		}
 	}
 	opts := &runtime.Options{
-		Title: "Weather tools", ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen", AllowExecute: true,
-		MCP: runtime.MCPOptions{
-			Prompts: []runtime.Prompt{
-				{
-					Name: "forecast_summary", Title: "Forecast summary", Description: "Asks for a short, friendly summary of a city's forecast.",
-					Arguments: []runtime.PromptArgument{
-						{Name: "city", Description: "City name, for example \"Paris\".", Required: true},
-						{Name: "days", Title: "Days", Description: "How many days to cover (default 3)."},
-					},
-					Handler: func(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
-						days := args["days"]
-						if days == "" {
-							days = "3"
-						}
-						return &runtime.PromptResult{Description: "A forecast summary for " + args["city"] + ".", Messages: []runtime.PromptMessage{
-							runtime.UserMessage("Summarize the next " + days + " days of weather in " + args["city"] + " in two sentences. Mention rain and the warmest day."),
-							runtime.AssistantMessage("I'll call get_weather for " + args["city"] + " with days=" + days + " first."),
-						}}, nil
-					},
+		Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true,
+		Prompts: []runtime.Prompt{
+			{
+				Name: "forecast_summary", Title: "Forecast summary", Description: "Asks for a short, friendly summary of a city's forecast.",
+				Arguments: []runtime.PromptArgument{
+					{Name: "city", Description: "City name, for example \"Paris\".", Required: true},
+					{Name: "days", Title: "Days", Description: "How many days to cover (default 3)."},
 				},
-				{Name: "plan_trip", Description: "Plans what to pack for a trip, from the forecast.", Arguments: []runtime.PromptArgument{{Name: "city", Required: true}, {Name: "start", Required: true}, {Name: "nights"}},
-					Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
-						return &runtime.PromptResult{}, nil
-					}},
-				{Name: "alert_wording", Description: "Words a temperature alert for a notification.",
-					Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
-						return &runtime.PromptResult{}, nil
-					}},
+				Handler: func(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
+					days := args["days"]
+					if days == "" {
+						days = "3"
+					}
+					return &runtime.PromptResult{Description: "A forecast summary for " + args["city"] + ".", Messages: []runtime.PromptMessage{
+						runtime.UserMessage("Summarize the next " + days + " days of weather in " + args["city"] + " in two sentences. Mention rain and the warmest day."),
+						runtime.AssistantMessage("I'll call get_weather for " + args["city"] + " with days=" + days + " first."),
+					}}, nil
+				},
 			},
-			Resources: []runtime.Resource{
-				{URI: "weather://stations", Name: "stations", Title: "Weather stations", Description: "Every station the service reads, with its position.", MIMEType: "application/json",
-					Read: text(`{"stations":[{"id":"PAR-01","city":"Paris","lat":48.8566,"lon":2.3522},{"id":"OSL-02","city":"Oslo","lat":59.9139,"lon":10.7522}],"updated":"2026-06-12T06:00:00Z"}`)},
-				{URI: "weather://docs/units.md", Name: "units", Description: "How temperatures and wind speeds are reported.", MIMEType: "text/markdown", Read: text("# Units\n\nTemperatures are in Celsius unless `units` says otherwise.\n")},
-				{URI: "weather://radar/latest.png", Name: "radar", Description: "The latest radar image.", MIMEType: "image/png",
-					Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
-						return []runtime.ResourceContents{{Blob: radarPNG()}}, nil
-					}},
-				{URI: "weather://archive/2026-06.tar.gz", Name: "archive", Description: "Last month's observations.", MIMEType: "application/gzip",
-					Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
-						return []runtime.ResourceContents{{Blob: make([]byte, 48213)}}, nil
-					}},
-			},
-			ResourceTemplates: []runtime.ResourceTemplate{
-				{URITemplate: "weather://forecast/{city}{?days}", Name: "forecast", Title: "Forecast by city", Description: "A city's forecast as JSON.", MIMEType: "application/json",
-					Read: func(_ context.Context, _ string, vars map[string]string) ([]runtime.ResourceContents, error) {
-						return []runtime.ResourceContents{{Text: `{"city":"` + vars["city"] + `","forecast":[{"date":"2026-06-12","high":24.0,"low":15.0},{"date":"2026-06-13","high":22.0,"low":14.0}]}`}}, nil
-					}},
-			},
+			{Name: "plan_trip", Description: "Plans what to pack for a trip, from the forecast.", Arguments: []runtime.PromptArgument{{Name: "city", Required: true}, {Name: "start", Required: true}, {Name: "nights"}},
+				Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
+					return &runtime.PromptResult{}, nil
+				}},
+			{Name: "alert_wording", Description: "Words a temperature alert for a notification.",
+				Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
+					return &runtime.PromptResult{}, nil
+				}},
+		},
+		Resources: []runtime.Resource{
+			{URI: "weather://stations", Name: "stations", Title: "Weather stations", Description: "Every station the service reads, with its position.", MIMEType: "application/json",
+				Read: text(`{"stations":[{"id":"PAR-01","city":"Paris","lat":48.8566,"lon":2.3522},{"id":"OSL-02","city":"Oslo","lat":59.9139,"lon":10.7522}],"updated":"2026-06-12T06:00:00Z"}`)},
+			{URI: "weather://docs/units.md", Name: "units", Description: "How temperatures and wind speeds are reported.", MIMEType: "text/markdown", Read: text("# Units\n\nTemperatures are in Celsius unless `units` says otherwise.\n")},
+			{URI: "weather://radar/latest.png", Name: "radar", Description: "The latest radar image.", MIMEType: "image/png",
+				Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+					return []runtime.ResourceContents{{Blob: radarPNG()}}, nil
+				}},
+			{URI: "weather://archive/2026-06.tar.gz", Name: "archive", Description: "Last month's observations.", MIMEType: "application/gzip",
+				Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+					return []runtime.ResourceContents{{Blob: make([]byte, 48213)}}, nil
+				}},
+		},
+		ResourceTemplates: []runtime.ResourceTemplate{
+			{URITemplate: "weather://forecast/{city}{?days}", Name: "forecast", Title: "Forecast by city", Description: "A city's forecast as JSON.", MIMEType: "application/json",
+				Read: func(_ context.Context, _ string, vars map[string]string) ([]runtime.ResourceContents, error) {
+					return []runtime.ResourceContents{{Text: `{"city":"` + vars["city"] + `","forecast":[{"date":"2026-06-12","high":24.0,"low":15.0},{"date":"2026-06-13","high":22.0,"low":14.0}]}`}}, nil
+				}},
 		},
 	}
 	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))

@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description) errors")
 	openapi := fs.String("openapi", "", "also write the OpenAPI 3.1 document of all the tools generated to `FILE`, as a server of them serves it at GET /openapi.json")
 	openapiTitle := fs.String("openapi-title", "", "the OpenAPI document's info.title, a server's Options.Title (default \""+gen.DefaultOpenAPITitle+"\")")
-	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.MCP.Version (default "+gen.DefaultOpenAPIVersion+")")
+	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.Version (default "+gen.DefaultOpenAPIVersion+")")
 	openapiAuth := fs.Bool("openapi-auth", false, "declare the bearer scheme in the OpenAPI document, as for a server with an auth hook")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\nFlags:\n")

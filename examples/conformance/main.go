@@ -23,35 +23,33 @@ func options() *runtime.Options {
 		}
 	}
 	return &runtime.Options{
-		Title: "MCP conformance",
-		MCP: runtime.MCPOptions{
-			Name:    "toolgen-conformance",
-			Version: "1.0.0",
-			Prompts: Prompts(),
-			Resources: []runtime.Resource{
-				{URI: "test://static-text", Name: "static-text", Description: "A static text resource.", MIMEType: "text/plain",
-					Read: static("This is the content of the static text resource.", nil)},
-				{URI: "test://static-binary", Name: "static-binary", Description: "A static binary resource (a PNG image).", MIMEType: "image/png",
-					Read: static("", png)},
-				{URI: "test://watched-resource", Name: "watched-resource", Description: "A resource to subscribe to.", MIMEType: "text/plain",
-					Read: static("Watched resource content.", nil)},
+		Name:    "toolgen-conformance",
+		Title:   "MCP conformance",
+		Version: "1.0.0",
+		Prompts: Prompts(),
+		Resources: []runtime.Resource{
+			{URI: "test://static-text", Name: "static-text", Description: "A static text resource.", MIMEType: "text/plain",
+				Read: static("This is the content of the static text resource.", nil)},
+			{URI: "test://static-binary", Name: "static-binary", Description: "A static binary resource (a PNG image).", MIMEType: "image/png",
+				Read: static("", png)},
+			{URI: "test://watched-resource", Name: "watched-resource", Description: "A resource to subscribe to.", MIMEType: "text/plain",
+				Read: static("Watched resource content.", nil)},
+		},
+		ResourceTemplates: []runtime.ResourceTemplate{{
+			URITemplate: "test://template/{id}/data", Name: "template", Description: "Data for an id.", MIMEType: "application/json",
+			Read: func(_ context.Context, _ string, vars map[string]string) ([]runtime.ResourceContents, error) {
+				b, err := json.Marshal(map[string]any{"id": vars["id"], "templateTest": true, "data": "Data for ID: " + vars["id"]})
+				return []runtime.ResourceContents{{Text: string(b)}}, err
 			},
-			ResourceTemplates: []runtime.ResourceTemplate{{
-				URITemplate: "test://template/{id}/data", Name: "template", Description: "Data for an id.", MIMEType: "application/json",
-				Read: func(_ context.Context, _ string, vars map[string]string) ([]runtime.ResourceContents, error) {
-					b, err := json.Marshal(map[string]any{"id": vars["id"], "templateTest": true, "data": "Data for ID: " + vars["id"]})
-					return []runtime.ResourceContents{{Text: string(b)}}, err
-				},
-			}},
-			Complete: func(_ context.Context, req runtime.CompletionRequest) ([]string, error) {
-				var out []string
-				for _, v := range []string{"test", "testValue1", "testValue2"} {
-					if strings.HasPrefix(v, req.Value) {
-						out = append(out, v)
-					}
+		}},
+		Complete: func(_ context.Context, req runtime.CompletionRequest) ([]string, error) {
+			var out []string
+			for _, v := range []string{"test", "testValue1", "testValue2"} {
+				if strings.HasPrefix(v, req.Value) {
+					out = append(out, v)
 				}
-				return out, nil
-			},
+			}
+			return out, nil
 		},
 	}
 }

@@ -168,7 +168,7 @@ func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultCapabilities(ctx context.Context) (string, error) {
-	caps, _ := runtime.ClientCapabilities(ctx)
+	caps, _ := runtime.ClientCapabilitiesFromContext(ctx)
 	reqs := mcp.InputRequestMap{}
 	if caps != nil && caps.Elicitation != nil {
 		reqs["user_name"] = &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema}
@@ -272,7 +272,7 @@ func TestXMcpHeader(in HeaderInput) string { return "region=" + in.Region }
 //
 //toolgen:tool
 func TestReconnection(ctx context.Context) (string, error) {
-	if r, ok := runtime.MCPRequest(ctx); ok {
+	if r, ok := runtime.MCPRequestFromContext(ctx); ok {
 		if e := r.GetExtra(); e != nil && e.CloseSSEStream != nil {
 			e.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
 		}

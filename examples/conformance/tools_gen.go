@@ -313,7 +313,7 @@ func Tools() runtime.ToolList {
 }
 
 // Prompts returns the package's MCP prompts; serve them with
-// runtime.Options{MCP: runtime.MCPOptions{Prompts: Prompts()}}.
+// runtime.Options{Prompts: Prompts()}.
 func Prompts() []runtime.Prompt {
 	return []runtime.Prompt{{
 		Name:        "test_simple_prompt",

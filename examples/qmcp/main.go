@@ -9,9 +9,9 @@ import (
 
 func main() {
 	serve.Main(Tools(), &runtime.Options{
-		Title:       "qmcp tools",
-		ProjectName: "toolgen",
-		ProjectURL:  "https://github.com/toolgen-go/toolgen",
-		MCP:         runtime.MCPOptions{Name: "qmcp", Version: "1.0.0"},
+		Name:     "qmcp",
+		Title:    "qmcp tools",
+		Version:  "1.0.0",
+		Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"},
 	})
 }

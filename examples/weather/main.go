@@ -8,8 +8,7 @@ import (
 
 func main() {
 	serve.Main(AllTools(), &runtime.Options{
-		Title:       "Weather tools",
-		ProjectName: "toolgen",
-		ProjectURL:  "https://github.com/toolgen-go/toolgen",
+		Title:    "Weather tools",
+		Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"},
 	})
 }
