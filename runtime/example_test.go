@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -17,6 +21,40 @@ type greetInput struct {
 
 func greet(_ context.Context, in greetInput) (string, error) {
 	return fmt.Sprintf("Hello, %s (x%d)", in.Name, max(in.Times, 1)), nil
+}
+
+// NewServer serves a tool list on every surface at once: the explorer's
+// REST protocol and page, MCP at /mcp, OXP under /oxp, /v1, /health,
+// /metrics and /openapi.json. Every response carries X-Request-ID and
+// X-Correlation-ID.
+func ExampleNewServer() {
+	s := runtime.NewServer(runtime.ToolList{runtime.MustNewTool("greet", "Greets someone.", greet)}, &runtime.Options{
+		Title:        "Greeter",
+		AllowExecute: true, // the explorer's /call; the protocol surfaces run behind AuthHook
+	})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+
+	resp, err := http.Post(hs.URL+"/tools/greet/call", "application/json", strings.NewReader(`{"name":"Ada"}`))
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, string(body))
+	fmt.Println(resp.Header.Get("X-Request-ID") != "", resp.Header.Get("X-Correlation-ID") != "")
+
+	resp, err = http.Post(hs.URL+"/tools/greet/call", "application/json", strings.NewReader(`{"name":"Ada","name":"Bob"}`))
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	body, _ = io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, string(body))
+	// Output:
+	// 200 {"content":[{"type":"text","text":"Hello, Ada (x1)"}],"isError":false}
+	// true true
+	// 400 {"content":[{"type":"text","text":"invalid arguments:\n- /name: duplicate key \"name\" (format)"}],"isError":true}
 }
 
 // Invoke runs a tool through the same pipeline as every surface: a test
