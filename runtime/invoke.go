@@ -21,6 +21,7 @@ const (
 	SurfaceExplorer = "explorer" // POST /tools/{name}/call and /validate
 	SurfaceMCP      = "mcp"      // tools/call over Streamable HTTP or stdio
 	SurfaceOXP      = "oxp"      // POST /oxp/tools/call
+	SurfaceV1       = "v1"       // POST /v1/tools/{name}
 )
 
 // Call asks [Server.Invoke] to run a tool.

@@ -16,9 +16,6 @@ import (
 // /v1/tools/{name}, GET /v1/invocations[/{id}]. Errors are {"detail": ...},
 // as qmcp (FastAPI) writes them.
 
-// SurfaceV1 names the /v1 surface in [Call.Surface].
-const SurfaceV1 = "v1"
-
 // defaultV1Prefix is where the /v1 surface is mounted by default.
 const defaultV1Prefix = "/v1"
 
