@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -284,6 +285,19 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 		}
 		add("Secrets", jen.Index().String().Values(ids...))
 	}
+	if len(t.scopes) > 0 {
+		scopes := make([]jen.Code, len(t.scopes))
+		for i, sc := range t.scopes {
+			scopes[i] = jen.Lit(sc)
+		}
+		add("Scopes", jen.Index().String().Values(scopes...))
+	}
+	if t.rate.n > 0 {
+		add("RateLimit", jen.Qual(runtimePath, "Rate").Values(jen.Id("N").Op(":").Lit(t.rate.n), jen.Id("Per").Op(":").Add(durationCode(t.rate.per))))
+	}
+	if t.timeout > 0 {
+		add("Timeout", durationCode(t.timeout))
+	}
 	if t.signature != "" {
 		add("Signature", stringLit(t.signature))
 	}
@@ -375,4 +389,20 @@ func isPrintable(s string) bool {
 		}
 	}
 	return true
+}
+
+// durationCode writes d as a reader would: 90 * time.Second, time.Minute.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
+		if d%u.d == 0 {
+			if d == u.d {
+				return jen.Qual("time", u.name)
+			}
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }

@@ -8,9 +8,11 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/toolgen-go/toolgen/internal/policy"
 	"github.com/toolgen-go/toolgen/internal/toolname"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
@@ -98,7 +100,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, secrets: info.secrets, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
+		annotations: info.annotations, secrets: info.secrets, scopes: info.scopes, rate: info.rate, timeout: info.timeout, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -349,7 +351,9 @@ func (r *pkgReader) paramKeywords(sig *signature, ds []*directive, fn string) (m
 type funcInfo struct {
 	name, title, description, version string
 	annotations                       annotations
-	secrets                           []string
+	secrets, scopes                   []string
+	rate                              rateLimit
+	timeout                           time.Duration
 }
 
 // funcInfo reads the directive's arguments: a prompt takes name, title and
@@ -362,17 +366,28 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	var set map[string]bool
 	var ok bool
 	if d.name == "tool" {
-		var secrets string
+		var secrets, scopes, rate, timeout string
 		values["version"] = &info.version
 		values["secrets"] = &secrets
-		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, readonly, destructive, idempotent, openworld, closedworld")
+		values["scopes"] = &scopes
+		values["ratelimit"] = &rate
+		values["timeout"] = &timeout
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, scopes=, ratelimit=, timeout=, readonly, destructive, idempotent, openworld, closedworld")
 		if !g.checkHints(d, set) {
 			ok = false
 		}
 		if set["secrets"] {
 			var good bool
-			info.secrets, good = g.secretIDs(d, secrets)
+			info.secrets, good = g.listValues(d, secretList, secrets)
 			ok = ok && good
+		}
+		if set["scopes"] {
+			var good bool
+			info.scopes, good = g.listValues(d, scopeList, scopes)
+			ok = ok && good
+		}
+		if set != nil && !g.policyArgs(d, set, rate, timeout, &info) {
+			ok = false
 		}
 	} else {
 		set, ok = g.directiveArgs(d, values, nil, want)
@@ -390,48 +405,103 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	return info, ok
 }
 
-// secretIDs reads the value of //toolgen:tool's secrets=, a comma-separated
-// list of secret ids, each valid (toolname.SecretRule) and given once.
-// Errors point at the id when the value is written unquoted.
-func (g *generator) secretIDs(d *directive, value string) ([]string, bool) {
-	valueOff, quoted := -1, false
-	if args, err := splitArgs(d.args); err == nil {
-		for _, a := range args {
-			if a.key == "secrets" && a.hasValue {
-				valueOff = a.off + len("secrets=")
-				quoted = strings.HasPrefix(d.args[valueOff:], `"`)
-			}
-		}
-	}
+// listKind describes a comma-separated list argument of //toolgen:tool
+// (secrets=, scopes=) for its checks and their messages.
+type listKind struct {
+	key         string // the argument: "secrets"
+	noun, label string // an item in words and as a placeholder: "id", "ID"
+	what        string // an item in an error: "secret id"
+	rule        string // what an item may be
+	valid       func(string) bool
+}
+
+var (
+	secretList = listKind{key: "secrets", noun: "id", label: "ID", what: "secret id", rule: toolname.SecretRule, valid: toolname.ValidSecret}
+	scopeList  = listKind{key: "scopes", noun: "scope", label: "SCOPE", what: "scope", rule: policy.ScopeRule, valid: policy.ValidScope}
+)
+
+// listValues reads the value of a list argument of //toolgen:tool: items
+// separated by commas, each valid and given once. Errors point at the
+// item when the value is written unquoted.
+func (g *generator) listValues(d *directive, k listKind, value string) ([]string, bool) {
+	valueOff, quoted := g.argValueOff(d, k.key)
 	if valueOff < 0 {
-		return nil, true // secrets without a value: reported with the other arguments
+		return nil, true // without a value: reported with the other arguments
 	}
-	var ids []string
+	var items []string
 	ok := true
 	seen := map[string]bool{}
 	off := valueOff
-	for _, id := range strings.Split(value, ",") {
+	for _, item := range strings.Split(value, ",") {
 		pos := d.at(off)
 		if quoted {
 			pos = d.at(valueOff)
 		}
-		off += len(id) + 1
+		off += len(item) + 1
 		switch {
-		case id == "":
-			g.errs.add(pos, "//toolgen:tool: secrets= has an empty id: write secrets=ID[,ID...]")
+		case item == "":
+			g.errs.add(pos, "//toolgen:tool: %s= has an empty %s: write %s=%s[,%s...]", k.key, k.noun, k.key, k.label, k.label)
 			ok = false
-		case !toolname.ValidSecret(id):
-			g.errs.add(pos, "//toolgen:tool: invalid secret id %q: use %s", id, toolname.SecretRule)
+		case !k.valid(item):
+			g.errs.add(pos, "//toolgen:tool: invalid %s %q: use %s", k.what, item, k.rule)
 			ok = false
-		case seen[id]:
-			g.errs.add(pos, "//toolgen:tool: secret %s given twice", id)
+		case seen[item]:
+			g.errs.add(pos, "//toolgen:tool: %s %s given twice", strings.TrimSuffix(k.what, " id"), item)
 			ok = false
 		default:
-			seen[id] = true
-			ids = append(ids, id)
+			seen[item] = true
+			items = append(items, item)
 		}
 	}
-	return ids, ok
+	return items, ok
+}
+
+// argValueOff returns the offset of key's value in the directive's
+// arguments (-1 when it has none), and whether it is quoted.
+func (g *generator) argValueOff(d *directive, key string) (int, bool) {
+	args, err := splitArgs(d.args)
+	if err != nil {
+		return -1, false
+	}
+	for _, a := range args {
+		if a.key == key && a.hasValue {
+			off := a.off + len(key) + 1
+			return off, strings.HasPrefix(d.args[off:], `"`)
+		}
+	}
+	return -1, false
+}
+
+// policyArgs reads //toolgen:tool's ratelimit= and timeout=, each checked
+// as the runtime will read it, an error at the value.
+func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout string, info *funcInfo) bool {
+	ok := true
+	// An argument without a value is reported with the other arguments.
+	valued := func(key string) bool {
+		off, _ := g.argValueOff(d, key)
+		return set[key] && off >= 0
+	}
+	at := func(key string) token.Position {
+		off, _ := g.argValueOff(d, key)
+		return d.at(off)
+	}
+	if valued("ratelimit") {
+		n, per, err := policy.ParseRate(rate)
+		if err != nil {
+			g.errs.add(at("ratelimit"), "//toolgen:tool: %v", err)
+			ok = false
+		}
+		info.rate = rateLimit{n: n, per: per}
+	}
+	if valued("timeout") {
+		d2, err := policy.ParseTimeout(timeout)
+		if err != nil {
+			g.errs.add(at("timeout"), "//toolgen:tool: %v", err)
+			ok = false
+		}
+		info.timeout = d2
+	}
+	return ok
 }
 
 // flags are //toolgen:tool's hint flags, each setting one annotation.

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"go/token"
+	"time"
 )
 
 // The model: what the loaders produce and the emitter writes out. Loading Go
@@ -60,6 +61,9 @@ type tool struct {
 	input, output            json.RawMessage // compact JSON
 	examples                 []json.RawMessage
 	secrets                  []string // the ids of the secrets it declares
+	scopes                   []string // the scopes a caller needs to see and call it
+	rate                     rateLimit
+	timeout                  time.Duration // zero: the server's CallTimeout
 	signature                string
 	pos                      token.Position
 
@@ -235,4 +239,11 @@ type declaredType struct {
 // enumConst is an enum value: the constant's name and its Go literal.
 type enumConst struct {
 	name, literal string
+}
+
+// rateLimit is a tool's declared rate limit: n calls per period, per
+// caller; zero when it declares none.
+type rateLimit struct {
+	n   int
+	per time.Duration
 }

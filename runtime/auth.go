@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,22 @@ type Principal struct {
 	Subject string
 	// Claims are the verified claims of a JWT; nil for static tokens.
 	Claims map[string]any
+	// Scopes are what the caller may do: a JWT's "scope" claim (scopes
+	// separated by spaces) or "scp" claim (an array), an OAuth token's
+	// scopes, or what a [Credential] grants. A tool that declares scopes
+	// (Tool.Scopes) is listed for, and callable by, a caller that has
+	// every one of them.
+	Scopes []string
+}
+
+// HasScopes reports whether p has every one of scopes.
+func (p *Principal) HasScopes(scopes ...string) bool {
+	for _, sc := range scopes {
+		if p == nil || !slices.Contains(p.Scopes, sc) {
+			return false
+		}
+	}
+	return true
 }
 
 type principalKey struct{}
@@ -67,14 +84,27 @@ func bearerToken(r *http.Request) (string, error) {
 	return token, nil
 }
 
-// BearerTokens returns a hook that accepts "Authorization: Bearer <token>"
-// for any of tokens. Tokens are compared in constant time: each candidate is
-// hashed with SHA-256 and every configured token is compared, so neither the
-// position of a match nor a token's length shows in the response time.
-// Empty tokens are ignored; with no usable token every request is rejected.
-// The principal's Subject is "token-N" for the N-th token.
-func BearerTokens(tokens ...string) AuthHook {
-	set := newSecretSet("token", tokens)
+// Credential is a static secret a hook accepts (a bearer token, an API
+// key), with the caller it names and the scopes it grants.
+type Credential struct {
+	// Secret is the token or key. An empty one is ignored.
+	Secret string
+	// Subject names the caller (Principal.Subject); default "token-N" or
+	// "key-N" for the N-th credential.
+	Subject string
+	// Scopes are the scopes it grants (Principal.Scopes).
+	Scopes []string
+}
+
+// BearerCredentials is [BearerTokens] with a subject and scopes for each
+// token:
+//
+//	runtime.BearerCredentials(
+//		runtime.Credential{Secret: os.Getenv("READER_TOKEN"), Subject: "reader", Scopes: []string{"issues:read"}},
+//		runtime.Credential{Secret: os.Getenv("ADMIN_TOKEN"), Subject: "admin", Scopes: []string{"issues:read", "issues:write"}},
+//	)
+func BearerCredentials(creds ...Credential) AuthHook {
+	set := newSecretSet("token", creds)
 	return func(r *http.Request) (context.Context, error) {
 		token, err := bearerToken(r)
 		if err != nil {
@@ -84,15 +114,9 @@ func BearerTokens(tokens ...string) AuthHook {
 	}
 }
 
-// OXPAPIKeyHeader is the header in which OXP clients send an API key.
-const OXPAPIKeyHeader = "OXP-API-Key"
-
-// APIKeys returns a hook that accepts a request whose header (for OXP,
-// [OXPAPIKeyHeader]) carries one of keys, compared in constant time as
-// [BearerTokens] compares tokens. The principal's Subject is "key-N" for
-// the N-th key.
-func APIKeys(header string, keys ...string) AuthHook {
-	set := newSecretSet("key", keys)
+// APIKeyCredentials is [APIKeys] with a subject and scopes for each key.
+func APIKeyCredentials(header string, creds ...Credential) AuthHook {
+	set := newSecretSet("key", creds)
 	return func(r *http.Request) (context.Context, error) {
 		key := strings.TrimSpace(r.Header.Get(header))
 		if key == "" {
@@ -102,20 +126,53 @@ func APIKeys(header string, keys ...string) AuthHook {
 	}
 }
 
-// secretSet holds the SHA-256 sums of the tokens or keys a hook accepts.
-type secretSet struct {
-	sums     [][sha256.Size]byte
-	subjects []string
+// credentials makes Credentials of bare secrets.
+func credentials(secrets []string) []Credential {
+	creds := make([]Credential, len(secrets))
+	for i, v := range secrets {
+		creds[i] = Credential{Secret: v}
+	}
+	return creds
 }
 
-func newSecretSet(kind string, secrets []string) *secretSet {
+// BearerTokens returns a hook that accepts "Authorization: Bearer <token>"
+// for any of tokens. Tokens are compared in constant time: each candidate is
+// hashed with SHA-256 and every configured token is compared, so neither the
+// position of a match nor a token's length shows in the response time.
+// Empty tokens are ignored; with no usable token every request is rejected.
+// The principal's Subject is "token-N" for the N-th token.
+func BearerTokens(tokens ...string) AuthHook { return BearerCredentials(credentials(tokens)...) }
+
+// OXPAPIKeyHeader is the header in which OXP clients send an API key.
+const OXPAPIKeyHeader = "OXP-API-Key"
+
+// APIKeys returns a hook that accepts a request whose header (for OXP,
+// [OXPAPIKeyHeader]) carries one of keys, compared in constant time as
+// [BearerTokens] compares tokens. The principal's Subject is "key-N" for
+// the N-th key.
+func APIKeys(header string, keys ...string) AuthHook {
+	return APIKeyCredentials(header, credentials(keys)...)
+}
+
+// secretSet holds the SHA-256 sums of the tokens or keys a hook accepts,
+// and the principal each names.
+type secretSet struct {
+	sums       [][sha256.Size]byte
+	principals []Principal
+}
+
+func newSecretSet(kind string, creds []Credential) *secretSet {
 	s := &secretSet{}
-	for i, v := range secrets {
-		if v == "" {
+	for i, c := range creds {
+		if c.Secret == "" {
 			continue
 		}
-		s.sums = append(s.sums, sha256.Sum256([]byte(v)))
-		s.subjects = append(s.subjects, kind+"-"+strconv.Itoa(i+1))
+		sub := c.Subject
+		if sub == "" {
+			sub = kind + "-" + strconv.Itoa(i+1)
+		}
+		s.sums = append(s.sums, sha256.Sum256([]byte(c.Secret)))
+		s.principals = append(s.principals, Principal{Subject: sub, Scopes: slices.Clone(c.Scopes)})
 	}
 	return s
 }
@@ -133,7 +190,8 @@ func (s *secretSet) accept(r *http.Request, got string) (context.Context, error)
 	if match < 0 {
 		return nil, ErrBadCredentials
 	}
-	return WithPrincipal(r.Context(), &Principal{Subject: s.subjects[match]}), nil
+	p := s.principals[match] // a copy: a handler may change its own
+	return WithPrincipal(r.Context(), &p), nil
 }
 
 // JWTOptions configures [JWT].
@@ -202,6 +260,28 @@ func JWT(opts JWTOptions) AuthHook {
 			}
 		}
 		sub, _ := claims.GetSubject()
-		return WithPrincipal(r.Context(), &Principal{Subject: sub, Claims: claims}), nil
+		return WithPrincipal(r.Context(), &Principal{Subject: sub, Claims: claims, Scopes: claimScopes(claims)}), nil
 	}
+}
+
+// claimScopes reads a JWT's scopes: the "scope" claim, scopes separated by
+// spaces (RFC 8693, as OAuth writes them), else the "scp" claim, an array
+// of scopes or one string of them.
+func claimScopes(claims map[string]any) []string {
+	if s, ok := claims["scope"].(string); ok {
+		return strings.Fields(s)
+	}
+	switch scp := claims["scp"].(type) {
+	case string:
+		return strings.Fields(scp)
+	case []any:
+		var out []string
+		for _, v := range scp {
+			if s, ok := v.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }

@@ -16,6 +16,11 @@ type toolSummary struct {
 	Title       string       `json:"title,omitempty"`
 	Description string       `json:"description"`
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// Scopes, RateLimit and Timeout are the tool's policy, shown so that a
+	// person knows what a call needs and may expect.
+	Scopes    []string `json:"scopes,omitempty"`
+	RateLimit string   `json:"rateLimit,omitempty"`
+	Timeout   string   `json:"timeout,omitempty"`
 }
 
 // toolDetail is the body of GET /tools/{name}.
@@ -28,7 +33,13 @@ type toolDetail struct {
 }
 
 func summarize(t *Tool) toolSummary {
-	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description}
+	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description, Scopes: t.Scopes}
+	if t.RateLimit.N > 0 {
+		ts.RateLimit = t.RateLimit.String()
+	}
+	if t.Timeout > 0 {
+		ts.Timeout = t.Timeout.String()
+	}
 	if !t.Annotations.IsZero() {
 		ts.Annotations = t.Annotations
 	}
@@ -47,8 +58,13 @@ func (s *Server) explorerRoutes(mux *http.ServeMux) {
 		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, auth: auth, serve: h}))
 	}
 	get("/{$}", always(s.servePage), false)
-	get("/tools", s.listTools, false)
-	get("/tools/{name}", s.getTool, false)
+	// Listing is public; a caller whose credentials the auth hook accepts
+	// sees the tools its scopes allow, anyone else those that need none.
+	list := func(path string, h func(*request) error) {
+		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, optionalAuth: true, serve: h}))
+	}
+	list("/tools", s.listTools)
+	list("/tools/{name}", s.getTool)
 	get("/prompts", always(s.listPrompts), false)
 	get("/resources", always(s.listResources), false)
 	// Reading a resource runs the server's code: behind the hook, once the
@@ -64,16 +80,21 @@ func (s *Server) explorerRoutes(mux *http.ServeMux) {
 	mux.Handle(p+"/prompts/{name}/get", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownPrompt, auth: true, body: true, serve: s.getPrompt}))
 }
 
-// always adapts a handler that cannot fail to an endpoint's.
+// always adapts a handler that cannot fail to an endpoint's; its request
+// carries the context the auth hook gave, if it ran.
 func always(h http.HandlerFunc) func(*request) error {
 	return func(rq *request) error {
-		h(rq.w, rq.r)
+		r := rq.r
+		if rq.ctx != r.Context() {
+			r = r.WithContext(rq.ctx)
+		}
+		h(rq.w, r)
 		return nil
 	}
 }
 
 func (s *Server) listTools(rq *request) error {
-	tools, err := s.tools(rq.ctx)
+	tools, err := s.visibleTools(rq.ctx)
 	if err != nil {
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
@@ -89,6 +110,11 @@ func (s *Server) getTool(rq *request) error {
 	t, err := s.pathTool(rq)
 	if err != nil {
 		return err
+	}
+	if !s.visible(rq.ctx, t) {
+		// A tool the caller may not call is not shown: no leak of its
+		// existence.
+		return refuse(http.StatusNotFound, "Tool not found: "+t.Name)
 	}
 	writeJSON(rq.w, http.StatusOK, toolDetail{
 		toolSummary:  summarize(t),
@@ -149,6 +175,9 @@ func (s *Server) callTool(rq *request) error {
 		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID()}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
+		return err
+	}
+	if err := policyRefusal(out); err != nil {
 		return err
 	}
 	resp := callResponse{Result: out.Result}

@@ -93,9 +93,17 @@ const (
 	StatusNotFound
 	// StatusUnavailable: the [ToolsProvider] failed. Err is its error.
 	StatusUnavailable
+	// StatusForbidden: behind an auth hook, the caller lacks a scope the
+	// tool declares (Tool.Scopes). Err is a [*ScopeError]. Checked before
+	// the arguments.
+	StatusForbidden
+	// StatusRateLimited: the caller is past the tool's rate limit
+	// (Tool.RateLimit). Err is a [*ToolError] whose RetryAfter says when
+	// a call will be accepted again.
+	StatusRateLimited
 )
 
-var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable"}
+var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable", "forbidden", "rate_limited"}
 
 // String returns the status as a lower-case word ("ok", "not_found"),
 // suitable for logs and metric labels.
@@ -198,6 +206,17 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return &Outcome{Status: StatusNotFound, Err: fmt.Errorf("%w: %s", ErrToolNotFound, c.Tool), Result: ErrorResult("Tool not found: " + c.Tool)}
 	}
 	o := &Outcome{Tool: t}
+	if err := s.checkScopes(ctx, t); err != nil {
+		o.Status, o.Err, o.Result = StatusForbidden, err, ErrorResult(err.Error())
+		return o
+	}
+	if t.RateLimit.N > 0 && !c.ValidateOnly {
+		if ok, wait := s.limiter.allow(t.Name, limitKey(ctx), t.RateLimit); !ok {
+			te := rateLimitedError(t, wait)
+			o.Status, o.Err, o.Result = StatusRateLimited, te, ErrorResult(te.Message)
+			return o
+		}
+	}
 	args := c.Arguments
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = emptyObject
@@ -228,8 +247,8 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	switch {
 	case errors.Is(err, errTimedOut):
 		o.Status, o.Err = StatusTimeout, err
-		o.Result = ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", t.Name, s.opts.CallTimeout))
-		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.opts.CallTimeout)
+		o.Result = ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", t.Name, s.timeout(t)))
+		s.log.WarnContext(ctx, "tool call timed out", "tool", t.Name, "timeout", s.timeout(t))
 	case errors.As(err, &argErr):
 		return o.invalid(&ValidationError{Issues: []ValidationIssue{argErr.issue()}})
 	case errors.As(err, &toolErr):
@@ -327,6 +346,15 @@ func (s *Server) resultValue(t *Tool, r *Result) any {
 	return r.Content
 }
 
+// timeout is how long a call of t may run: its own Timeout, else
+// Options.CallTimeout; zero for no limit.
+func (s *Server) timeout(t *Tool) time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return s.opts.CallTimeout
+}
+
 // errTimedOut is returned by run when the per-call timeout passes.
 var errTimedOut = errors.New("tool call timed out")
 
@@ -335,10 +363,11 @@ var errTimedOut = errors.New("tool call timed out")
 // ignores ctx cannot hold the caller past the deadline (the goroutine
 // finishes on its own, and its result is dropped).
 func (s *Server) run(ctx context.Context, t *Tool, args json.RawMessage) (*Result, error) {
-	if s.opts.CallTimeout <= 0 {
+	d := s.timeout(t)
+	if d <= 0 {
 		return safeCall(ctx, t.Handler, args)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	type ret struct {
 		res *Result

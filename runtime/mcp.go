@@ -515,7 +515,7 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // listMCPTools answers tools/list from the provider, in its order.
 func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result, error) {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
-	tools, err := s.tools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
+	tools, err := s.visibleTools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 	}

@@ -132,8 +132,7 @@ func sessionOwner(r *http.Request, p *Principal) string {
 	}
 	names := make([]string, 0, len(r.Header))
 	for name := range r.Header {
-		l := strings.ToLower(name)
-		if l == "authorization" || l == "cookie" || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "auth") {
+		if credentialHeader(name) {
 			names = append(names, name)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -40,7 +41,8 @@ type OAuthOptions struct {
 	// for, and advertised as scopes_supported unless ScopesSupported says
 	// otherwise. A token without them is refused.
 	Scopes []string
-	// ScopesSupported is the metadata's scopes_supported. Default Scopes.
+	// ScopesSupported is the metadata's scopes_supported. Default: Scopes,
+	// then the scopes the tools declare (Tool.Scopes).
 	ScopesSupported []string
 	// Verify checks an access token (its signature or introspection, its
 	// audience, which should be this server) and says what it grants: its
@@ -92,7 +94,7 @@ func (o *OAuthOptions) Hook() AuthHook {
 		for k, v := range ti.Extra {
 			claims[k] = v
 		}
-		return WithPrincipal(accepted, &Principal{Subject: ti.UserID, Claims: claims}), nil
+		return WithPrincipal(accepted, &Principal{Subject: ti.UserID, Claims: claims, Scopes: slices.Clone(ti.Scopes)}), nil
 	}
 }
 
@@ -111,10 +113,16 @@ func (o *OAuthOptions) base(r *http.Request) string {
 // metadataHandler serves the protected resource metadata of the server
 // (at ProtectedResourceMetadataPath) and of each of its endpoints (at that
 // path followed by the endpoint's).
-func (o *OAuthOptions) metadataHandler() http.Handler {
+func (o *OAuthOptions) metadataHandler(toolScopes []string) http.Handler {
 	supported := o.ScopesSupported
 	if supported == nil {
-		supported = o.Scopes
+		// The scopes a client must have, then those the tools declare.
+		supported = slices.Clone(o.Scopes)
+		for _, sc := range toolScopes {
+			if !slices.Contains(supported, sc) {
+				supported = append(supported, sc)
+			}
+		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimPrefix(r.URL.Path, ProtectedResourceMetadataPath)
@@ -131,7 +139,7 @@ func (o *OAuthOptions) metadataHandler() http.Handler {
 
 // oauthRoutes mounts the protected resource metadata.
 func (s *Server) oauthRoutes(mux *http.ServeMux) {
-	h := s.opts.OAuth.metadataHandler()
+	h := s.opts.OAuth.metadataHandler(s.declaredScopes())
 	mux.Handle(ProtectedResourceMetadataPath, h)
 	mux.Handle(ProtectedResourceMetadataPath+"/", h)
 }

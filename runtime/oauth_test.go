@@ -267,4 +267,12 @@ func TestOAuthPublicURL(t *testing.T) {
 	if r := do(t, s, "GET", ProtectedResourceMetadataPath, ""); r.status != 200 {
 		t.Errorf("metadata with another hook: %d", r.status)
 	}
+	// scopes_supported: the scopes every token needs, then those the
+	// tools declare.
+	o.Scopes = []string{"tools:call"}
+	scoped := Tool{Name: "close", Scopes: []string{"issues:write", "tools:call"}, Handler: func(context.Context, json.RawMessage) (*Result, error) { return nil, nil }}
+	s = NewServer(ToolList{scoped}, &Options{Logger: discard(), OAuth: o})
+	if r := do(t, s, "GET", ProtectedResourceMetadataPath, ""); !strings.Contains(r.body, `"scopes_supported":["tools:call","issues:write"]`) {
+		t.Errorf("scopes_supported: %s", r.body)
+	}
 }

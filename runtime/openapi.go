@@ -20,7 +20,7 @@ const defaultOpenAPIPath = "/openapi.json"
 // OpenAPI returns the OpenAPI 3.1 document of the server's REST surfaces
 // for the tools the provider gives in ctx.
 func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
-	tools, err := s.tools(ctx)
+	tools, err := s.visibleTools(ctx)
 	if err != nil {
 		return nil, err
 	}

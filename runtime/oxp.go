@@ -106,11 +106,15 @@ func (s *Server) oxpDefaults() (toolkit, version string) {
 	return toolkit, version
 }
 
-// oxpDefinitions returns the definitions of the tools OXP can serve,
-// logging (once per tool) those whose toolkit, name or version cannot be
-// written as OXP asks.
-func (s *Server) oxpDefinitions(ctx context.Context) ([]*oxpDefinition, error) {
-	tools, err := s.tools(ctx)
+// oxpDefinitions returns the definitions of the tools OXP can serve (of
+// those the caller sees, for a listing), logging (once per tool) those
+// whose toolkit, name or version cannot be written as OXP asks.
+func (s *Server) oxpDefinitions(ctx context.Context, listing bool) ([]*oxpDefinition, error) {
+	list := s.tools
+	if listing {
+		list = s.visibleTools
+	}
+	tools, err := list(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +269,7 @@ func (s *Server) oxpHealth(rq *request) error {
 // oxpList is GET /oxp/tools: the definitions under both "items" (the
 // OpenAPI's key) and "tools" (the narrative page's).
 func (s *Server) oxpList(rq *request) error {
-	defs, err := s.oxpDefinitions(rq.ctx)
+	defs, err := s.oxpDefinitions(rq.ctx, true)
 	if err != nil {
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
@@ -343,7 +347,7 @@ func (s *Server) oxpCall(rq *request) error {
 		return refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
 	}
 
-	defs, err := s.oxpDefinitions(rq.ctx)
+	defs, err := s.oxpDefinitions(rq.ctx, false)
 	if err != nil {
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
@@ -380,6 +384,8 @@ func (s *Server) oxpCall(rq *request) error {
 		return refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case StatusUnavailable:
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
+	case StatusForbidden:
+		return policyRefusal(out)
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
 	if res.Success {

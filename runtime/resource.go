@@ -206,7 +206,7 @@ func (s *Server) addRegistry() {
 		URI: s.registryURI("tools"), Name: "tools", Title: "Tools",
 		Description: "Every tool of this server with its signature.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		tools, err := s.tools(ctx)
+		tools, err := s.visibleTools(ctx)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 		}
@@ -225,7 +225,7 @@ func (s *Server) addRegistry() {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
 		}
-		if t == nil {
+		if t == nil || !s.visible(ctx, t) {
 			e := resourceNotFound(req.Params.URI)
 			e.Message = "Tool not found: " + name
 			return nil, e

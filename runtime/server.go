@@ -152,6 +152,7 @@ type Server struct {
 
 	history history.Store
 	metrics *metrics
+	limiter limiter
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -192,6 +193,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 			s.compiled.get(t)
 		}
 	}
+	s.warnUnenforced()
 	s.history = s.opts.History
 	if s.history == nil {
 		s.history = history.NewMemory(history.Retention{})
@@ -244,7 +246,9 @@ func (s *Server) routes() {
 		get(pathOr(s.opts.Health.Path, defaultHealthPath), s.serveHealth)
 	}
 	if !s.opts.OpenAPI.Disable {
-		get(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.serveOpenAPI)
+		// Like the explorer's listing: each caller sees the tools it may
+		// call.
+		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.handle(endpoint{surface: explorer, methods: methodsGet, optionalAuth: true, serve: always(s.serveOpenAPI)}))
 	}
 	if !s.opts.Metrics.Disable {
 		get(pathOr(s.opts.Metrics.Path, defaultMetricsPath), s.metrics.handler().ServeHTTP)

@@ -133,7 +133,11 @@ type endpoint struct {
 	// auth runs the auth hook; body reads the body of a POST within the
 	// configured limit.
 	auth, body bool
-	serve      func(rq *request) error
+	// optionalAuth runs the auth hook on a public endpoint (a listing):
+	// a caller it accepts is known by its principal, anyone else goes on
+	// without one.
+	optionalAuth bool
+	serve        func(rq *request) error
 }
 
 // request is what an adapter is given: the HTTP exchange, the context the
@@ -188,6 +192,10 @@ func (s *Server) prepare(rq *request, e *endpoint) error {
 			return err
 		}
 		rq.ctx = ctx
+	} else if e.optionalAuth && s.opts.AuthHook != nil && hasCredentials(rq.r) {
+		if ctx, err := s.authenticate(rq.r); err == nil {
+			rq.ctx = ctx
+		}
 	}
 	if e.body && rq.r.Method == http.MethodPost {
 		body, err := s.readBody(rq.w, rq.r)
@@ -332,4 +340,25 @@ func jsonTypeName(t reflect.Type) string {
 		return "an object"
 	}
 	return "another kind of value"
+}
+
+// hasCredentials reports whether r carries anything an auth hook could
+// read as credentials (the headers sessionOwner fingerprints), so that a
+// public listing runs the hook only for a caller that sent some, and does
+// not log a rejection for every anonymous one.
+func hasCredentials(r *http.Request) bool {
+	for name := range r.Header {
+		if credentialHeader(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialHeader reports whether a header of that name is one an auth
+// hook reads credentials from: Authorization, cookies, and any header whose
+// name speaks of a key, token or auth.
+func credentialHeader(name string) bool {
+	l := strings.ToLower(name)
+	return l == "authorization" || l == "cookie" || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "auth")
 }

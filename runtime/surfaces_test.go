@@ -42,14 +42,16 @@ type callSurface struct {
 
 const goodToken = "surface-token"
 
-func surfaces(t *testing.T, url string) []callSurface {
+// surfaces are the surfaces that call a tool, each request carrying token
+// as a bearer token (an MCP session is opened with it).
+func surfaces(t *testing.T, url, token string) []callSurface {
 	post := func(path string, body []byte, header ...string) *http.Request {
 		r, err := http.NewRequest(http.MethodPost, url+path, strings.NewReader(string(body)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Authorization", "Bearer "+goodToken)
+		r.Header.Set("Authorization", "Bearer "+token)
 		for i := 0; i+1 < len(header); i += 2 {
 			r.Header.Set(header[i], header[i+1])
 		}
@@ -72,7 +74,7 @@ func surfaces(t *testing.T, url string) []callSurface {
 		}
 		return status == 200 && json.Unmarshal([]byte(rpcBody(body)), &m) == nil && m.Result != nil && !m.Result.IsError
 	}
-	session := openSession(t, url)
+	session := openSession(t, url, token)
 	return []callSurface{
 		{
 			name: "explorer",
@@ -133,15 +135,15 @@ func oxpName(tool string) string {
 	return b.String()
 }
 
-// openSession opens an MCP session of revision 2025-11-25 and returns its
-// id.
-func openSession(t *testing.T, url string) string {
+// openSession opens an MCP session of revision 2025-11-25 with token and
+// returns its id.
+func openSession(t *testing.T, url, token string) string {
 	t.Helper()
 	send := func(body, sid string) *http.Response {
 		r, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		r.Header.Set("Accept", "application/json, text/event-stream")
-		r.Header.Set("Authorization", "Bearer "+goodToken)
+		r.Header.Set("Authorization", "Bearer "+token)
 		if sid != "" {
 			r.Header.Set("Mcp-Session-Id", sid)
 			r.Header.Set("MCP-Protocol-Version", "2025-11-25")
@@ -262,7 +264,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 	}
 
 	n := 0
-	for _, sf := range surfaces(t, hs.URL) {
+	for _, sf := range surfaces(t, hs.URL, goodToken) {
 		for _, tc := range cases {
 			t.Run(sf.name+"/"+tc.name, func(t *testing.T) {
 				n++

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Handler runs one tool call. args holds the call's arguments as a JSON
@@ -38,6 +39,22 @@ type Tool struct {
 	// (OXP lists them as requirements.secrets). A call made without one of
 	// them fails before the handler runs.
 	Secrets []string
+
+	// Policy, declared on the tool (//toolgen:tool scopes= ratelimit=
+	// timeout=, or tools.yaml's keys) and enforced by the pipeline on
+	// every surface.
+	//
+	// Scopes are the scopes a caller needs, all of them, to call the tool
+	// and to see it in any listing (see [Principal].Scopes). They apply
+	// behind an auth hook only: without one there is no caller to ask.
+	Scopes []string
+	// RateLimit bounds the calls of one caller per period; the zero Rate
+	// is no limit.
+	RateLimit Rate
+	// Timeout bounds a call of this tool, overriding Options.CallTimeout;
+	// zero means the server's.
+	Timeout time.Duration
+
 	// Signature is the call rendered compactly, for example
 	// `greet(name: string, times?: integer = 1) -> string`.
 	Signature string

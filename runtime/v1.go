@@ -56,7 +56,7 @@ type v1Tool struct {
 }
 
 func (s *Server) v1ListTools(rq *request) error {
-	tools, err := s.tools(rq.ctx)
+	tools, err := s.visibleTools(rq.ctx)
 	if err != nil {
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
@@ -111,6 +111,9 @@ func (s *Server) v1CallTool(rq *request) error {
 		return refuse(http.StatusNotFound, "Tool '%s' not found", name)
 	case StatusUnavailable:
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
+	}
+	if err := policyRefusal(out); err != nil {
+		return err
 	}
 	resp := v1Response{InvocationID: out.InvocationID}
 	switch out.Status {

@@ -167,6 +167,7 @@ func (f *fixture) authHeaders() []string {
 
 type fixtureOptions struct {
 	opts   runtime.Options
+	extra  runtime.ToolList                // tools served besides testTools
 	prefix string                          // mount the server under this path with http.StripPrefix
 	wrap   func(http.Handler) http.Handler // middleware in front of the server
 }
@@ -178,7 +179,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	var h http.Handler = runtime.NewServer(testTools(f), &opts)
+	var h http.Handler = runtime.NewServer(append(testTools(f), fo.extra...), &opts)
 	if fo.wrap != nil {
 		h = fo.wrap(h)
 	}
@@ -2119,4 +2120,35 @@ func TestBrowserHistoryUnderPrefix(t *testing.T) {
 	if n := f.count("GET /explorer/v1/invocations"); n != 1 {
 		t.Errorf("requests: %q", f.requests())
 	}
+}
+
+// The list is what the caller may call: a tool that needs a scope shows
+// once a token that grants it is typed, with its policy as badges, and goes
+// again for a token that does not.
+func TestBrowserScopedTools(t *testing.T) {
+	closeIssue := runtime.Tool{Name: "close_issue", Description: "Closes an issue.", Scopes: []string{"issues:write"},
+		RateLimit: runtime.Rate{N: 10, Per: time.Minute}, Timeout: 30 * time.Second,
+		Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.TextResult("closed"), nil
+		}}
+	f := newFixture(t, fixtureOptions{extra: runtime.ToolList{closeIssue}, opts: runtime.Options{AuthHook: runtime.BearerCredentials(
+		runtime.Credential{Secret: "writer-token", Scopes: []string{"issues:write"}},
+		runtime.Credential{Secret: "reader-token"},
+	)}})
+	p := openTab(t, f.url)
+	p.waitVisible(tool("get_weather"))
+	listed := `!!document.querySelector(` + js(tool("close_issue")) + `)`
+	if evalJS[bool](p, listed) {
+		t.Error("close_issue listed without a token")
+	}
+	p.setToken("writer-token")
+	p.waitFor(listed, "close_issue to be listed for the writer")
+	for sel, want := range map[string]string{".badge-scopes": "needs issues:write", ".badge-ratelimit": "10/m", ".badge-timeout": "timeout 30s"} {
+		if got := p.text(tool("close_issue") + " " + sel); got != want {
+			t.Errorf("%s: %q, want %q", sel, got, want)
+		}
+	}
+	p.setToken("reader-token")
+	p.waitFor("!"+listed, "close_issue to go for the reader")
+	p.checkNoErrors()
 }

@@ -930,6 +930,22 @@
     return out;
   }
 
+  // policyBadges show what a call of the tool needs and may expect: the
+  // scopes a caller must have, its rate limit, its timeout.
+  function policyBadges(t) {
+    var out = [];
+    if (Array.isArray(t.scopes) && t.scopes.length) {
+      out.push(el('span', { class: 'badge badge-scopes', title: 'A caller needs these scopes', text: 'needs ' + t.scopes.map(String).join(' ') }));
+    }
+    if (typeof t.rateLimit === 'string' && t.rateLimit) {
+      out.push(el('span', { class: 'badge badge-ratelimit', title: 'Calls allowed per caller', text: t.rateLimit }));
+    }
+    if (typeof t.timeout === 'string' && t.timeout) {
+      out.push(el('span', { class: 'badge badge-timeout', title: 'How long a call may run', text: 'timeout ' + t.timeout }));
+    }
+    return out;
+  }
+
   function firstLine(s) {
     var t = String(s || '').trim();
     var i = t.indexOf('\n');
@@ -938,7 +954,7 @@
 
   function loadDetail(name) {
     if (!state.details[name]) {
-      state.details[name] = request(toolURL(name)).then(function (r) {
+      state.details[name] = request(toolURL(name), { headers: authHeaders({ Accept: 'application/json' }) }).then(function (r) {
         if (r.status !== 200 || !isObject(r.body)) throw new Error(errorMessage(r));
         return r.body;
       });
@@ -1016,7 +1032,7 @@
         el('span', { class: 'tool-line' },
           el('span', { class: 'tool-name', text: String(t.name) }),
           t.title ? el('span', { class: 'tool-title', text: String(t.title) }) : null,
-          el('span', { class: 'badges' }, badges(t.annotations))),
+          el('span', { class: 'badges' }, badges(t.annotations).concat(policyBadges(t)))),
         el('span', { class: 'tool-summary', text: firstLine(t.description) }));
       var body = el('div', { class: 'tool-body', hidden: true });
       var li = el('li', { class: 'tool', dataset: { tool: String(t.name) } }, header, body);
@@ -1052,8 +1068,11 @@
     if (card) { toggle(card, true); card.li.scrollIntoView({ block: 'start' }); }
   }
 
+  // The list is what the caller may call: it is asked for with the token,
+  // and again when the token changes.
   function loadTools() {
-    return request(API + '/tools').then(function (r) {
+    state.listedToken = state.token;
+    return request(API + '/tools', { headers: authHeaders({ Accept: 'application/json' }) }).then(function (r) {
       if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(errorMessage(r));
       state.tools = r.body.filter(isObject);
       renderList();
@@ -2029,6 +2048,17 @@
       }
     });
   }
+  // A tool list depends on the caller's scopes: list again (once typing
+  // stops) when the token changes.
+  var relist = null;
+  document.addEventListener('explorer:token', function () {
+    clearTimeout(relist);
+    relist = setTimeout(function () {
+      if (state.token === state.listedToken) return;
+      state.details = {};
+      loadTools();
+    }, 400);
+  });
   paintTabs();
   route(hashName());
   // A link followed within the page: a view, a prompt or resource in its

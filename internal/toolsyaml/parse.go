@@ -12,12 +12,14 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+	"time"
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/internal/policy"
 	"github.com/toolgen-go/toolgen/internal/toolname"
 )
 
@@ -57,9 +59,17 @@ type Tool struct {
 	Toolkit     string // the tool's own, else the file's
 	Annotations *Annotations
 	Secrets     []string // ids of the secrets the tool needs
-	Input       *Schema
-	Output      *Schema // nil when the tool declares no output
-	Examples    []json.RawMessage
+	// Policy: the scopes a caller needs, a rate limit per caller (N calls
+	// per Per; zero for none), a timeout (zero for the server's).
+	Scopes    []string
+	RateLimit struct {
+		N   int
+		Per time.Duration
+	}
+	Timeout  time.Duration
+	Input    *Schema
+	Output   *Schema // nil when the tool declares no output
+	Examples []json.RawMessage
 }
 
 // Annotations are MCP's behaviour hints; nil pointers were not written.
@@ -427,8 +437,27 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 		"toolkit":     func(_, v *yaml.Node) { t.Toolkit = p.str(v) },
 		"annotations": func(_, v *yaml.Node) { t.Annotations = p.annotations(v) },
 		"secrets":     func(_, v *yaml.Node) { t.Secrets = p.secrets(v) },
-		"input":       func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
-		"output":      func(_, v *yaml.Node) { t.Output = p.schema(v, false) },
+		"scopes":      func(_, v *yaml.Node) { t.Scopes = p.scopes(v) },
+		"ratelimit": func(_, v *yaml.Node) {
+			if s := p.str(v); s != "" {
+				n, per, err := policy.ParseRate(s)
+				if err != nil {
+					p.errorf(v, "%v", err)
+				}
+				t.RateLimit.N, t.RateLimit.Per = n, per
+			}
+		},
+		"timeout": func(_, v *yaml.Node) {
+			if s := p.str(v); s != "" {
+				d, err := policy.ParseTimeout(s)
+				if err != nil {
+					p.errorf(v, "%v", err)
+				}
+				t.Timeout = d
+			}
+		},
+		"input":  func(_, v *yaml.Node) { t.Input = p.schema(v, true) },
+		"output": func(_, v *yaml.Node) { t.Output = p.schema(v, false) },
 		"examples": func(_, v *yaml.Node) {
 			for _, e := range p.seq(v) {
 				if resolve(e).Kind != yaml.MappingNode {
@@ -477,6 +506,28 @@ func (p *parser) secrets(n *yaml.Node) []string {
 		}
 	}
 	return ids
+}
+
+// scopes reads the scopes a caller needs: each valid (policy.ScopeRule)
+// and listed once.
+func (p *parser) scopes(n *yaml.Node) []string {
+	var scopes []string
+	seen := map[string]bool{}
+	for _, c := range p.seq(n) {
+		sc := resolve(c).Value
+		switch {
+		case resolve(c).Kind != yaml.ScalarNode || resolve(c).ShortTag() != "!!str":
+			p.errorf(c, "a scope is a string, not %s", describe(resolve(c)))
+		case !policy.ValidScope(sc):
+			p.errorf(c, "invalid scope %q: use %s", sc, policy.ScopeRule)
+		case seen[sc]:
+			p.errorf(c, "scope %s listed twice", sc)
+		default:
+			seen[sc] = true
+			scopes = append(scopes, sc)
+		}
+	}
+	return scopes
 }
 
 func (p *parser) annotations(n *yaml.Node) *Annotations {

@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Policy on the tool: what a tool declares (Tool.Scopes, RateLimit,
+// Timeout) is enforced here, by the pipeline, so that it is the same on
+// every surface, and shows in every listing.
+
+// ScopeError is why a call was refused for a caller's scopes: the tool
+// needs Required, and the caller lacks Missing.
+type ScopeError struct {
+	Tool              string
+	Required, Missing []string
+}
+
+func (e *ScopeError) Error() string {
+	return fmt.Sprintf("Tool %s needs the scope %s, which this caller does not have.", e.Tool, strings.Join(e.Missing, " "))
+}
+
+// enforcesScopes reports whether scopes are checked: behind an auth hook
+// only, as without one there is no caller to ask.
+func (s *Server) enforcesScopes() bool { return s.opts.AuthHook != nil }
+
+// checkScopes refuses a call to t by a caller (ctx's principal) that
+// lacks one of its scopes.
+func (s *Server) checkScopes(ctx context.Context, t *Tool) *ScopeError {
+	if len(t.Scopes) == 0 || !s.enforcesScopes() {
+		return nil
+	}
+	p, _ := PrincipalFromContext(ctx)
+	var missing []string
+	for _, sc := range t.Scopes {
+		if p == nil || !slices.Contains(p.Scopes, sc) {
+			missing = append(missing, sc)
+		}
+	}
+	if missing == nil {
+		return nil
+	}
+	return &ScopeError{Tool: t.Name, Required: t.Scopes, Missing: missing}
+}
+
+// visible reports whether the caller ctx names may see t listed.
+func (s *Server) visible(ctx context.Context, t *Tool) bool {
+	return s.checkScopes(ctx, t) == nil
+}
+
+// visibleTools is what a caller sees of the provider's tools: the ones it
+// may call. Every listing goes through it.
+func (s *Server) visibleTools(ctx context.Context) ([]Tool, error) {
+	tools, err := s.tools(ctx)
+	if err != nil || !s.enforcesScopes() {
+		return tools, err
+	}
+	var out []Tool
+	for i := range tools {
+		switch visible := s.visible(ctx, &tools[i]); {
+		case !visible && out == nil:
+			out = append(make([]Tool, 0, len(tools)-1), tools[:i]...) // copied on the first one left out
+		case visible && out != nil:
+			out = append(out, tools[i])
+		}
+	}
+	if out == nil {
+		return tools, nil
+	}
+	return out, nil
+}
+
+// limitKey is whose calls a rate limit counts: the principal's subject,
+// else the client's address (without its port), else "" (a call made in
+// process).
+func limitKey(ctx context.Context) string {
+	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
+		return "sub:" + p.Subject
+	}
+	if r, ok := RequestFromContext(ctx); ok {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		return "addr:" + host
+	}
+	return ""
+}
+
+// policyRefusal is the HTTP refusal of a call the policy stopped, for the
+// surfaces that answer one with a status of its own: 403 with the
+// insufficient_scope challenge (RFC 6750), 429 with Retry-After. Nil for
+// any other outcome.
+func policyRefusal(out *Outcome) *httpError {
+	switch out.Status {
+	case StatusForbidden:
+		e, _ := out.Err.(*ScopeError)
+		challenge := `Bearer error="insufficient_scope"`
+		if e != nil {
+			challenge += `, scope="` + strings.Join(e.Required, " ") + `"`
+		}
+		return &httpError{status: http.StatusForbidden, msg: out.Err.Error(), header: map[string]string{"WWW-Authenticate": challenge}}
+	case StatusRateLimited:
+		wait := time.Second
+		if te, ok := out.Err.(*ToolError); ok && te.RetryAfter > 0 {
+			wait = te.RetryAfter
+		}
+		secs := int((wait + time.Second - 1) / time.Second)
+		return &httpError{status: http.StatusTooManyRequests, msg: out.Err.Error(), header: map[string]string{"Retry-After": strconv.Itoa(secs)}}
+	}
+	return nil
+}
+
+// declaredScopes are the scopes a fixed list's tools declare, each once,
+// in the order they first appear.
+func (s *Server) declaredScopes() []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(s.static)) {
+		for _, sc := range s.static[name].Scopes {
+			if !slices.Contains(out, sc) {
+				out = append(out, sc)
+			}
+		}
+	}
+	return out
+}
+
+// warnUnenforced logs, once, that the tools' scopes are not enforced when
+// the server has no auth hook to know a caller's.
+func (s *Server) warnUnenforced() {
+	if scopes := s.declaredScopes(); len(scopes) > 0 && !s.enforcesScopes() {
+		s.log.Warn("tools declare scopes, but the server has no auth hook: scopes are not enforced, every caller may call every tool", "scopes", strings.Join(scopes, " "))
+	}
+}
