@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -257,8 +258,15 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 	}
 	for _, raw := range raws {
 		var m rpcMessage
-		if err := decodeEnvelope(raw, &m, false); err != nil {
-			return info, invalid("%s.", err.Error())
+		// The body is valid JSON: what fails now is a member of the wrong
+		// type. (A repeated name is the pipeline's to refuse, in a tool's
+		// arguments, where it matters.)
+		if err := json.Unmarshal(raw, &m); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				return info, invalid("%q must be %s.", te.Field, jsonTypeName(te.Type))
+			}
+			return info, invalid("each message must be an object.")
 		}
 		if len(bytes.TrimSpace(raw)) == 0 || raw[0] != '{' {
 			return info, invalid("each message must be an object.")

@@ -324,3 +324,70 @@ func TestEverySurfaceAlike(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// What the MCP endpoint refuses before a tool is involved (a body that is
+// not JSON-RPC, a transport error the SDK answers itself) is a JSON-RPC
+// error response with the right status, in words, never the SDK's
+// text/plain or Go's parser text.
+func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discardLogger()})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	for _, tc := range []struct {
+		name, method, body string
+		header             map[string]string
+		status             int
+		code               int64
+	}{
+		{"not JSON", "POST", `{"jsonrpc":`, nil, 400, -32700},
+		{"invalid UTF-8", "POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}", nil, 400, -32700},
+		{"nested too deep", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 201), nil, 400, -32700},
+		{"an id that is an object", "POST", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, nil, 400, -32600},
+		{"a method that is a number", "POST", `{"jsonrpc":"2.0","id":1,"method":5}`, nil, 400, -32600},
+		{"not 2.0", "POST", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, nil, 400, -32600},
+		{"an empty batch", "POST", `[]`, nil, 400, -32600},
+		{"a string", "POST", `"ping"`, nil, 400, -32600},
+		{"params that are a string", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, nil, 400, -32600},
+		{"neither method nor result", "POST", `{"jsonrpc":"2.0","id":1}`, nil, 400, -32600},
+		{"an unknown session", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, -32600},
+		{"a wrong content type", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Content-Type": "text/plain"}, 415, -32600},
+		{"a wrong Accept", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Accept": "text/html"}, 400, -32600},
+		{"GET without a session", "GET", "", map[string]string{"Accept": "text/event-stream"}, 400, -32600},
+		{"DELETE without a session", "DELETE", "", nil, 400, -32600},
+		{"a wrong method", "PUT", "", nil, 405, -32600},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, hs.URL+"/mcp", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var e struct {
+				JSONRPC string `json:"jsonrpc"`
+				Error   struct {
+					Code    int64  `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(b, &e); err != nil || e.JSONRPC != "2.0" || e.Error.Code != tc.code || e.Error.Message == "" {
+				t.Errorf("%d %s, want a JSON-RPC error %d", resp.StatusCode, b, tc.code)
+			}
+			if resp.StatusCode != tc.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("%d %q, want %d application/json", resp.StatusCode, resp.Header.Get("Content-Type"), tc.status)
+			}
+			if m := goText.FindString(string(b)); m != "" {
+				t.Errorf("Go text %q in %s", m, b)
+			}
+			if resp.Header.Get("X-Request-ID") == "" || resp.Header.Get("X-Correlation-ID") == "" {
+				t.Error("ids missing")
+			}
+		})
+	}
+}
