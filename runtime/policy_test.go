@@ -427,3 +427,65 @@ func names[T any](xs []T, name func(T) string) []string {
 }
 
 func textLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// Behind an auth hook a caller reads its own invocations only; another's
+// is not found; the history:read scope reads them all.
+func TestHistoryReadsAreScoped(t *testing.T) {
+	ps := newPolicyServer(t)
+	a := token(t, "alice", nil)
+	b := token(t, "bob", nil)
+	auditor := token(t, "auditor", jwt.MapClaims{"scope": runtime.ScopeHistoryRead})
+	call := func(tok string) string {
+		req, _ := http.NewRequest("POST", ps.url+"/v1/tools/ping", strings.NewReader(`{"input":{}}`))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct {
+			InvocationID string `json:"invocation_id"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.InvocationID == "" {
+			t.Fatalf("call: %d %v", resp.StatusCode, err)
+		}
+		return out.InvocationID
+	}
+	idA, idB := call(a), call(b)
+	list := func(tok string) []string {
+		var page struct {
+			Invocations []struct {
+				ID     string
+				Caller *string
+			}
+			Total int
+		}
+		get(t, ps.url+"/v1/invocations", tok, &page)
+		var ids []string
+		for _, r := range page.Invocations {
+			ids = append(ids, r.ID)
+		}
+		if page.Total != len(ids) {
+			t.Errorf("total %d for %d records", page.Total, len(ids))
+		}
+		return ids
+	}
+	if got := list(a); !slices.Equal(got, []string{idA}) {
+		t.Errorf("alice lists %v, want her own %s", got, idA)
+	}
+	if got := list(b); !slices.Equal(got, []string{idB}) {
+		t.Errorf("bob lists %v, want his own %s", got, idB)
+	}
+	if got := list(auditor); !slices.Equal(got, []string{idB, idA}) {
+		t.Errorf("the auditor lists %v, want both", got)
+	}
+	if code, body := status(t, ps.url+"/v1/invocations/"+idA, b); code != 404 {
+		t.Errorf("bob fetching alice's invocation: %d %s", code, body)
+	}
+	if code, _ := status(t, ps.url+"/v1/invocations/"+idA, a); code != 200 {
+		t.Errorf("alice fetching her own: %d", code)
+	}
+	if code, _ := status(t, ps.url+"/v1/invocations/"+idA, auditor); code != 200 {
+		t.Errorf("the auditor fetching alice's: %d", code)
+	}
+}

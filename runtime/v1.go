@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -157,6 +158,7 @@ func (s *Server) v1ListInvocations(rq *request) error {
 	if err != nil {
 		return refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
+	f.Caller = s.readScope(rq.ctx)
 	recs, total, err := s.history.List(rq.ctx, f)
 	if err != nil {
 		s.log.ErrorContext(rq.ctx, "history store failed", "op", "list", "err", err)
@@ -179,6 +181,11 @@ const msgHistoryUnavailable = "The invocation history is unavailable."
 func (s *Server) v1GetInvocation(rq *request) error {
 	id := rq.r.PathValue("id")
 	rec, err := s.history.Get(rq.ctx, id)
+	if scope := s.readScope(rq.ctx); err == nil && scope != nil && (rec.Caller == nil || *rec.Caller != *scope) {
+		// Another caller's invocation is not found: that it exists is
+		// not this caller's to know.
+		err = history.ErrNotFound
+	}
 	switch {
 	case errors.Is(err, history.ErrNotFound):
 		return refuse(http.StatusNotFound, "Invocation '%s' not found", truncate(id, maxIDLength))
@@ -200,4 +207,26 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// ScopeHistoryRead is the scope that lets a caller read every caller's
+// invocations; without it, behind an auth hook, a caller reads its own.
+const ScopeHistoryRead = "history:read"
+
+// readScope is whose invocations the caller ctx names may read: nil for
+// all (no auth hook: one caller; or the history:read scope), else its own
+// (its principal's subject).
+func (s *Server) readScope(ctx context.Context) *string {
+	if s.opts.AuthHook == nil {
+		return nil
+	}
+	p, _ := PrincipalFromContext(ctx)
+	if p.HasScopes(ScopeHistoryRead) {
+		return nil
+	}
+	sub := ""
+	if p != nil {
+		sub = p.Subject
+	}
+	return &sub
 }

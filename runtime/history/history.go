@@ -43,11 +43,50 @@ type Record struct {
 	Caller        *string         `json:"caller"` // the auth hook's principal
 }
 
+// TimeLayout is how a record's times are written in JSON: RFC 3339 in UTC
+// with exactly three fractional digits, so that they sort as strings.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// MarshalJSON writes the record with its times in [TimeLayout], its
+// fields in the order above.
+func (r Record) MarshalJSON() ([]byte, error) {
+	out := struct {
+		ID            string          `json:"id"`
+		Tool          string          `json:"tool_name"`
+		Surface       string          `json:"surface"`
+		Input         json.RawMessage `json:"input_params"`
+		Result        json.RawMessage `json:"result"`
+		Error         *string         `json:"error"`
+		Status        Status          `json:"status"`
+		DurationMS    *float64        `json:"duration_ms"`
+		CreatedAt     stamp           `json:"created_at"`
+		CompletedAt   *stamp          `json:"completed_at"`
+		CorrelationID *string         `json:"correlation_id"`
+		Caller        *string         `json:"caller"`
+	}{r.ID, r.Tool, r.Surface, r.Input, r.Result, r.Error, r.Status, r.DurationMS, stamp(r.CreatedAt), nil, r.CorrelationID, r.Caller}
+	if r.CompletedAt != nil {
+		c := stamp(*r.CompletedAt)
+		out.CompletedAt = &c
+	}
+	return json.Marshal(out)
+}
+
+// stamp is a time written in TimeLayout.
+type stamp time.Time
+
+func (t stamp) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(t).UTC().Format(TimeLayout) + `"`), nil
+}
+
 // Filter selects records for [Store.List]; empty fields match all. Records
 // come newest first by CreatedAt; among records created in the same
 // millisecond, the one started last comes first.
 type Filter struct {
 	Tool, Status, CorrelationID, Surface string
+	// Caller, when set, keeps the records of that caller alone (the
+	// principal's subject): how a server scopes each caller's reads to its
+	// own invocations. A record without a caller never matches one.
+	Caller *string
 	// Limit is at most MaxLimit; zero means DefaultLimit.
 	Limit, Offset int
 }
@@ -195,5 +234,6 @@ func (f Filter) Matches(r *Record) bool {
 	return (f.Tool == "" || r.Tool == f.Tool) &&
 		(f.Status == "" || string(r.Status) == f.Status) &&
 		(f.CorrelationID == "" || r.CorrelationID != nil && *r.CorrelationID == f.CorrelationID) &&
-		(f.Surface == "" || r.Surface == f.Surface)
+		(f.Surface == "" || r.Surface == f.Surface) &&
+		(f.Caller == nil || r.Caller != nil && *r.Caller == *f.Caller)
 }

@@ -1,7 +1,10 @@
 package history_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/history/historytest"
@@ -42,4 +45,29 @@ func TestMemoryDefaultBound(t *testing.T) {
 
 func BenchmarkStore(b *testing.B) {
 	historytest.Bench(b, func(*testing.B) history.Store { return history.NewMemory(history.Retention{}) })
+}
+
+// Times are written with exactly three fractional digits, in UTC, so that
+// they sort as strings; they read back as the same times.
+func TestRecordTimes(t *testing.T) {
+	whole := time.Date(2026, 1, 18, 12, 0, 29, 0, time.UTC)
+	frac := whole.Add(5 * time.Millisecond)
+	local := frac.In(time.FixedZone("CET", 3600))
+	for _, tc := range []struct {
+		created   time.Time
+		completed *time.Time
+		want      string
+	}{
+		{whole, nil, `"created_at":"2026-01-18T12:00:29.000Z","completed_at":null`},
+		{frac, &local, `"created_at":"2026-01-18T12:00:29.005Z","completed_at":"2026-01-18T12:00:29.005Z"`},
+	} {
+		b, err := json.Marshal(history.Record{ID: "x", CreatedAt: tc.created, CompletedAt: tc.completed})
+		if err != nil || !strings.Contains(string(b), tc.want) || strings.Count(string(b), "created_at") != 1 {
+			t.Errorf("%s: %v, want %s", b, err, tc.want)
+		}
+		var back history.Record
+		if err := json.Unmarshal(b, &back); err != nil || !back.CreatedAt.Equal(tc.created) {
+			t.Errorf("read back %v: %v", back.CreatedAt, err)
+		}
+	}
 }

@@ -524,11 +524,13 @@ func testFilters(t *testing.T, open Opener) {
 	tools := []string{"add", "sub", "mul"}
 	surfaces := []string{"mcp", "oxp", "", "v1"}
 	corrs := []*string{nil, ptr("x"), ptr("y")}
+	callers := []*string{ptr("alice"), nil, ptr("bob"), ptr("alice"), ptr("")}
 	var all []*history.Record
 	for i := range 36 {
 		r := pending(i, tools[i%3], base.Add(time.Duration(i)*time.Second))
 		r.Surface = surfaces[i%4]
 		r.CorrelationID = corrs[i/3%3]
+		r.Caller = callers[i%5]
 		start(t, s, r)
 		switch i % 5 {
 		case 1, 3:
@@ -545,7 +547,8 @@ func testFilters(t *testing.T, open Opener) {
 			r := all[i]
 			if (f.Tool == "" || r.Tool == f.Tool) && (f.Status == "" || string(r.Status) == f.Status) &&
 				(f.Surface == "" || r.Surface == f.Surface) &&
-				(f.CorrelationID == "" || r.CorrelationID != nil && *r.CorrelationID == f.CorrelationID) {
+				(f.CorrelationID == "" || r.CorrelationID != nil && *r.CorrelationID == f.CorrelationID) &&
+				(f.Caller == nil || r.Caller != nil && *r.Caller == *f.Caller) {
 				out = append(out, r.ID)
 			}
 		}
@@ -565,6 +568,11 @@ func testFilters(t *testing.T, open Opener) {
 		{Tool: "mul", Status: "success", Surface: "oxp", CorrelationID: "y"},
 		{Tool: "add", Status: "success", Limit: 2},
 		{Status: "pending", Limit: 3, Offset: 2},
+		// Reads scoped to a caller; one that never called sees nothing,
+		// and the empty subject is a caller of its own.
+		{Caller: ptr("alice")}, {Caller: ptr("bob")}, {Caller: ptr("carol")}, {Caller: ptr("")},
+		{Caller: ptr("alice"), Tool: "add", Status: "success"},
+		{Caller: ptr("bob"), Limit: 2, Offset: 1},
 	}
 	nonEmpty := 0
 	for _, f := range filters {

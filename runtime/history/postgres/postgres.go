@@ -148,6 +148,9 @@ var migrations = []string{
 	CREATE INDEX toolgen_invocations_surface ON toolgen_invocations (surface, created_at DESC, seq DESC);
 	CREATE INDEX toolgen_invocations_correlation ON toolgen_invocations (correlation_id, created_at DESC, seq DESC)
 		WHERE correlation_id IS NOT NULL;`,
+	// 2: reads scoped to a caller (history.Filter.Caller), in page order.
+	`CREATE INDEX toolgen_invocations_caller ON toolgen_invocations (caller, created_at DESC, seq DESC)
+		WHERE caller IS NOT NULL;`,
 }
 
 // migrate brings the schema to len(steps) in one transaction, under an
@@ -317,7 +320,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
-	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, func(n int) string { return "$" + strconv.Itoa(n) })
+	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, f.Caller, func(n int) string { return "$" + strconv.Itoa(n) })
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, 0, fmt.Errorf("history/postgres: List: %w", err)

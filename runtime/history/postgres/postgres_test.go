@@ -242,7 +242,7 @@ func TestQueryPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `RESET enable_seqscan`)
-	for _, where := range []string{"", "WHERE tool = 'x'", "WHERE status = 'pending'", "WHERE correlation_id = 'x'", "WHERE surface = 'x'"} {
+	for _, where := range []string{"", "WHERE tool = 'x'", "WHERE status = 'pending'", "WHERE correlation_id = 'x'", "WHERE surface = 'x'", "WHERE caller = 'x'"} {
 		rows, err := conn.Query(ctx, `EXPLAIN SELECT `+columns+` FROM toolgen_invocations `+where+` ORDER BY created_at DESC, seq DESC LIMIT 50`)
 		if err != nil {
 			t.Fatal(err)

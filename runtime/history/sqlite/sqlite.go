@@ -219,6 +219,8 @@ var migrations = []string{
 	CREATE INDEX invocations_status ON invocations (status, created_at);
 	CREATE INDEX invocations_surface ON invocations (surface, created_at);
 	CREATE INDEX invocations_correlation ON invocations (correlation_id, created_at) WHERE correlation_id IS NOT NULL;`,
+	// 2: reads scoped to a caller (history.Filter.Caller), in page order.
+	`CREATE INDEX invocations_caller ON invocations (caller, created_at) WHERE caller IS NOT NULL;`,
 }
 
 // migrate brings the file's schema to len(steps), in one transaction that
@@ -369,7 +371,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
-	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, func(int) string { return "?" })
+	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, f.Caller, func(int) string { return "?" })
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, fmt.Errorf("history/sqlite: List: %w", err)

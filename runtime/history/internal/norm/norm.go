@@ -109,7 +109,7 @@ func Exists(id string) error {
 // " WHERE tool = $1 AND ..." (or "" for none) with its arguments in order,
 // each normalised by Text. placeholder writes the n-th (1-based) parameter
 // in the driver's syntax ("?", "$n").
-func Where(tool, status, correlationID, surface string, placeholder func(n int) string) (string, []any) {
+func Where(tool, status, correlationID, surface string, caller *string, placeholder func(n int) string) (string, []any) {
 	var where []string
 	var args []any
 	for _, c := range []struct{ col, v string }{
@@ -119,6 +119,10 @@ func Where(tool, status, correlationID, surface string, placeholder func(n int) 
 			args = append(args, Text(c.v))
 			where = append(where, c.col+" = "+placeholder(len(args)))
 		}
+	}
+	if caller != nil {
+		args = append(args, Text(*caller))
+		where = append(where, "caller = "+placeholder(len(args)))
 	}
 	if len(where) == 0 {
 		return "", nil
