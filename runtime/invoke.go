@@ -46,6 +46,10 @@ type Call struct {
 	// context.secrets), by id: the tool reads them with [Secret] before
 	// Options.Secrets. They are never logged or recorded.
 	Secrets map[string]string
+	// InvocationID is the id under which history records the call, set
+	// by the recording middleware (the outermost) for the middleware and
+	// the tool within it: a tool reads it with [CallFromContext].
+	InvocationID string
 	// UserID is the end user the caller says it acts for (OXP's
 	// context.user_id), and Authorization its tokens for services the
 	// tool calls on that user's behalf, by authorization id (OXP's
@@ -57,8 +61,9 @@ type Call struct {
 
 	// beforeRun are called, in order, just before the handler runs:
 	// what middleware of the runtime's own (recording) needs to do at
-	// that point, handed down explicitly rather than through ctx.
-	beforeRun []func(ctx context.Context, t *Tool)
+	// that point, handed down explicitly rather than through ctx. An
+	// error stops the call: the handler does not run.
+	beforeRun []func(ctx context.Context, t *Tool) error
 }
 
 type callKey struct{}
@@ -101,9 +106,14 @@ const (
 	// (Tool.RateLimit). Err is a [*ToolError] whose RetryAfter says when
 	// a call will be accepted again.
 	StatusRateLimited
+	// StatusUnrecorded: the history store could not record the call, so
+	// it was not run (history fails closed; see
+	// Options.HistoryBestEffort). Err is a [*ToolError] that says to
+	// retry.
+	StatusUnrecorded
 )
 
-var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable", "forbidden", "rate_limited"}
+var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable", "forbidden", "rate_limited", "unrecorded"}
 
 // String returns the status as a lower-case word ("ok", "not_found"),
 // suitable for logs and metric labels.
@@ -236,7 +246,11 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	for _, f := range c.beforeRun {
-		f(ctx, t)
+		if err := f(ctx, t); err != nil {
+			te := &ToolError{Message: err.Error(), CanRetry: true, RetryAfter: time.Second}
+			o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)
+			return o
+		}
 	}
 
 	res, err := s.run(ctx, t, args)

@@ -384,7 +384,7 @@ func (s *Server) oxpCall(rq *request) error {
 		return refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case StatusUnavailable:
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
-	case StatusForbidden:
+	case StatusForbidden, StatusUnrecorded:
 		return policyRefusal(out)
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
@@ -13,9 +14,16 @@ import (
 // [Server.Invoke], writes one record per call of a tool that exists, on
 // every surface: pending just before the handler runs, complete once the
 // outcome is known, before the surface answers (so an answered call is in
-// the store). A store that fails or hangs costs a call at most
-// Options.HistoryTimeout per write; the failure is logged and counted, and
-// the call goes on.
+// the store).
+//
+// It fails closed: a call whose pending record cannot be written (the
+// store down, its disk full or read-only) is refused, retryably, before
+// its handler runs, so that no call is acknowledged unrecorded. A
+// completion that cannot be written is retried with backoff within
+// Options.HistoryTimeout; the call is then answered all the same (its
+// handler ran), and its record reads "interrupted" once its deadline has
+// passed. Options.HistoryBestEffort serves calls unrecorded instead. Every
+// failure is logged and counted.
 
 // DefaultHistoryTimeout bounds each history write when Options leaves
 // HistoryTimeout zero.
@@ -27,6 +35,7 @@ type recording struct {
 	rec     history.Record
 	args    json.RawMessage // the call's arguments, as given
 	started bool
+	refused bool // not run: the pending record could not be written
 
 	// What the record's pointers point at, and the contexts of its two
 	// writes: parts of this one allocation rather than four more.
@@ -55,9 +64,13 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		// handler runs: a copy of the call carries the step down.
 		rcall := *c
 		rcall.beforeRun = append(c.beforeRun[:len(c.beforeRun):len(c.beforeRun)], rc.start)
+		rcall.InvocationID = rc.rec.ID
 		out := next(ctx, &rcall)
 		if out.Tool == nil {
 			return out // nothing was called: no such tool, or no provider
+		}
+		if rc.refused {
+			return out // not run, and not recorded: the store is failing
 		}
 		rc.finish(ctx, out)
 		out.InvocationID = rc.rec.ID
@@ -65,9 +78,14 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 	}
 }
 
+// msgUnrecorded is what a caller is told of a call history could not
+// record, and so did not run.
+const msgUnrecorded = "The call could not be recorded, so it was not run; retry shortly."
+
 // start writes the pending record; the pipeline calls it just before the
-// handler runs.
-func (rc *recording) start(ctx context.Context, t *Tool) {
+// handler runs, which it stops with an error when the record could not be
+// written (unless Options.HistoryBestEffort).
+func (rc *recording) start(ctx context.Context, t *Tool) error {
 	rc.rec.Tool = t.Name
 	// The pipeline has parsed the arguments by now: they are JSON.
 	rc.rec.Input = rc.args
@@ -79,6 +97,11 @@ func (rc *recording) start(ctx context.Context, t *Tool) {
 	}
 	r := rc.s.redacted(&rc.rec)
 	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
+	if !rc.started && !rc.s.opts.HistoryBestEffort {
+		rc.refused = true
+		return errors.New(msgUnrecorded)
+	}
+	return nil
 }
 
 func (rc *recording) finish(ctx context.Context, out *Outcome) {
@@ -105,7 +128,24 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	rc.completedAt = time.Now().UTC().Truncate(time.Millisecond)
 	r.CompletedAt = &rc.completedAt
 	red := s.redacted(r)
-	s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error { return s.history.Finish(ctx, red) })
+	s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error {
+		// Retried with backoff within the history timeout (ctx's
+		// deadline): a store that comes back in time completes the
+		// record, and until then its pending record stands.
+		wait := 20 * time.Millisecond
+		for {
+			err := s.history.Finish(ctx, red)
+			if err == nil || ctx.Err() != nil {
+				return err
+			}
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return err
+			}
+			wait = min(2*wait, 500*time.Millisecond)
+		}
+	})
 }
 
 // redacted applies Options.RedactHistory to a copy of r. Without a hook

@@ -83,15 +83,30 @@ func TestRecordLifecycle(t *testing.T) {
 	}
 }
 
-// failingStore fails or hangs on writes.
+// failingStore fails or hangs on writes: every Start, and the first
+// finishFails Finishes (all of them when finishFails is negative).
 type failingStore struct {
 	history.Store
-	hang   bool
-	writes atomic.Int32
+	hang        bool
+	startOK     bool
+	finishFails int32
+	writes      atomic.Int32
+	finishes    atomic.Int32
 }
 
-func (f *failingStore) Start(ctx context.Context, r *history.Record) error { return f.fail(ctx) }
+func (f *failingStore) Start(ctx context.Context, r *history.Record) error {
+	if f.startOK {
+		f.writes.Add(1)
+		return f.Store.Start(ctx, r)
+	}
+	return f.fail(ctx)
+}
+
 func (f *failingStore) Finish(ctx context.Context, r *history.Record) error {
+	if n := f.finishes.Add(1); f.finishFails >= 0 && n > f.finishFails {
+		f.writes.Add(1)
+		return f.Store.Finish(ctx, r)
+	}
 	return f.fail(ctx)
 }
 
@@ -104,24 +119,60 @@ func (f *failingStore) fail(ctx context.Context) error {
 	return errors.New("disk on fire")
 }
 
-// A failing or hanging store never fails a call, and slows it at most by
-// the history timeout; each failure is logged and counted.
-func TestStoreFailureDoesNotFailCalls(t *testing.T) {
+// counting is a tool that counts its runs.
+func counting(runs *atomic.Int32) Tool {
+	return Tool{Name: "echo", Handler: func(context.Context, json.RawMessage) (*Result, error) {
+		runs.Add(1)
+		return TextResult("hi"), nil
+	}}
+}
+
+// History fails closed: a call whose pending record cannot be written
+// (the store failing or hanging) is refused, retryably, and its handler
+// never runs; each failure is logged and counted.
+func TestHistoryFailsClosed(t *testing.T) {
 	for _, hang := range []bool{false, true} {
 		var logs logBuffer
-		store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang}
-		s := NewServer(qmcpTools(), &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.logger(), AllowExecute: true})
-		start := time.Now()
-		do(t, s, "POST", "/tools/echo/call", `{"message":"hi"}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"structuredContent":{"result":"hi"},"isError":false}`)
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("hang=%v: the call took %v", hang, d)
+		var runs atomic.Int32
+		store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang, finishFails: -1}
+		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.logger(), AllowExecute: true})
+		r := do(t, s, "POST", "/tools/echo/call", `{}`)
+		r.is(t, 503, `{"error":"The call could not be recorded, so it was not run; retry shortly."}`)
+		if r.header.Get("Retry-After") == "" || runs.Load() != 0 {
+			t.Errorf("hang=%v: Retry-After %q, %d runs", hang, r.header.Get("Retry-After"), runs.Load())
 		}
-		if store.writes.Load() != 2 || strings.Count(logs.String(), `msg="history store failed"`) != 2 {
+		if store.writes.Load() != 1 || strings.Count(logs.String(), `msg="history store failed"`) != 1 {
 			t.Errorf("hang=%v: %d writes, logs %s", hang, store.writes.Load(), logs.String())
 		}
-		if m := do(t, s, "GET", "/metrics", ""); !strings.Contains(m.body, `toolgen_history_store_errors_total{op="finish"} 1`) || !strings.Contains(m.body, `toolgen_history_store_errors_total{op="start"} 1`) {
-			t.Errorf("hang=%v: store errors not counted", hang)
+		if m := do(t, s, "GET", "/metrics", ""); !strings.Contains(m.body, `toolgen_history_store_errors_total{op="start"} 1`) || !strings.Contains(m.body, `outcome="unrecorded"`) {
+			t.Errorf("hang=%v: not counted:\n%s", hang, m.body)
 		}
+	}
+}
+
+// With HistoryBestEffort, a failing store does not stop calls: they run
+// unrecorded, logged and counted.
+func TestHistoryBestEffort(t *testing.T) {
+	var logs logBuffer
+	var runs atomic.Int32
+	store := &failingStore{Store: history.NewMemory(history.Retention{}), finishFails: -1}
+	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, HistoryBestEffort: true, Logger: logs.logger(), AllowExecute: true})
+	do(t, s, "POST", "/tools/echo/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"isError":false}`)
+	if runs.Load() != 1 || !strings.Contains(logs.String(), `op=start`) || !strings.Contains(logs.String(), `op=finish`) {
+		t.Errorf("%d runs, logs %s", runs.Load(), logs.String())
+	}
+}
+
+// A completion that fails is retried until the store takes it.
+func TestHistoryFinishRetried(t *testing.T) {
+	var runs atomic.Int32
+	mem := history.NewMemory(history.Retention{})
+	store := &failingStore{Store: mem, startOK: true, finishFails: 3}
+	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 10 * time.Second, Logger: discard()})
+	out := s.Invoke(context.Background(), &Call{Tool: "echo"})
+	rec, err := mem.Get(context.Background(), out.InvocationID)
+	if err != nil || rec.Status != history.Success || store.finishes.Load() != 4 {
+		t.Errorf("record %+v %v after %d finishes", rec, err, store.finishes.Load())
 	}
 }
 

@@ -101,9 +101,15 @@ type Options struct {
 	// before it is stored: to drop personal data, say.
 	RedactHistory func(*history.Record)
 	// HistoryTimeout bounds each history write; past it the write is
-	// abandoned and logged, and the call goes on. Default
-	// [DefaultHistoryTimeout].
+	// abandoned and logged. Default [DefaultHistoryTimeout]. A pending
+	// record that cannot be written refuses the call (history fails
+	// closed); a completion is retried until the timeout.
 	HistoryTimeout time.Duration
+	// HistoryBestEffort serves a call whose pending record cannot be
+	// written, unrecorded (logged and counted), instead of refusing it.
+	// Off by default: an audit log that misses calls is worse than a
+	// call refused with "retry".
+	HistoryBestEffort bool
 
 	// Explorer configures the Tool Explorer: the page and its REST
 	// protocol.

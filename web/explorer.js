@@ -1074,7 +1074,11 @@
     state.listedToken = state.token;
     return request(API + '/tools', { headers: authHeaders({ Accept: 'application/json' }) }).then(function (r) {
       if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(errorMessage(r));
-      state.tools = r.body.filter(isObject);
+      var tools = r.body.filter(isObject);
+      // The same list again (a token that changes nothing): the cards,
+      // and what the user typed in them, stay as they are.
+      if (state.tools && JSON.stringify(tools) === JSON.stringify(state.tools)) return;
+      state.tools = tools;
       renderList();
       fillToolFilter();
       if (currentView() === 'tools') openFromHash(hashName());
@@ -2055,7 +2059,6 @@
     clearTimeout(relist);
     relist = setTimeout(function () {
       if (state.token === state.listedToken) return;
-      state.details = {};
       loadTools();
     }, 400);
   });

@@ -219,8 +219,10 @@ var migrations = []string{
 	CREATE INDEX invocations_status ON invocations (status, created_at);
 	CREATE INDEX invocations_surface ON invocations (surface, created_at);
 	CREATE INDEX invocations_correlation ON invocations (correlation_id, created_at) WHERE correlation_id IS NOT NULL;`,
-	// 2: reads scoped to a caller (history.Filter.Caller), in page order.
-	`CREATE INDEX invocations_caller ON invocations (caller, created_at) WHERE caller IS NOT NULL;`,
+	// 2: reads scoped to a caller (history.Filter.Caller), in page order;
+	// and the one row Ping writes to know the file can be written.
+	`CREATE INDEX invocations_caller ON invocations (caller, created_at) WHERE caller IS NOT NULL;
+	CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);`,
 }
 
 // migrate brings the file's schema to len(steps), in one transaction that
@@ -459,9 +461,21 @@ func (s *Store) deleteBatches(ctx context.Context, cond string, args ...any) err
 }
 
 // Ping checks that the file can be read.
+//
+// Reaching a file is not enough for an audit log that must be written: it
+// also writes one row (a small commit to the WAL), so that a file made
+// read-only or a full disk reads as unhealthy, and healthy again once it
+// can be written.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.r.PingContext(ctx); err != nil {
 		return fmt.Errorf("history/sqlite: %w", err)
+	}
+	err := retryBusy(ctx, func() error {
+		_, err := s.w.ExecContext(ctx, `INSERT INTO health (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, time.Now().UnixMilli())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("history/sqlite: the file cannot be written: %w", err)
 	}
 	return nil
 }
