@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -159,8 +160,12 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	version := s.version()
 	if err := s.history.Ping(ctx); err != nil {
-		s.log.ErrorContext(ctx, "health check: the history store does not answer", "err", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable"})
+		s.log.ErrorContext(ctx, "health check: the history store fails", "err", err)
+		store := "custom"
+		if n, ok := s.history.(fmt.Stringer); ok {
+			store = n.String()
+		}
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable or not writable", "store": store})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy", "version": version})

@@ -223,7 +223,7 @@ func TestMetricsAndHealth(t *testing.T) {
 	_, version := buildIdentity()
 	do(t, s, "GET", "/health", "").is(t, 200, `{"status":"healthy","version":"`+version+`"}`)
 	down := NewServer(qmcpTools(), &Options{Logger: discard(), History: downStore{history.NewMemory(history.Retention{})}, Version: "1.2.3"})
-	do(t, down, "GET", "/health", "").is(t, 503, `{"error":"history store unreachable","status":"unhealthy","version":"1.2.3"}`)
+	do(t, down, "GET", "/health", "").is(t, 503, `{"error":"history store unreachable or not writable","status":"unhealthy","store":"custom","version":"1.2.3"}`)
 
 	off := NewServer(qmcpTools(), &Options{Health: EndpointOptions{Disable: true}, Metrics: EndpointOptions{Path: "/internal/metrics"}})
 	if r := do(t, off, "GET", "/health", ""); r.status != 404 {

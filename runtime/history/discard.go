@@ -21,4 +21,6 @@ func (discard) List(_ context.Context, f Filter) ([]Record, int, error) {
 	return []Record{}, 0, nil
 }
 func (discard) Ping(context.Context) error { return nil }
+
+func (discard) String() string { return "discard" }
 func (discard) Close() error               { return nil }

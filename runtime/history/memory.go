@@ -212,6 +212,9 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 
 func (m *Memory) Ping(context.Context) error { return nil }
 
+// String names the store, for /health.
+func (m *Memory) String() string { return "memory" }
+
 func (m *Memory) Close() error {
 	m.once.Do(func() { close(m.stop) })
 	return nil

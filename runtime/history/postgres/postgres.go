@@ -416,6 +416,9 @@ func (s *Store) deleteBatches(ctx context.Context, cond string, args ...any) err
 }
 
 // Ping checks that the database answers.
+// String names the store, for /health.
+func (s *Store) String() string { return "postgres" }
+
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.pool.Ping(ctx); err != nil {
 		return fmt.Errorf("history/postgres: %w", err)

@@ -480,6 +480,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
+// String names the store, for /health.
+func (s *Store) String() string { return "sqlite" }
+
 // Close stops retention (cancelling a pass under way) and closes the file.
 // When the last connection to it closes, SQLite checkpoints the WAL into
 // the file and removes it.
