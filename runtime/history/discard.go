@@ -23,4 +23,4 @@ func (discard) List(_ context.Context, f Filter) ([]Record, int, error) {
 func (discard) Ping(context.Context) error { return nil }
 
 func (discard) String() string { return "discard" }
-func (discard) Close() error               { return nil }
+func (discard) Close() error   { return nil }
