@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -159,7 +160,11 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	version := s.version()
-	if err := s.history.Ping(ctx); err != nil {
+	err := s.history.Ping(ctx)
+	if err == nil && s.writes.failing(time.Now()) {
+		err = errors.New("the last writes of records failed")
+	}
+	if err != nil {
 		s.log.ErrorContext(ctx, "health check: the history store fails", "err", err)
 		store := "custom"
 		if n, ok := s.history.(fmt.Stringer); ok {

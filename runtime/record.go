@@ -3,8 +3,8 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
@@ -29,13 +29,28 @@ import (
 // HistoryTimeout zero.
 const DefaultHistoryTimeout = 2 * time.Second
 
+// DefaultPendingDeadline is how long the record of a call without a
+// timeout (Options.CallTimeout, Tool.Timeout) waits for its outcome before
+// it reads "interrupted", when its process crashed or lost its store: long
+// enough for any call a client still waits for.
+const DefaultPendingDeadline = time.Hour
+
+// historyTimeout is Options.HistoryTimeout or its default.
+func (s *Server) historyTimeout() time.Duration {
+	if s.opts.HistoryTimeout > 0 {
+		return s.opts.HistoryTimeout
+	}
+	return DefaultHistoryTimeout
+}
+
 // recording is one call's record in the making.
 type recording struct {
-	s       *Server
-	rec     history.Record
-	args    json.RawMessage // the call's arguments, as given
-	started bool
-	refused bool // not run: the pending record could not be written
+	s        *Server
+	rec      history.Record
+	args     json.RawMessage // the call's arguments, as given
+	started  bool
+	refused  bool // not run: the pending record could not be written
+	deadline time.Time
 
 	// What the record's pointers point at, and the contexts of its two
 	// writes: parts of this one allocation rather than four more.
@@ -82,6 +97,12 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 // record, and so did not run.
 const msgUnrecorded = "The call could not be recorded, so it was not run; retry shortly."
 
+// errUnrecorded stops a call whose pending record could not be written;
+// its message is for the caller.
+type errUnrecorded struct{}
+
+func (errUnrecorded) Error() string { return msgUnrecorded }
+
 // start writes the pending record; the pipeline calls it just before the
 // handler runs, which it stops with an error when the record could not be
 // written (unless Options.HistoryBestEffort).
@@ -95,11 +116,19 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
 		rc.rec.Caller = &p.Subject
 	}
+	// Past its deadline a record still pending reads "interrupted": the
+	// call's timeout, and the time its completion may take to write.
+	wait := rc.s.timeout(t)
+	if wait <= 0 {
+		wait = DefaultPendingDeadline
+	}
+	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
+	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
 	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
 	if !rc.started && !rc.s.opts.HistoryBestEffort {
 		rc.refused = true
-		return errors.New(msgUnrecorded)
+		return errUnrecorded{}
 	}
 	return nil
 }
@@ -164,18 +193,31 @@ func (s *Server) redacted(r *history.Record) *history.Record {
 // record), in wctx, an unused writeContext. A failure is logged and
 // counted; it never fails the call.
 func (s *Server) write(ctx context.Context, wctx *writeContext, op string, f func(context.Context) error) bool {
-	d := s.opts.HistoryTimeout
-	if d <= 0 {
-		d = DefaultHistoryTimeout
-	}
-	wctx.init(ctx, d)
+	wctx.init(ctx, s.historyTimeout())
 	defer wctx.cancel()
 	if err := f(wctx); err != nil {
 		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
 		s.metrics.storeError(op)
+		s.writes.failed.Store(time.Now().UnixNano())
 		return false
 	}
+	s.writes.ok.Store(time.Now().UnixNano())
 	return true
+}
+
+// writeHealth is when history writes last failed and last succeeded
+// (Unix nanoseconds), for /health: a store may answer a ping and still
+// refuse the calls' records (a disk with room for a byte, not a record).
+type writeHealth struct{ failed, ok atomic.Int64 }
+
+// failingWrites is how long a failed write, with none succeeding since,
+// keeps /health at 503 before it asks the store again.
+const failingWrites = 30 * time.Second
+
+// failing reports whether the last write failed, recently.
+func (h *writeHealth) failing(now time.Time) bool {
+	f := h.failed.Load()
+	return f > h.ok.Load() && now.Sub(time.Unix(0, f)) < failingWrites
 }
 
 // inputJSON is the arguments as history stores them: JSON as given, {}

@@ -239,3 +239,34 @@ func TestMetricsAndHealth(t *testing.T) {
 type downStore struct{ history.Store }
 
 func (downStore) Ping(context.Context) error { return errors.New("connection refused") }
+
+// A pending record carries the deadline past which it reads
+// "interrupted": the call's timeout (the tool's own, else the server's,
+// else DefaultPendingDeadline) and twice the history timeout.
+func TestRecordDeadline(t *testing.T) {
+	mem := history.NewMemory(history.Retention{})
+	var seen *history.Record
+	slow := Tool{Name: "slow", Timeout: time.Minute, Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		c, _ := CallFromContext(ctx)
+		seen, _ = mem.Get(ctx, c.InvocationID)
+		return TextResult("ok"), nil
+	}}
+	plain := Tool{Name: "plain", Handler: slow.Handler}
+	for _, tc := range []struct {
+		opts Options
+		tool string
+		want time.Duration
+	}{
+		{Options{}, "slow", time.Minute + 2*DefaultHistoryTimeout},
+		{Options{HistoryTimeout: time.Second}, "plain", DefaultPendingDeadline + 2*time.Second},
+		{Options{CallTimeout: 5 * time.Second}, "plain", 5*time.Second + 2*DefaultHistoryTimeout},
+	} {
+		tc.opts.History, tc.opts.Logger = mem, discard()
+		s := NewServer(ToolList{slow, plain}, &tc.opts)
+		seen = nil
+		s.Invoke(context.Background(), &Call{Tool: tc.tool})
+		if seen == nil || seen.Status != history.Pending || seen.Deadline == nil || seen.Deadline.Sub(seen.CreatedAt) != tc.want {
+			t.Errorf("%s: pending record %+v, want a deadline %s after its creation", tc.tool, seen, tc.want)
+		}
+	}
+}

@@ -159,6 +159,7 @@ type Server struct {
 	history history.Store
 	metrics *metrics
 	limiter limiter
+	writes  writeHealth
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.

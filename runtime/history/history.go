@@ -41,6 +41,28 @@ type Record struct {
 	CompletedAt   *time.Time      `json:"completed_at"`
 	CorrelationID *string         `json:"correlation_id"`
 	Caller        *string         `json:"caller"` // the auth hook's principal
+	// Deadline is when a pending record stops waiting for its outcome:
+	// past it, a record still pending (its process crashed, or lost its
+	// store) reads as Failed with the error "interrupted", from every
+	// store and replica. Nil: it waits for ever. Not part of the JSON.
+	Deadline *time.Time `json:"-"`
+}
+
+// Interrupted is the error of a record whose outcome never came: still
+// pending past its deadline.
+const Interrupted = "interrupted"
+
+// Effective is r as it reads at now: a pending record past its deadline
+// is Failed, "interrupted" (a copy; r itself otherwise).
+func Effective(r *Record, now time.Time) *Record {
+	if r.Status != Pending || r.Deadline == nil || !now.After(*r.Deadline) {
+		return r
+	}
+	c := *r
+	c.Status = Failed
+	msg := Interrupted
+	c.Error = &msg
+	return &c
 }
 
 // TimeLayout is how a record's times are written in JSON: RFC 3339 in UTC
@@ -115,6 +137,9 @@ var ErrNotFound = errors.New("history: no such invocation")
 //     List and Get are read the same way.
 //   - A store keeps its own copy: the caller may reuse a Record it passed,
 //     and change one it got, without changing the store.
+//   - A record still pending past its Deadline reads (Get, List and its
+//     filters) as Failed with the error [Interrupted]; a Finish that comes
+//     after all the same completes it.
 //
 // A database store abandons a write whose ctx is cancelled: to record a
 // call whose client went away, pass a context that outlives the request

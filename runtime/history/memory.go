@@ -98,7 +98,7 @@ func clean(r *Record) *Record {
 	c.ID, c.Tool, c.Surface = norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)
 	c.Input, c.Result = norm.JSON(r.Input), norm.JSON(r.Result)
 	c.Error, c.CorrelationID, c.Caller = norm.TextPtr(r.Error), norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller)
-	c.CreatedAt, c.CompletedAt = norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt)
+	c.CreatedAt, c.CompletedAt, c.Deadline = norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt), norm.TimePtr(r.Deadline)
 	if r.DurationMS != nil {
 		d := *r.DurationMS
 		c.DurationMS = &d
@@ -112,7 +112,7 @@ func clone(r *Record) Record {
 	c := *r
 	c.Input, c.Result = cloneBytes(r.Input), cloneBytes(r.Result)
 	c.Error, c.CorrelationID, c.Caller = clonePtr(r.Error), clonePtr(r.CorrelationID), clonePtr(r.Caller)
-	c.DurationMS, c.CompletedAt = clonePtr(r.DurationMS), clonePtr(r.CompletedAt)
+	c.DurationMS, c.CompletedAt, c.Deadline = clonePtr(r.DurationMS), clonePtr(r.CompletedAt), clonePtr(r.Deadline)
 	return c
 }
 
@@ -182,7 +182,7 @@ func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	if !ok {
 		return nil, ErrNotFound
 	}
-	c := clone(r)
+	c := clone(Effective(r, time.Now()))
 	return &c, nil
 }
 
@@ -196,9 +196,10 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	defer m.mu.RUnlock()
 	page := []Record{}
 	total := 0
+	now := time.Now()
 	// order is oldest first, so newest first is backwards.
 	for i := len(m.order) - 1; i >= m.head; i-- {
-		r := m.order[i]
+		r := Effective(m.order[i], now)
 		if !f.Matches(r) {
 			continue
 		}

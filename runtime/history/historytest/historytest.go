@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"Timestamps", testTimestamps},
 		{"Durations", testDurations},
 		{"PingClose", testPingClose},
+		{"Interrupted", testInterrupted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1049,5 +1050,42 @@ func testPingClose(t *testing.T, open Opener) {
 	}
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
+	}
+}
+
+// A record still pending past its deadline reads as failed, "interrupted",
+// through Get, List and its status filters; one whose deadline is ahead,
+// or that has none, is pending; a Finish that comes late completes it.
+func testInterrupted(t *testing.T, open Opener) {
+	s := newStore(t, open, history.Retention{})
+	now := time.Now().UTC()
+	past, future := now.Add(-time.Minute), now.Add(time.Hour)
+	stale := pending(1, "t", now.Add(-2*time.Minute))
+	stale.Deadline = &past
+	live := pending(2, "t", now.Add(-time.Second))
+	live.Deadline = &future
+	forever := pending(3, "t", now)
+	for _, r := range []*history.Record{stale, live, forever} {
+		start(t, s, r)
+	}
+	got, err := s.Get(t.Context(), stale.ID)
+	if err != nil || got.Status != history.Failed || got.Error == nil || *got.Error != history.Interrupted {
+		t.Fatalf("a stale pending record reads %+v, %v", got, err)
+	}
+	if got.Deadline == nil || !got.Deadline.Equal(past.Truncate(time.Millisecond)) {
+		t.Errorf("deadline %v, want %v", got.Deadline, past)
+	}
+	for _, id := range []string{live.ID, forever.ID} {
+		if got, err := s.Get(t.Context(), id); err != nil || got.Status != history.Pending || got.Error != nil {
+			t.Errorf("%s reads %+v, %v", id, got, err)
+		}
+	}
+	expectList(t, s, history.Filter{Status: "pending"}, 2, forever.ID, live.ID)
+	expectList(t, s, history.Filter{Status: "failed"}, 1, stale.ID)
+	late := finished(stale, history.Success)
+	late.Deadline = nil
+	finish(t, s, late)
+	if got, err := s.Get(t.Context(), stale.ID); err != nil || got.Status != history.Success || got.Error != nil {
+		t.Errorf("finished late: %+v, %v", got, err)
 	}
 }

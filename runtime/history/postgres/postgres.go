@@ -151,6 +151,10 @@ var migrations = []string{
 	// 2: reads scoped to a caller (history.Filter.Caller), in page order.
 	`CREATE INDEX toolgen_invocations_caller ON toolgen_invocations (caller, created_at DESC, seq DESC)
 		WHERE caller IS NOT NULL;`,
+	// 3: when a pending record stops waiting, and an index of the pending
+	// ones by it, for the sweep that marks them interrupted.
+	`ALTER TABLE toolgen_invocations ADD COLUMN deadline timestamptz;
+	CREATE INDEX toolgen_invocations_deadline ON toolgen_invocations (deadline) WHERE status = 'pending';`,
 }
 
 // migrate brings the schema to len(steps) in one transaction, under an
@@ -212,10 +216,18 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, schema string, steps []str
 	return tx.Commit(ctx)
 }
 
-const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller`
+const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline`
 
 const insert = `INSERT INTO toolgen_invocations (` + columns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) `
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) `
+
+// interrupt marks interrupted the pending records past their deadline, so
+// that every replica reads them alike. It runs before each read; a store
+// that refuses writes is read as it is.
+func (s *Store) interrupt(ctx context.Context) {
+	_, _ = s.pool.Exec(ctx, `UPDATE toolgen_invocations SET status = 'failed', error = $1 WHERE status = 'pending' AND deadline < now()`,
+		history.Interrupted)
+}
 
 // Start records a pending invocation; an id already recorded is an error.
 func (s *Store) Start(ctx context.Context, r *history.Record) error {
@@ -255,7 +267,7 @@ func args(r *history.Record, status string) []any {
 		norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface),
 		jsonText(r.Input), jsonText(r.Result), norm.TextPtr(r.Error), status,
 		r.DurationMS, norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt),
-		norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller),
+		norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller), norm.TimePtr(r.Deadline),
 	}
 }
 
@@ -277,10 +289,11 @@ func scan(row pgx.Row) (*history.Record, error) {
 		status            string
 		created           time.Time
 		completed         *time.Time
+		deadline          *time.Time
 		errMsg, corr, who *string
 	)
 	err := row.Scan(&r.ID, &r.Tool, &r.Surface, &in, &res, &errMsg, &status,
-		&r.DurationMS, &created, &completed, &corr, &who)
+		&r.DurationMS, &created, &completed, &corr, &who, &deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -298,11 +311,16 @@ func scan(row pgx.Row) (*history.Record, error) {
 		c := completed.UTC()
 		r.CompletedAt = &c
 	}
-	return &r, nil
+	if deadline != nil {
+		d := deadline.UTC()
+		r.Deadline = &d
+	}
+	return history.Effective(&r, time.Now()), nil
 }
 
 // Get returns the record with that id, or history.ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (*history.Record, error) {
+	s.interrupt(ctx)
 	r, err := scan(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM toolgen_invocations WHERE id = $1`, norm.Text(id)))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, history.ErrNotFound
@@ -320,6 +338,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
+	s.interrupt(ctx)
 	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, f.Caller, func(n int) string { return "$" + strconv.Itoa(n) })
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {

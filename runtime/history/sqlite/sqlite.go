@@ -223,6 +223,11 @@ var migrations = []string{
 	// and the one row Ping writes to know the file can be written.
 	`CREATE INDEX invocations_caller ON invocations (caller, created_at) WHERE caller IS NOT NULL;
 	CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);`,
+	// 3: when a pending record stops waiting (Unix milliseconds), and an
+	// index of the pending ones by it, for the sweep that marks them
+	// interrupted.
+	`ALTER TABLE invocations ADD COLUMN deadline INTEGER;
+	CREATE INDEX invocations_deadline ON invocations (deadline) WHERE status = 'pending';`,
 }
 
 // migrate brings the file's schema to len(steps), in one transaction that
@@ -256,9 +261,17 @@ func migrate(ctx context.Context, db *sql.DB, steps []string) error {
 	return tx.Commit()
 }
 
-const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller`
+const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline`
 
-const insert = `INSERT INTO invocations (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) `
+const insert = `INSERT INTO invocations (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) `
+
+// interrupt marks interrupted the pending records past their deadline, so
+// that every reader, in this process or another, reads them alike. It runs
+// before each read; a file that cannot be written is read as it is.
+func (s *Store) interrupt(ctx context.Context) {
+	_, _ = s.w.ExecContext(ctx, `UPDATE invocations SET status = 'failed', error = ? WHERE status = 'pending' AND deadline < ?`,
+		history.Interrupted, time.Now().UnixMilli())
+}
 
 // Start records a pending invocation; an id already recorded is an error.
 func (s *Store) Start(ctx context.Context, r *history.Record) error {
@@ -298,7 +311,7 @@ func args(r *history.Record, status string) []any {
 		norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface),
 		jsonText(r.Input), jsonText(r.Result), textPtr(r.Error), status,
 		floatPtr(r.DurationMS), norm.Time(r.CreatedAt).UnixMilli(), millisPtr(r.CompletedAt),
-		textPtr(r.CorrelationID), textPtr(r.Caller),
+		textPtr(r.CorrelationID), textPtr(r.Caller), millisPtr(r.Deadline),
 	}
 }
 
@@ -337,10 +350,11 @@ func scan(row interface{ Scan(...any) error }) (*history.Record, error) {
 		status    string
 		created   int64
 		completed sql.NullInt64
+		deadline  sql.NullInt64
 		in, res   []byte // database/sql scans into []byte, not json.RawMessage
 	)
 	err := row.Scan(&r.ID, &r.Tool, &r.Surface, &in, &res, &r.Error, &status,
-		&r.DurationMS, &created, &completed, &r.CorrelationID, &r.Caller)
+		&r.DurationMS, &created, &completed, &r.CorrelationID, &r.Caller, &deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -351,11 +365,16 @@ func scan(row interface{ Scan(...any) error }) (*history.Record, error) {
 		t := time.UnixMilli(completed.Int64).UTC()
 		r.CompletedAt = &t
 	}
-	return &r, nil
+	if deadline.Valid {
+		t := time.UnixMilli(deadline.Int64).UTC()
+		r.Deadline = &t
+	}
+	return history.Effective(&r, time.Now()), nil
 }
 
 // Get returns the record with that id, or history.ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (*history.Record, error) {
+	s.interrupt(ctx)
 	r, err := scan(s.r.QueryRowContext(ctx, `SELECT `+columns+` FROM invocations WHERE id = ?`, norm.Text(id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, history.ErrNotFound
@@ -373,6 +392,7 @@ func (s *Store) List(ctx context.Context, f history.Filter) ([]history.Record, i
 	if err != nil {
 		return nil, 0, err
 	}
+	s.interrupt(ctx)
 	cond, args := norm.Where(f.Tool, f.Status, f.CorrelationID, f.Surface, f.Caller, func(int) string { return "?" })
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
