@@ -171,8 +171,12 @@ func (s *Server) callTool(rq *request) error {
 	if notJSON(body) {
 		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
+	key, err := idempotencyKey(rq.r.Header.Get(HeaderIdempotencyKey))
+	if err != nil {
+		return refuse(http.StatusBadRequest, err.Error())
+	}
 	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID()}
+		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID(), IdempotencyKey: key}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err

@@ -46,6 +46,13 @@ type Call struct {
 	// context.secrets), by id: the tool reads them with [Secret] before
 	// Options.Secrets. They are never logged or recorded.
 	Secrets map[string]string
+	// IdempotencyKey, when the caller gives one (OXP's call_id, an
+	// Idempotency-Key header on /v1 and the explorer), makes the call
+	// happen once per caller: a repeat answers the first call's recorded
+	// outcome without running the tool, waits for it while it runs, and
+	// is refused (StatusConflict) for another tool or other arguments.
+	// It holds across replicas that share a history store.
+	IdempotencyKey string
 	// InvocationID is the id under which history records the call, set
 	// by the recording middleware (the outermost) for the middleware and
 	// the tool within it: a tool reads it with [CallFromContext].
@@ -106,6 +113,10 @@ const (
 	// (Tool.RateLimit). Err is a [*ToolError] whose RetryAfter says when
 	// a call will be accepted again.
 	StatusRateLimited
+	// StatusConflict: the call repeats an idempotency key whose first
+	// call was another (another tool, other arguments), or is still
+	// running. Err is a [*ToolError] that says which.
+	StatusConflict
 	// StatusUnrecorded: the history store could not record the call, so
 	// it was not run (history fails closed; see
 	// Options.HistoryBestEffort). Err is a [*ToolError] that says to
@@ -113,7 +124,7 @@ const (
 	StatusUnrecorded
 )
 
-var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable", "forbidden", "rate_limited", "unrecorded"}
+var statusNames = [...]string{"ok", "failed", "invalid", "timeout", "not_found", "unavailable", "forbidden", "rate_limited", "conflict", "unrecorded"}
 
 // String returns the status as a lower-case word ("ok", "not_found"),
 // suitable for logs and metric labels.
@@ -246,7 +257,9 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	for _, f := range c.beforeRun {
-		if err := f(ctx, t); err != nil {
+		if err := f(ctx, t); errors.Is(err, errRepeat{}) {
+			return o // the recording middleware answers it
+		} else if err != nil {
 			te := &ToolError{Message: err.Error(), CanRetry: true, RetryAfter: time.Second}
 			o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)
 			return o

@@ -358,6 +358,8 @@ func (s *Server) oxpCall(rq *request) error {
 	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.correlationID()}
 	if c.ID == "" {
 		c.ID = newUUID()
+	} else {
+		c.IdempotencyKey = c.ID // a caller's call_id names one call
 	}
 	if rc := req.Request.Context; rc != nil {
 		if len(rc.Secrets) > 0 {
@@ -384,7 +386,7 @@ func (s *Server) oxpCall(rq *request) error {
 		return refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case StatusUnavailable:
 		return refuse(http.StatusInternalServerError, msgProviderFailed)
-	case StatusForbidden, StatusUnrecorded:
+	case StatusForbidden, StatusUnrecorded, StatusConflict:
 		return policyRefusal(out)
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
@@ -465,6 +467,11 @@ func newUUID() string {
 	_, _ = rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
+	return formatUUID(b)
+}
+
+// formatUUID writes a UUID's 16 bytes in its usual form.
+func formatUUID(b [16]byte) string {
 	// Spelled out rather than with fmt: every recorded call takes one.
 	const hexDigits = "0123456789abcdef"
 	var s [36]byte

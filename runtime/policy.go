@@ -107,6 +107,8 @@ func policyRefusal(out *Outcome) *httpError {
 			challenge += `, scope="` + strings.Join(e.Required, " ") + `"`
 		}
 		return &httpError{status: http.StatusForbidden, msg: out.Err.Error(), header: map[string]string{"WWW-Authenticate": challenge}}
+	case StatusConflict:
+		return &httpError{status: http.StatusConflict, msg: out.Err.Error()}
 	case StatusUnrecorded:
 		return &httpError{status: http.StatusServiceUnavailable, msg: out.Err.Error(), header: map[string]string{"Retry-After": "1"}}
 	case StatusRateLimited:

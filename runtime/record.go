@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,12 +46,14 @@ func (s *Server) historyTimeout() time.Duration {
 
 // recording is one call's record in the making.
 type recording struct {
-	s        *Server
-	rec      history.Record
-	args     json.RawMessage // the call's arguments, as given
-	started  bool
-	refused  bool // not run: the pending record could not be written
-	deadline time.Time
+	s          *Server
+	rec        history.Record
+	args       json.RawMessage // the call's arguments, as given
+	started    bool
+	refused    bool // not run: the pending record could not be written
+	repeat     bool // not run: its idempotency key was used before
+	idempotent bool // its id comes from an idempotency key
+	deadline   time.Time
 
 	// What the record's pointers point at, and the contexts of its two
 	// writes: parts of this one allocation rather than four more.
@@ -75,6 +78,14 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		if c.CorrelationID != "" {
 			rc.rec.CorrelationID = &c.CorrelationID
 		}
+		if c.IdempotencyKey != "" {
+			caller := ""
+			if p, ok := PrincipalFromContext(ctx); ok {
+				caller = p.Subject
+			}
+			rc.rec.ID = idempotentID(caller, c.IdempotencyKey)
+			rc.idempotent = true
+		}
 		// The pending record is written by the pipeline, just before the
 		// handler runs: a copy of the call carries the step down.
 		rcall := *c
@@ -86,6 +97,9 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		}
 		if rc.refused {
 			return out // not run, and not recorded: the store is failing
+		}
+		if rc.repeat {
+			return s.replay(ctx, rc, out.Tool)
 		}
 		rc.finish(ctx, out)
 		out.InvocationID = rc.rec.ID
@@ -125,7 +139,17 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
 	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
-	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error { return rc.s.history.Start(ctx, r) })
+	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error {
+		err := rc.s.history.Start(ctx, r)
+		if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
+			rc.repeat = true // not a failure: a repeat, answered from the record
+			return nil
+		}
+		return err
+	})
+	if rc.repeat {
+		return errRepeat{}
+	}
 	if !rc.started && !rc.s.opts.HistoryBestEffort {
 		rc.refused = true
 		return errUnrecorded{}

@@ -105,8 +105,12 @@ func (s *Server) v1CallTool(rq *request) error {
 		corr = *req.CorrelationID // the body's wins
 		rq.w.Header().Set(headerCorrelationID, corr)
 	}
+	key, err := idempotencyKey(rq.r.Header.Get(HeaderIdempotencyKey))
+	if err != nil {
+		return refuse(http.StatusUnprocessableEntity, err.Error())
+	}
 	name := rq.r.PathValue("name")
-	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr})
+	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key})
 	switch out.Status {
 	case StatusNotFound:
 		return refuse(http.StatusNotFound, "Tool '%s' not found", name)

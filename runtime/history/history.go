@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history/internal/norm"
 )
 
 // Status is where an invocation is.
@@ -121,6 +123,11 @@ const (
 
 // ErrNotFound is returned by [Store.Get] for an unknown id.
 var ErrNotFound = errors.New("history: no such invocation")
+
+// ErrExists is wrapped by the error of [Store.Start] for an id already
+// recorded: in a store shared by replicas it is how a second call with the
+// same idempotency key learns that the first one was made.
+var ErrExists = norm.ErrExists
 
 // Store keeps invocation records. Its methods are safe for concurrent use.
 // Start and Finish return once the record is durable, so that a record

@@ -406,15 +406,15 @@ func testRefusals(t *testing.T, open Opener) {
 	start(t, s, r)
 
 	dup := pending(1, "second", base.Add(time.Second))
-	if err := s.Start(ctx, dup); err == nil {
-		t.Error("Start of an id already recorded: no error")
+	if err := s.Start(ctx, dup); !errors.Is(err, history.ErrExists) {
+		t.Errorf("Start of an id already recorded: %v, want ErrExists", err)
 	}
 	get(t, s, want(r)) // the first record is untouched
 
 	f := finished(r, history.Success)
 	finish(t, s, f)
-	if err := s.Start(ctx, dup); err == nil {
-		t.Error("Start of an id already finished: no error")
+	if err := s.Start(ctx, dup); !errors.Is(err, history.ErrExists) {
+		t.Errorf("Start of an id already finished: %v, want ErrExists", err)
 	}
 	get(t, s, want(f))
 

@@ -102,8 +102,11 @@ func FinishStatus(id, status string) error {
 // Exists is the error for a second Start of the same id: records are an
 // audit trail, so a repeated id must not overwrite the first call's record.
 func Exists(id string) error {
-	return fmt.Errorf("history: invocation %q is already recorded", id)
+	return fmt.Errorf("%w: %q", ErrExists, id)
 }
+
+// ErrExists is history.ErrExists.
+var ErrExists = errors.New("history: invocation already recorded")
 
 // Where is the SQL condition of a filter's fields, for the stores on SQL:
 // " WHERE tool = $1 AND ..." (or "" for none) with its arguments in order,

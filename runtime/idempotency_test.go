@@ -1,0 +1,172 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/history/sqlite"
+)
+
+// A caller-given key makes a call happen once, on every surface that has
+// one (OXP's call_id, Idempotency-Key on /v1 and the explorer), across
+// replicas sharing a store: a repeat answers the first call's outcome
+// without running the tool, waits for it while it runs, is refused for
+// other arguments, and a key is the caller's own.
+func TestIdempotentCalls(t *testing.T) {
+	// Two replicas on one SQLite file: the database's unique id decides.
+	path := filepath.Join(t.TempDir(), "history.db")
+	var runs atomic.Int64
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
+	ring := runtime.MustNewTool("ring", "Rings the doorbell.", func(_ context.Context, in struct {
+		Times int  `json:"times"`
+		Wait  bool `json:"wait,omitempty"`
+	}) (string, error) {
+		runs.Add(1)
+		if in.Wait {
+			<-release
+		}
+		return "rang " + strings.Repeat("*", in.Times), nil
+	})
+	var urls []string
+	for range 2 {
+		store, err := sqlite.Open(context.Background(), path, history.Retention{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		s := runtime.NewServer(runtime.ToolList{ring}, &runtime.Options{
+			AllowExecute: true, History: store, Logger: discardLogger(),
+			AuthHook: runtime.BearerCredentials(runtime.Credential{Secret: "a", Subject: "alice"}, runtime.Credential{Secret: "b", Subject: "bob"}),
+		})
+		hs := httptest.NewServer(s)
+		t.Cleanup(hs.Close)
+		urls = append(urls, hs.URL)
+	}
+
+	type answer struct {
+		status int
+		body   string
+	}
+	surfaces := []struct {
+		name string
+		call func(url, tok, key, args string) answer
+		// text is what a successful answer says.
+		ok func(a answer) string
+	}{
+		{"explorer", func(url, tok, key, args string) answer {
+			return post(t, url+"/tools/ring/call", tok, args, "Idempotency-Key", key)
+		}, func(a answer) string { return a.body }},
+		{"v1", func(url, tok, key, args string) answer {
+			return post(t, url+"/v1/tools/ring", tok, `{"input":`+args+`}`, "Idempotency-Key", key)
+		}, func(a answer) string {
+			var r struct {
+				Result       any
+				InvocationID string `json:"invocation_id"`
+			}
+			_ = json.Unmarshal([]byte(a.body), &r)
+			b, _ := json.Marshal(r)
+			return string(b)
+		}},
+		{"oxp", func(url, tok, key, args string) answer {
+			return post(t, url+"/oxp/tools/call", tok, `{"request":{"tool_id":"Tools.Ring","call_id":"`+key+`","input":`+args+`}}`)
+		}, func(a answer) string {
+			var r struct{ Result struct{ Value any } }
+			_ = json.Unmarshal([]byte(a.body), &r)
+			b, _ := json.Marshal(r.Result.Value)
+			return string(b)
+		}},
+	}
+	for _, sf := range surfaces {
+		t.Run(sf.name, func(t *testing.T) {
+			key := "ring-" + sf.name
+			before := runs.Load()
+			first := sf.call(urls[0], "a", key, `{"times":2}`)
+			if first.status != 200 || !strings.Contains(first.body, "rang **") {
+				t.Fatalf("first call: %d %s", first.status, first.body)
+			}
+			// The same key again, on the other replica: the recorded
+			// outcome, the tool not run.
+			again := sf.call(urls[1], "a", key, `{"times":2}`)
+			if again.status != 200 || sf.ok(again) != sf.ok(first) {
+				t.Errorf("repeat: %d %s, want %s", again.status, again.body, first.body)
+			}
+			if n := runs.Load() - before; n != 1 {
+				t.Errorf("the tool ran %d times for one key", n)
+			}
+			// Other arguments under the same key: refused.
+			if other := sf.call(urls[1], "a", key, `{"times":3}`); other.status != http.StatusConflict || !strings.Contains(other.body, "another call") {
+				t.Errorf("other arguments: %d %s", other.status, other.body)
+			}
+			// A key is its caller's: bob's call with it runs.
+			if bob := sf.call(urls[0], "b", key, `{"times":1}`); bob.status != 200 || runs.Load()-before != 2 {
+				t.Errorf("another caller's key: %d %s, %d runs", bob.status, bob.body, runs.Load()-before)
+			}
+		})
+	}
+
+	// A repeat while the first call runs waits for its outcome.
+	t.Run("while running", func(t *testing.T) {
+		before := runs.Load()
+		done := make(chan answer, 1)
+		go func() { done <- surfaces[1].call(urls[0], "a", "slow-1", `{"times":1,"wait":true}`) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for runs.Load() == before { // the first call is in its handler
+			if time.Now().After(deadline) {
+				t.Fatal("the first call never started")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		second := make(chan answer, 1)
+		go func() { second <- surfaces[1].call(urls[1], "a", "slow-1", `{"times":1,"wait":true}`) }()
+		time.Sleep(100 * time.Millisecond) // let it wait (it must, whatever the timing)
+		releaseOnce.Do(func() { close(release) })
+		a, b := <-done, <-second
+		if a.status != 200 || b.status != 200 || surfaces[1].ok(a) != surfaces[1].ok(b) {
+			t.Errorf("first %d %s, repeat %d %s", a.status, a.body, b.status, b.body)
+		}
+		if n := runs.Load() - before; n != 1 {
+			t.Errorf("the tool ran %d times", n)
+		}
+	})
+
+	// A key that is not one is refused before anything runs.
+	if a := post(t, urls[0]+"/v1/tools/ring", "a", `{"input":{"times":1}}`, "Idempotency-Key", strings.Repeat("k", 200)); a.status != 422 {
+		t.Errorf("a 200-character key: %d %s", a.status, a.body)
+	}
+}
+
+func post(t *testing.T, url, tok, body string, header ...string) struct {
+	status int
+	body   string
+} {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return struct {
+		status int
+		body   string
+	}{resp.StatusCode, string(b)}
+}
