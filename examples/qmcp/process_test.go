@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -195,4 +196,213 @@ func freshSchema(t *testing.T, dsn string) string {
 		sep = "&"
 	}
 	return dsn + sep + "search_path=qmcp_replicas_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+}
+
+// Two replicas on one PostgreSQL behind a real load balancer (HAProxy,
+// round robin, health checked): a bounded mixed load of /v1 calls with
+// idempotency keys and stateless MCP calls, one replica killed with
+// SIGKILL mid-run, what failed retried with the same keys. Then every
+// acknowledged call is recorded exactly once, no idempotent call ran
+// twice, and every record is success or failed (the killed replica's
+// pending ones read "interrupted" once their deadline has passed).
+func TestReplicasBehindHAProxy(t *testing.T) {
+	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
+		}
+		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
+	}
+	haproxy, err := exec.LookPath("haproxy")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("haproxy is not installed: .ci/run installs Debian's")
+		}
+		t.Skip("haproxy is not installed")
+	}
+	dsn = freshSchema(t, dsn)
+	bin := buildServer(t)
+	// A call timeout bounds each record's deadline: the killed replica's
+	// pending records read "interrupted" within seconds.
+	args := []string{"-history", dsn, "-stateless", "-call-timeout", "1s"}
+	a, killA := startServer(t, bin, args...)
+	b, _ := startServer(t, bin, args...)
+
+	// HAProxy in front, on a free port, checking /health.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := "http://" + ln.Addr().String()
+	ln.Close()
+	cfg := filepath.Join(t.TempDir(), "haproxy.cfg")
+	host := func(url string) string { return strings.TrimPrefix(url, "http://") }
+	conf := fmt.Sprintf(`global
+	maxconn 256
+defaults
+	mode http
+	timeout connect 1s
+	timeout client 10s
+	timeout server 10s
+	option redispatch
+	retries 2
+	retry-on conn-failure empty-response
+frontend fe
+	bind %s
+	default_backend replicas
+backend replicas
+	balance roundrobin
+	option httpchk
+	http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost
+	default-server inter 200ms fall 1 rise 2
+	server a %s check
+	server b %s check
+`, host(lb), host(a), host(b))
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hp := exec.Command(haproxy, "-db", "-f", cfg)
+	hp.Stderr = os.Stderr
+	if err := hp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = hp.Process.Kill(); _ = hp.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if resp, err := http.Get(lb + "/health"); err == nil && resp.StatusCode == 200 {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("HAProxy did not come up")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// call sends operation i once: a /v1 call with an idempotency key, or
+	// (every third) a stateless MCP call; both carry a correlation id of
+	// their own. It reports whether the call was acknowledged.
+	client := &http.Client{Timeout: 15 * time.Second}
+	call := func(i int) bool {
+		corr := fmt.Sprintf("op-%d", i)
+		var req *http.Request
+		if i%3 == 2 {
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m%d"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`, i, i)
+			req, _ = http.NewRequest("POST", lb+"/mcp", strings.NewReader(body))
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "echo")
+		} else {
+			req, _ = http.NewRequest("POST", lb+"/v1/tools/echo", strings.NewReader(fmt.Sprintf(`{"input":{"message":"m%d"}}`, i)))
+			req.Header.Set("Idempotency-Key", fmt.Sprintf("key-%d", i))
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Correlation-ID", corr)
+		resp, err := client.Do(req)
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if i%3 != 2 {
+			// /v1 answers 200 with the call's outcome: its result, or the
+			// recorded failure of a first attempt that was interrupted
+			// (a repeat never runs the tool again). 409: still running.
+			return resp.StatusCode == 200
+		}
+		return resp.StatusCode == 200 && strings.Contains(string(b), fmt.Sprintf("m%d", i)) && !strings.Contains(string(b), `"isError":true`)
+	}
+
+	const ops, workers = 240, 4
+	acked := make([]bool, ops)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	killed := make(chan struct{})
+	var killOnce sync.Once
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= ops {
+					return
+				}
+				if i == ops/3 {
+					killOnce.Do(func() { _ = killA.Process.Kill(); close(killed) })
+				}
+				acked[i] = call(i)
+			}
+		}()
+	}
+	wg.Wait()
+	<-killed
+	// Retry what failed, with the same keys (an MCP call has none: it is
+	// retried as a new call, and counted once below by its outcome).
+	retryUntil := time.Now().Add(60 * time.Second) // a generous ceiling: deadlines are seconds
+	for i := range ops {
+		for !acked[i] {
+			if time.Now().After(retryUntil) {
+				t.Fatalf("operation %d never answered", i)
+			}
+			time.Sleep(100 * time.Millisecond)
+			acked[i] = call(i)
+		}
+	}
+
+	// The records, through the surviving replica: every operation's, each
+	// success or failed once the dead replica's deadlines have passed.
+	type page struct {
+		Invocations []struct {
+			ID, Status, Error, CorrelationID string
+		}
+		Total int
+	}
+	list := func(query string) page {
+		resp, err := http.Get(b + "/v1/invocations?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var p page
+		if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	deadline = time.Now().Add(60 * time.Second)
+	for list("status=pending").Total > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records still pending", list("status=pending").Total)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	interrupted := 0
+	for i := range ops {
+		if i%3 != 2 {
+			// An idempotent call has one record, whatever was retried:
+			// it ran once, or was interrupted once.
+			p := list(fmt.Sprintf("correlation_id=op-%d", i))
+			if p.Total != 1 {
+				t.Errorf("operation %d (idempotent): %d records, want exactly 1", i, p.Total)
+			} else if p.Invocations[0].Status == "failed" {
+				interrupted++
+			}
+			continue
+		}
+		if p := list(fmt.Sprintf("correlation_id=op-%d&status=success", i)); p.Total < 1 {
+			t.Errorf("operation %d (MCP): acknowledged, but no successful record", i)
+		}
+	}
+	t.Logf("%d operations, %d idempotent calls interrupted by the kill", ops, interrupted)
+	if all := list("limit=500"); all.Total < ops {
+		t.Errorf("%d records for %d operations", all.Total, ops)
+	} else {
+		for _, r := range all.Invocations {
+			if r.Status != "success" && r.Status != "failed" {
+				t.Errorf("record %s is %s", r.ID, r.Status)
+			}
+		}
+	}
 }

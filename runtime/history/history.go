@@ -9,6 +9,7 @@
 package history
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,7 +93,15 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		c := stamp(*r.CompletedAt)
 		out.CompletedAt = &c
 	}
-	return json.Marshal(out)
+	// Without HTML escaping: an input or a result comes back as it was
+	// written, < and > included (an encoder that escapes still does).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // stamp is a time written in TimeLayout.

@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -69,5 +70,18 @@ func TestRecordTimes(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil || !back.CreatedAt.Equal(tc.created) {
 			t.Errorf("read back %v: %v", back.CreatedAt, err)
 		}
+	}
+}
+
+// A record's JSON keeps its input and result as written: no HTML escaping.
+func TestRecordJSONUnescaped(t *testing.T) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(history.Record{ID: "x", Input: json.RawMessage(`{"q":"<b>&</b>"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"input_params":{"q":"<b>&</b>"}`) {
+		t.Errorf("%s", b.String())
 	}
 }

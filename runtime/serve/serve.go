@@ -75,7 +75,8 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	allowExecute := fs.Bool("allow-execute", false, "let the Tool Explorer page run tools")
 	stdio := fs.Bool("stdio", false, "speak MCP on standard input and output instead of serving HTTP")
-	stateless := fs.Bool("stateless", false, "serve MCP without sessions (protocol revision 2026-07-28)")
+	stateless := fs.Bool("stateless", false, "serve MCP without sessions, for replicas without sticky routing (revision 2026-07-28 is served so anyway)")
+	callTimeout := fs.Duration("call-timeout", 0, "bound every tool call (0: the program's own setting; a tool's own timeout= wins)")
 	historyDSN := fs.String("history", "", "where to record invocations: memory, a SQLite file (PATH or sqlite:PATH), or a postgres:// URL (default: a SQLite file in the cache directory when the program imports runtime/history/sqlite, else memory)")
 	maxRows := fs.Int("history-max-rows", 0, "keep at most this many invocation records (0: no bound but the store's)")
 	maxAge := fs.Duration("history-max-age", 0, "delete invocation records older than this (0: keep them)")
@@ -97,6 +98,9 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	}
 	o.AllowExecute = *allowExecute
 	o.MCP.Stateless = *stateless
+	if *callTimeout > 0 {
+		o.CallTimeout = *callTimeout
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
