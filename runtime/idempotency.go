@@ -35,11 +35,11 @@ func idempotentID(caller, key string) string {
 	return formatUUID(b)
 }
 
-// errRepeat stops a call whose key was used before: the recording
-// middleware answers it from the first call's record.
-type errRepeat struct{}
+// errRepeat stops a call whose key was used before, with the outcome that
+// answers it: the first call's, from its record.
+type errRepeat struct{ out *Outcome }
 
-func (errRepeat) Error() string { return "repeated idempotency key" }
+func (*errRepeat) Error() string { return "repeated idempotency key" }
 
 // Messages of a repeat that cannot be answered.
 const (

@@ -257,8 +257,9 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	for _, f := range c.beforeRun {
-		if err := f(ctx, t); errors.Is(err, errRepeat{}) {
-			return o // the recording middleware answers it
+		var repeat *errRepeat
+		if err := f(ctx, t); errors.As(err, &repeat) {
+			return repeat.out // the first call's outcome, recorded
 		} else if err != nil {
 			te := &ToolError{Message: err.Error(), CanRetry: true, RetryAfter: time.Second}
 			o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)

@@ -99,7 +99,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			return out // not run, and not recorded: the store is failing
 		}
 		if rc.repeat {
-			return s.replay(ctx, rc, out.Tool)
+			return out // the first call's outcome (see replay)
 		}
 		rc.finish(ctx, out)
 		out.InvocationID = rc.rec.ID
@@ -148,7 +148,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 		return err
 	})
 	if rc.repeat {
-		return errRepeat{}
+		return &errRepeat{out: rc.s.replay(ctx, rc, t)}
 	}
 	if !rc.started && !rc.s.opts.HistoryBestEffort {
 		rc.refused = true
