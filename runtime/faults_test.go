@@ -73,18 +73,7 @@ func TestSQLiteFaultsFailClosed(t *testing.T) {
 		}
 		return resp.StatusCode, string(b)
 	}
-	health := func() int {
-		resp, err := http.Get(hs.URL + "/health")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 && !strings.Contains(string(b), `"store":"sqlite"`) {
-			t.Errorf("/health does not name the store: %s", b)
-		}
-		return resp.StatusCode
-	}
+	health := func() int { return healthOf(t, hs.URL, "sqlite") }
 	// refused checks that calls are refused now, and the tool not run.
 	refused := func(what string) {
 		t.Helper()
@@ -215,18 +204,7 @@ func TestPostgresDownFailsClosed(t *testing.T) {
 	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{History: store, HistoryTimeout: time.Second, Logger: discardLogger()})
 	hs := httptest.NewServer(s)
 	defer hs.Close()
-	health := func() int {
-		resp, err := http.Get(hs.URL + "/health")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 && !strings.Contains(string(b), `"store":"postgres"`) {
-			t.Errorf("/health does not name the store: %s", b)
-		}
-		return resp.StatusCode
-	}
+	health := func() int { return healthOf(t, hs.URL, "postgres") }
 
 	var mu sync.Mutex
 	var acked []string
@@ -309,4 +287,20 @@ func TestPostgresDownFailsClosed(t *testing.T) {
 	}
 	n, r := count()
 	t.Logf("%d calls acknowledged, %d refused while PostgreSQL was down (%d runs then)", n, r, ranWhileDown)
+}
+
+// healthOf is the status of GET /health at url; an unhealthy answer must
+// name the store.
+func healthOf(t *testing.T, url, store string) int {
+	t.Helper()
+	resp, err := http.Get(url + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 && !strings.Contains(string(b), `"store":"`+store+`"`) {
+		t.Errorf("/health does not name the store: %s", b)
+	}
+	return resp.StatusCode
 }
