@@ -49,10 +49,9 @@ type recording struct {
 	s          *Server
 	rec        history.Record
 	args       json.RawMessage // the call's arguments, as given
-	started    bool
-	refused    bool // not run: the pending record could not be written
-	repeat     bool // not run: its idempotency key was used before
-	idempotent bool // its id comes from an idempotency key
+	refused    bool            // not run: the pending record could not be written
+	repeat     bool            // not run: its idempotency key was used before
+	idempotent bool            // its id comes from an idempotency key
 	deadline   time.Time
 
 	// What the record's pointers point at, and the contexts of its two
@@ -139,7 +138,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
 	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
-	rc.started = rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error {
+	started := rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error {
 		err := rc.s.history.Start(ctx, r)
 		if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
 			rc.repeat = true // not a failure: a repeat, answered from the record
@@ -150,7 +149,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	if rc.repeat {
 		return &errRepeat{out: rc.s.replay(ctx, rc, t)}
 	}
-	if !rc.started && !rc.s.opts.HistoryBestEffort {
+	if !started && !rc.s.opts.HistoryBestEffort {
 		rc.refused = true
 		return errUnrecorded{}
 	}
