@@ -54,6 +54,10 @@ type Tool struct {
 	// Timeout bounds a call of this tool, overriding Options.CallTimeout;
 	// zero means the server's.
 	Timeout time.Duration
+	// Approval says who must agree before a call runs: nobody (""),
+	// a person answering a human request ([ApprovalOperator]), or the
+	// calling client's user ([ApprovalClient]).
+	Approval Approval
 
 	// Signature is the call rendered compactly, for example
 	// `greet(name: string, times?: integer = 1) -> string`.
@@ -61,6 +65,22 @@ type Tool struct {
 	// Handler runs the tool. Required.
 	Handler Handler
 }
+
+// Approval is who approves a tool's calls (Tool.Approval).
+type Approval string
+
+const (
+	// ApprovalOperator: each call files a human request (the /v1/human
+	// API, the explorer's Approvals tab) and waits, up to
+	// Options.ApprovalTimeout, until a principal with the scope
+	// [ScopeApprovals] other than the caller approves it (the tool runs)
+	// or rejects it (the call fails).
+	ApprovalOperator Approval = "operator"
+	// ApprovalClient: each call asks the calling client's user first, by
+	// MCP elicitation (or input-required results at protocol 2026-07-28);
+	// a call from a client that cannot ask is refused, never run unasked.
+	ApprovalClient Approval = "client"
+)
 
 // Annotations are MCP's tool annotations. A nil hint is omitted, never sent
 // as null, so that clients apply the protocol's defaults.

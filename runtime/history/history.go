@@ -49,6 +49,9 @@ type Record struct {
 	// store) reads as Failed with the error "interrupted", from every
 	// store and replica. Nil: it waits for ever. Not part of the JSON.
 	Deadline *time.Time `json:"-"`
+	// Approval is how the call was approved or refused, for a tool that
+	// needs approval (set by Finish); nil for any other.
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // Interrupted is the error of a record whose outcome never came: still
@@ -88,13 +91,19 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		CompletedAt   *stamp          `json:"completed_at"`
 		CorrelationID *string         `json:"correlation_id"`
 		Caller        *string         `json:"caller"`
-	}{r.ID, r.Tool, r.Surface, r.Input, r.Result, r.Error, r.Status, r.DurationMS, stamp(r.CreatedAt), nil, r.CorrelationID, r.Caller}
+		Approval      *Approval       `json:"approval,omitempty"`
+	}{r.ID, r.Tool, r.Surface, r.Input, r.Result, r.Error, r.Status, r.DurationMS, stamp(r.CreatedAt), nil, r.CorrelationID, r.Caller, r.Approval}
 	if r.CompletedAt != nil {
 		c := stamp(*r.CompletedAt)
 		out.CompletedAt = &c
 	}
-	// Without HTML escaping: an input or a result comes back as it was
-	// written, < and > included (an encoder that escapes still does).
+	return marshalNoEscape(out)
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping: an input or a
+// result comes back as it was written, < and > included (an encoder that
+// escapes still does).
+func marshalNoEscape(out any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

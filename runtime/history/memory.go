@@ -27,6 +27,8 @@ type Memory struct {
 	r     Retention
 	stop  chan struct{}
 	once  sync.Once
+
+	humans memoryHumans // human requests, under mu too
 }
 
 // NewMemory returns an empty memory store keeping at most r.MaxRows
@@ -36,6 +38,7 @@ func NewMemory(r Retention) *Memory {
 		r.MaxRows = DefaultMemoryRows
 	}
 	m := &Memory{records: map[string]*Record{}, r: r, stop: make(chan struct{})}
+	m.humans.requests = map[string]*humanEntry{}
 	// MaxRows is enforced on every insert (it costs nothing here); only
 	// age needs the background loop.
 	if r.MaxAge > 0 {
@@ -77,13 +80,13 @@ func (m *Memory) Finish(_ context.Context, r *Record) error {
 		m.insert(c)
 		return nil
 	}
-	old.Status, old.Result, old.Error, old.DurationMS, old.CompletedAt = out.Status, out.Result, out.Error, out.DurationMS, out.CompletedAt
+	old.Status, old.Result, old.Error, old.DurationMS, old.CompletedAt, old.Approval = out.Status, out.Result, out.Error, out.DurationMS, out.CompletedAt, out.Approval
 	return nil
 }
 
 // outcome is the private, normalised copy of what Finish changes.
 func outcome(r *Record) Record {
-	c := Record{Status: r.Status, Result: norm.JSON(r.Result), Error: norm.TextPtr(r.Error), CompletedAt: norm.TimePtr(r.CompletedAt)}
+	c := Record{Status: r.Status, Result: norm.JSON(r.Result), Error: norm.TextPtr(r.Error), CompletedAt: norm.TimePtr(r.CompletedAt), Approval: CleanApproval(r.Approval)}
 	if r.DurationMS != nil {
 		d := *r.DurationMS
 		c.DurationMS = &d
@@ -99,6 +102,7 @@ func clean(r *Record) *Record {
 	c.Input, c.Result = norm.JSON(r.Input), norm.JSON(r.Result)
 	c.Error, c.CorrelationID, c.Caller = norm.TextPtr(r.Error), norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller)
 	c.CreatedAt, c.CompletedAt, c.Deadline = norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt), norm.TimePtr(r.Deadline)
+	c.Approval = CleanApproval(r.Approval)
 	if r.DurationMS != nil {
 		d := *r.DurationMS
 		c.DurationMS = &d
@@ -113,6 +117,7 @@ func clone(r *Record) Record {
 	c.Input, c.Result = cloneBytes(r.Input), cloneBytes(r.Result)
 	c.Error, c.CorrelationID, c.Caller = clonePtr(r.Error), clonePtr(r.CorrelationID), clonePtr(r.Caller)
 	c.DurationMS, c.CompletedAt, c.Deadline = clonePtr(r.DurationMS), clonePtr(r.CompletedAt), clonePtr(r.Deadline)
+	c.Approval = CleanApproval(r.Approval)
 	return c
 }
 
@@ -173,6 +178,7 @@ func (m *Memory) expire() {
 	if n > 0 {
 		m.drop(n)
 	}
+	m.humans.expire(cut)
 }
 
 func (m *Memory) Get(_ context.Context, id string) (*Record, error) {

@@ -17,6 +17,12 @@ func TestMemory(t *testing.T) {
 	})
 }
 
+func TestMemoryHumans(t *testing.T) {
+	historytest.RunHumans(t, func(t *testing.T, r history.Retention) history.Store {
+		return history.NewMemory(r)
+	})
+}
+
 // TestMemoryDefaultBound: with no MaxRows, the memory store still keeps
 // at most DefaultMemoryRows, the newest.
 func TestMemoryDefaultBound(t *testing.T) {

@@ -256,6 +256,14 @@ func Diff(got, w *history.Record) string {
 	case got.CompletedAt != nil:
 		tm("CompletedAt", *got.CompletedAt, *w.CompletedAt)
 	}
+	switch g, w := got.Approval, w.Approval; {
+	case (g == nil) != (w == nil):
+		add("Approval = %s, want %s", show(g), show(w))
+	case g != nil:
+		str("Approval.Decision", g.Decision, w.Decision)
+		opt("Approval.By", g.By, w.By)
+		tm("Approval.At", g.At, w.At)
+	}
 	return strings.Join(d, "\n")
 }
 
