@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen-go/toolgen/internal/policy"
 )
 
 // header is the first line of every generated file, as Go's convention
@@ -298,6 +300,9 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 	if t.timeout > 0 {
 		add("Timeout", durationCode(t.timeout))
 	}
+	if t.approval != "" {
+		add("Approval", jen.Qual(runtimePath, approvalConst[t.approval]))
+	}
 	if t.signature != "" {
 		add("Signature", stringLit(t.signature))
 	}
@@ -389,6 +394,13 @@ func isPrintable(s string) bool {
 		}
 	}
 	return true
+}
+
+// approvalConst names runtime's constant for each approval
+// (policy.ParseApproval's values).
+var approvalConst = map[string]string{
+	policy.ApprovalOperator: "ApprovalOperator",
+	policy.ApprovalClient:   "ApprovalClient",
 }
 
 // durationCode writes d as a reader would: 90 * time.Second, time.Minute.

@@ -100,7 +100,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, secrets: info.secrets, scopes: info.scopes, rate: info.rate, timeout: info.timeout, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
+		annotations: info.annotations, secrets: info.secrets, scopes: info.scopes, rate: info.rate, timeout: info.timeout, approval: info.approval, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -354,6 +354,7 @@ type funcInfo struct {
 	secrets, scopes                   []string
 	rate                              rateLimit
 	timeout                           time.Duration
+	approval                          string
 }
 
 // funcInfo reads the directive's arguments: a prompt takes name, title and
@@ -366,13 +367,14 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	var set map[string]bool
 	var ok bool
 	if d.name == "tool" {
-		var secrets, scopes, rate, timeout string
+		var secrets, scopes, rate, timeout, approval string
 		values["version"] = &info.version
 		values["secrets"] = &secrets
 		values["scopes"] = &scopes
 		values["ratelimit"] = &rate
 		values["timeout"] = &timeout
-		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, scopes=, ratelimit=, timeout=, readonly, destructive, idempotent, openworld, closedworld")
+		values["approval"] = &approval
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, scopes=, ratelimit=, timeout=, approval=, readonly, destructive, idempotent, openworld, closedworld")
 		if !g.checkHints(d, set) {
 			ok = false
 		}
@@ -386,7 +388,7 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 			info.scopes, good = g.listValues(d, scopeList, scopes)
 			ok = ok && good
 		}
-		if set != nil && !g.policyArgs(d, set, rate, timeout, &info) {
+		if set != nil && !g.policyArgs(d, set, rate, timeout, approval, &info) {
 			ok = false
 		}
 	} else {
@@ -472,9 +474,9 @@ func (g *generator) argValueOff(d *directive, key string) (int, bool) {
 	return -1, false
 }
 
-// policyArgs reads //toolgen:tool's ratelimit= and timeout=, each checked
-// as the runtime will read it, an error at the value.
-func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout string, info *funcInfo) bool {
+// policyArgs reads //toolgen:tool's ratelimit=, timeout= and approval=,
+// each checked as the runtime will read it, an error at the value.
+func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout, approval string, info *funcInfo) bool {
 	ok := true
 	// An argument without a value is reported with the other arguments.
 	valued := func(key string) bool {
@@ -500,6 +502,14 @@ func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout 
 			ok = false
 		}
 		info.timeout = d2
+	}
+	if valued("approval") {
+		a, err := policy.ParseApproval(approval)
+		if err != nil {
+			g.errs.add(at("approval"), "//toolgen:tool: %v", err)
+			ok = false
+		}
+		info.approval = a
 	}
 	return ok
 }

@@ -64,6 +64,7 @@ type tool struct {
 	scopes                   []string // the scopes a caller needs to see and call it
 	rate                     rateLimit
 	timeout                  time.Duration // zero: the server's CallTimeout
+	approval                 string        // who approves each call: "operator", "client"; "" for nobody
 	signature                string
 	pos                      token.Position
 

@@ -63,7 +63,7 @@ var oracleFuncs = map[string][]any{
 	"results":         {results.Text, results.Named, results.Image, results.Blocks, results.Whole, results.Struct, results.Pointer, results.Number, results.Map, results.Anything},
 	"schema_override": {override.Pin},
 	"secrets":         {secrets.Forecast, secrets.Sync, secrets.Local},
-	"policy":          {policycase.ReadIssue, policycase.CloseIssue, policycase.Export, policycase.Ping},
+	"policy":          {policycase.ReadIssue, policycase.CloseIssue, policycase.Export, policycase.Delete, policycase.Ping},
 	"signatures": {signatures.Full, signatures.Pointer, signatures.Flat, signatures.Clash, signatures.Nothing, signatures.OnlyError,
 		signatures.NoResult, signatures.Anonymous, signatures.Single, signatures.Fallback},
 	"structs": {structs.Inspect, structs.Empty},

@@ -67,6 +67,7 @@ func (g *generator) loadYAML(path string) *unit {
 			scopes:      yt.Scopes,
 			rate:        rateLimit{n: yt.RateLimit.N, per: yt.RateLimit.Per},
 			timeout:     yt.Timeout,
+			approval:    yt.Approval,
 			pos:         at(yt.Pos),
 			idents:      toolIdents(yt.GoName, yt.Output != nil),
 			call: &call{recv: "h", recvType: named("", "Handlers"), fn: yt.GoName, ctx: true, err: true,

@@ -1,6 +1,7 @@
 // Package policy holds the rules of the policy a tool declares (scopes, a
-// rate limit, a timeout), shared by the generator, which checks them at
-// generation time, and the runtime, which enforces them. It imports
+// rate limit, a timeout, an approval), shared by the generator, which
+// checks them at generation time, and the runtime, which enforces them.
+// It imports
 // nothing but the standard library, so that the generator links none of
 // the server's dependencies.
 package policy
@@ -84,4 +85,23 @@ func ParseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("timeout %s is longer than %s", d, MaxTimeout)
 	}
 	return d, nil
+}
+
+// The approvals a tool may declare (runtime.Approval): who agrees to
+// each call before it runs.
+const (
+	ApprovalOperator = "operator" // a person answering a human request
+	ApprovalClient   = "client"   // the calling client's user
+)
+
+// ApprovalRule says what an approval may be, for error messages.
+const ApprovalRule = "operator or client"
+
+// ParseApproval reads a tool's approval: "operator" or "client".
+func ParseApproval(s string) (string, error) {
+	switch s {
+	case ApprovalOperator, ApprovalClient:
+		return s, nil
+	}
+	return "", fmt.Errorf("approval %q: use %s", s, ApprovalRule)
 }

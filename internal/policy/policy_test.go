@@ -46,3 +46,16 @@ func TestParseTimeout(t *testing.T) {
 		}
 	}
 }
+
+func TestParseApproval(t *testing.T) {
+	for _, s := range []string{"operator", "client"} {
+		if got, err := ParseApproval(s); err != nil || got != s {
+			t.Errorf("ParseApproval(%q) = %q, %v", s, got, err)
+		}
+	}
+	for _, s := range []string{"", "Operator", "user", "none", "operator,client", " client"} {
+		if _, err := ParseApproval(s); err == nil {
+			t.Errorf("ParseApproval(%q) accepted", s)
+		}
+	}
+}

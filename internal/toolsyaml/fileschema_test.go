@@ -45,7 +45,8 @@ func TestFileSchema(t *testing.T) {
 		}
 		return schema.Validate(v)
 	}
-	good := []string{calculator, "tools:\n  - name: a\n    secrets: [WEATHER_API_KEY, _x2]\n    input: {type: object}\n"}
+	good := []string{calculator, "tools:\n  - name: a\n    secrets: [WEATHER_API_KEY, _x2]\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    approval: operator\n    input: {type: object}\n  - name: b\n    approval: client\n    input: {type: object}\n"}
 	if ex, err := os.ReadFile(filepath.Join("..", "..", "examples", "calculator", "tools.yaml")); err == nil {
 		good = append(good, string(ex))
 	}
@@ -68,6 +69,9 @@ func TestFileSchema(t *testing.T) {
 		"tools:\n  - name: a\n    secrets: [API-KEY]\n    input: {type: object}\n",
 		"tools:\n  - name: a\n    secrets: [K, K]\n    input: {type: object}\n",
 		"tools:\n  - name: a\n    secrets: K\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    approval: always\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    approval: \"\"\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    approval: [operator]\n    input: {type: object}\n",
 	} {
 		if _, err := Parse("t.yaml", []byte(bad)); err == nil {
 			t.Errorf("parser accepts %q", bad)

@@ -66,7 +66,10 @@ type Tool struct {
 		N   int
 		Per time.Duration
 	}
-	Timeout  time.Duration
+	Timeout time.Duration
+	// Approval is who approves each call: policy.ApprovalOperator or
+	// policy.ApprovalClient, "" for nobody.
+	Approval string
 	Input    *Schema
 	Output   *Schema // nil when the tool declares no output
 	Examples []json.RawMessage
@@ -454,6 +457,18 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 					p.errorf(v, "%v", err)
 				}
 				t.Timeout = d
+			}
+		},
+		"approval": func(_, v *yaml.Node) {
+			// Unlike ratelimit and timeout, an empty approval is an
+			// error, not "none": leave the key out for none.
+			before := len(p.errs)
+			if s := p.str(v); len(p.errs) == before {
+				a, err := policy.ParseApproval(s)
+				if err != nil {
+					p.errorf(v, "%v", err)
+				}
+				t.Approval = a
 			}
 		},
 		"input":  func(_, v *yaml.Node) { t.Input = p.schema(v, true) },

@@ -42,7 +42,17 @@ func Soon(ctx context.Context) error { return nil }
 //toolgen:tool timeout=-5s
 func Negative(ctx context.Context) error { return nil }
 
+// Who is not an approval.
+//
+//toolgen:tool approval=always
+func Who(ctx context.Context) error { return nil }
+
+// Cased approval: the values are lower case.
+//
+//toolgen:tool destructive approval="Operator"
+func Cased(ctx context.Context) error { return nil }
+
 // Bare policy arguments without values.
 //
-//toolgen:tool scopes ratelimit timeout
+//toolgen:tool scopes ratelimit timeout approval
 func Bare(ctx context.Context) error { return nil }

@@ -1,6 +1,6 @@
 // Package policy covers the policy //toolgen:tool declares: scopes=,
-// ratelimit= and timeout= reach runtime.Tool.Scopes, RateLimit and
-// Timeout.
+// ratelimit=, timeout= and approval= reach runtime.Tool.Scopes,
+// RateLimit, Timeout and Approval.
 package policy
 
 import "context"
@@ -18,13 +18,18 @@ func ReadIssue(ctx context.Context, in IssueInput) (string, error) { return "ope
 
 // CloseIssue closes an issue, at most ten times a minute per caller.
 //
-//toolgen:tool scopes="issues:write,admin" ratelimit=10/m timeout=30s destructive
+//toolgen:tool scopes="issues:write,admin" ratelimit=10/m timeout=30s approval=operator destructive
 func CloseIssue(ctx context.Context, in IssueInput) error { return nil }
 
 // Export runs long, and at most once an hour.
 //
 //toolgen:tool ratelimit=1/h timeout=1h30m
 func Export(ctx context.Context) (string, error) { return "done", nil }
+
+// Delete deletes an issue once the caller's user agrees.
+//
+//toolgen:tool approval="client" destructive
+func Delete(ctx context.Context, in IssueInput) error { return nil }
 
 // Ping has no policy.
 //

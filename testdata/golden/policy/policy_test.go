@@ -10,19 +10,25 @@ import (
 
 func TestPolicy(t *testing.T) {
 	want := map[string]struct {
-		scopes  []string
-		rate    runtime.Rate
-		timeout time.Duration
+		scopes   []string
+		rate     runtime.Rate
+		timeout  time.Duration
+		approval runtime.Approval
 	}{
 		"read_issue":  {scopes: []string{"issues:read"}},
-		"close_issue": {[]string{"issues:write", "admin"}, runtime.Rate{N: 10, Per: time.Minute}, 30 * time.Second},
+		"close_issue": {[]string{"issues:write", "admin"}, runtime.Rate{N: 10, Per: time.Minute}, 30 * time.Second, runtime.ApprovalOperator},
 		"export":      {rate: runtime.Rate{N: 1, Per: time.Hour}, timeout: 90 * time.Minute},
+		"delete":      {approval: runtime.ApprovalClient},
 		"ping":        {},
 	}
-	for _, tool := range Tools() {
+	tools := Tools()
+	if len(tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(tools), len(want))
+	}
+	for _, tool := range tools {
 		w := want[tool.Name]
-		if !slices.Equal(tool.Scopes, w.scopes) || tool.RateLimit != w.rate || tool.Timeout != w.timeout {
-			t.Errorf("%s: %q %v %s, want %q %v %s", tool.Name, tool.Scopes, tool.RateLimit, tool.Timeout, w.scopes, w.rate, w.timeout)
+		if !slices.Equal(tool.Scopes, w.scopes) || tool.RateLimit != w.rate || tool.Timeout != w.timeout || tool.Approval != w.approval {
+			t.Errorf("%s: %q %v %s %q, want %q %v %s %q", tool.Name, tool.Scopes, tool.RateLimit, tool.Timeout, tool.Approval, w.scopes, w.rate, w.timeout, w.approval)
 		}
 	}
 }

@@ -23,6 +23,7 @@ var (
 	_ func(context.Context, IssueInput) (string, error) = ReadIssue
 	_ func(context.Context, IssueInput) error           = CloseIssue
 	_ func(context.Context) (string, error)             = Export
+	_ func(context.Context, IssueInput) error           = Delete
 	_ func(context.Context) (string, error)             = Ping
 )
 
@@ -51,6 +52,7 @@ func Tools() runtime.ToolList {
 		Scopes:      []string{"issues:write", "admin"},
 		RateLimit:   runtime.Rate{N: 10, Per: time.Minute},
 		Timeout:     30 * time.Second,
+		Approval:    runtime.ApprovalOperator,
 		Signature:   "close_issue(number: integer)",
 		Handler:     toolgenCloseIssueHandler,
 	}, {
@@ -62,6 +64,17 @@ func Tools() runtime.ToolList {
 		Timeout:     90 * time.Minute,
 		Signature:   "export() -> string",
 		Handler:     toolgenExportHandler,
+	}, {
+		Name:        "delete",
+		Description: "Deletes an issue once the caller's user agrees.",
+		Toolkit:     "Policy",
+		Annotations: &runtime.Annotations{
+			DestructiveHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenDeleteInputSchema),
+		Approval:    runtime.ApprovalClient,
+		Signature:   "delete(number: integer)",
+		Handler:     toolgenDeleteHandler,
 	}, {
 		Name:        "ping",
 		Description: "Has no policy.",
@@ -151,6 +164,37 @@ func toolgenExportHandler(ctx context.Context, _ json.RawMessage) (*runtime.Resu
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenDeleteInputSchema is the JSON Schema of delete's arguments.
+const toolgenDeleteInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"number": {
+			"type": "integer",
+			"description": "Number of the issue.",
+			"minimum": -9223372036854775808,
+			"maximum": 9223372036854775807
+		}
+	},
+	"required": [
+		"number"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenDeleteHandler is the handler of tool delete: it decodes the arguments
+// and calls Delete.
+func toolgenDeleteHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in IssueInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	if err := Delete(ctx, in); err != nil {
+		return nil, err
+	}
+	return runtime.ContentResult(), nil
 }
 
 // toolgenPingInputSchema is the JSON Schema of ping's arguments.

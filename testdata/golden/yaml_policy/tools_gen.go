@@ -21,6 +21,8 @@ type CloseIssueInput map[string]json.RawMessage
 
 type ExportInput map[string]json.RawMessage
 
+type DeleteInput map[string]json.RawMessage
+
 type PingInput map[string]json.RawMessage
 
 // Handlers implements the tools of tools.yaml, one method each. Embed
@@ -36,6 +38,9 @@ type Handlers interface {
 
 	// Export runs the tool export: runs long, and at most once an hour.
 	Export(ctx context.Context, in ExportInput) (*runtime.Result, error)
+
+	// Delete runs the tool delete: deletes an issue once the caller's user agrees.
+	Delete(ctx context.Context, in DeleteInput) (*runtime.Result, error)
 
 	// Ping runs the tool ping: has no policy.
 	Ping(ctx context.Context, in PingInput) (*runtime.Result, error)
@@ -58,6 +63,11 @@ func (UnimplementedHandlers) CloseIssue(context.Context, CloseIssueInput) (*runt
 // Export answers that the tool export is not implemented.
 func (UnimplementedHandlers) Export(context.Context, ExportInput) (*runtime.Result, error) {
 	return nil, errors.New("tool export is not implemented")
+}
+
+// Delete answers that the tool delete is not implemented.
+func (UnimplementedHandlers) Delete(context.Context, DeleteInput) (*runtime.Result, error) {
+	return nil, errors.New("tool delete is not implemented")
 }
 
 // Ping answers that the tool ping is not implemented.
@@ -85,6 +95,7 @@ func Tools(h Handlers) runtime.ToolList {
 		Scopes:      []string{"issues:write", "admin"},
 		RateLimit:   runtime.Rate{N: 10, Per: time.Minute},
 		Timeout:     30 * time.Second,
+		Approval:    runtime.ApprovalOperator,
 		Signature:   "close_issue() -> content",
 		Handler:     toolgenCloseIssueHandler(h),
 	}, {
@@ -96,6 +107,14 @@ func Tools(h Handlers) runtime.ToolList {
 		Timeout:     90 * time.Minute,
 		Signature:   "export() -> content",
 		Handler:     toolgenExportHandler(h),
+	}, {
+		Name:        "delete",
+		Description: "Deletes an issue once the caller's user agrees.",
+		Toolkit:     "Policy",
+		InputSchema: json.RawMessage(toolgenDeleteInputSchema),
+		Approval:    runtime.ApprovalClient,
+		Signature:   "delete() -> content",
+		Handler:     toolgenDeleteHandler(h),
 	}, {
 		Name:        "ping",
 		Description: "Has no policy.",
@@ -163,6 +182,23 @@ func toolgenExportHandler(h Handlers) func(context.Context, json.RawMessage) (*r
 			return nil, err
 		}
 		return h.Export(ctx, in)
+	}
+}
+
+// toolgenDeleteInputSchema is the JSON Schema of delete's arguments.
+const toolgenDeleteInputSchema = `{
+	"type": "object"
+}`
+
+// toolgenDeleteHandler returns the handler of tool delete: it decodes the
+// arguments and calls h.Delete.
+func toolgenDeleteHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		var in DeleteInput
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		return h.Delete(ctx, in)
 	}
 }
 
