@@ -14,6 +14,10 @@
 // which a DSN may set ("postgres://host/db?search_path=toolgen"); Open
 // creates that schema when it is missing. The schema is migrated on open,
 // under an advisory lock, so replicas starting together migrate it once.
+//
+// The store also keeps human requests and their answers
+// ([history.Humans]), in two tables beside the invocations, which every
+// replica sharing the database sees.
 package postgres
 
 import (
@@ -155,6 +159,42 @@ var migrations = []string{
 	// ones by it, for the sweep that marks them interrupted.
 	`ALTER TABLE toolgen_invocations ADD COLUMN deadline timestamptz;
 	CREATE INDEX toolgen_invocations_deadline ON toolgen_invocations (deadline) WHERE status = 'pending';`,
+	// 4: how a call that needed approval was decided (history.Approval as
+	// JSON text), and the human requests (history.Humans) with their
+	// answers. seq orders requests of the same millisecond, as it does
+	// invocations, and each filter has an index in page order. options is
+	// a JSON array, NULL when any answer goes. Only pending, responded and
+	// cancelled are stored: a pending request past expires_at reads as
+	// expired, worked out at each read. A response goes with its request.
+	`ALTER TABLE toolgen_invocations ADD COLUMN approval text;
+	CREATE TABLE toolgen_human_requests (
+		seq             bigint GENERATED ALWAYS AS IDENTITY,
+		id              text PRIMARY KEY,
+		request_type    text NOT NULL,
+		prompt          text NOT NULL,
+		options         text,
+		context         text NOT NULL,
+		timeout_seconds bigint NOT NULL,
+		status          text NOT NULL CHECK (status IN ('pending', 'responded', 'cancelled')),
+		created_at      timestamptz NOT NULL,
+		expires_at      timestamptz NOT NULL,
+		correlation_id  text,
+		caller          text,
+		tool            text NOT NULL
+	);
+	CREATE INDEX toolgen_human_requests_created ON toolgen_human_requests (created_at DESC, seq DESC);
+	CREATE INDEX toolgen_human_requests_status ON toolgen_human_requests (status, created_at DESC, seq DESC);
+	CREATE INDEX toolgen_human_requests_type ON toolgen_human_requests (request_type, created_at DESC, seq DESC);
+	CREATE INDEX toolgen_human_requests_caller ON toolgen_human_requests (caller, created_at DESC, seq DESC)
+		WHERE caller IS NOT NULL;
+	CREATE TABLE toolgen_human_responses (
+		id                text PRIMARY KEY,
+		request_id        text NOT NULL UNIQUE REFERENCES toolgen_human_requests (id) ON DELETE CASCADE,
+		response          text NOT NULL,
+		responded_by      text,
+		response_metadata text NOT NULL,
+		created_at        timestamptz NOT NULL
+	);`,
 }
 
 // migrate brings the schema to len(steps) in one transaction, under an
@@ -216,10 +256,10 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, schema string, steps []str
 	return tx.Commit(ctx)
 }
 
-const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline`
+const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline, approval`
 
 const insert = `INSERT INTO toolgen_invocations (` + columns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) `
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) `
 
 // interrupt marks interrupted the pending records past their deadline, so
 // that every replica reads them alike. It runs before each read; a store
@@ -235,7 +275,11 @@ func (s *Store) Start(ctx context.Context, r *history.Record) error {
 	if err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, insert+`DO NOTHING`, args(r, status)...)
+	a, err := args(r, status)
+	if err != nil {
+		return fmt.Errorf("history/postgres: Start %q: %w", r.ID, err)
+	}
+	tag, err := s.pool.Exec(ctx, insert+`DO NOTHING`, a...)
 	if err != nil {
 		return fmt.Errorf("history/postgres: Start %q: %w", r.ID, err)
 	}
@@ -251,10 +295,14 @@ func (s *Store) Finish(ctx context.Context, r *history.Record) error {
 	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
 		return err
 	}
-	_, err := s.pool.Exec(ctx, insert+`DO UPDATE SET
+	a, err := args(r, string(r.Status))
+	if err != nil {
+		return fmt.Errorf("history/postgres: Finish %q: %w", r.ID, err)
+	}
+	_, err = s.pool.Exec(ctx, insert+`DO UPDATE SET
 		status = excluded.status, result = excluded.result, error = excluded.error,
-		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at`,
-		args(r, string(r.Status))...)
+		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at,
+		approval = excluded.approval`, a...)
 	if err != nil {
 		return fmt.Errorf("history/postgres: Finish %q: %w", r.ID, err)
 	}
@@ -262,13 +310,43 @@ func (s *Store) Finish(ctx context.Context, r *history.Record) error {
 }
 
 // args are r's columns, normalised, in the order of columns.
-func args(r *history.Record, status string) []any {
+func args(r *history.Record, status string) ([]any, error) {
+	approval, err := approvalText(r.Approval)
+	if err != nil {
+		return nil, err
+	}
 	return []any{
 		norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface),
 		jsonText(r.Input), jsonText(r.Result), norm.TextPtr(r.Error), status,
 		r.DurationMS, norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt),
-		norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller), norm.TimePtr(r.Deadline),
+		norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller), norm.TimePtr(r.Deadline), approval,
+	}, nil
+}
+
+// approvalText is an approval as the JSON text the approval column keeps,
+// or nil for none.
+func approvalText(a *history.Approval) (*string, error) {
+	if a == nil {
+		return nil, nil
 	}
+	b, err := history.CleanApproval(a).MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	t := string(b)
+	return &t, nil
+}
+
+// scanApproval reads what approvalText wrote.
+func scanApproval(t *string) (*history.Approval, error) {
+	if t == nil {
+		return nil, nil
+	}
+	var a history.Approval
+	if err := a.UnmarshalJSON([]byte(*t)); err != nil {
+		return nil, fmt.Errorf("approval: %w", err)
+	}
+	return &a, nil
 }
 
 // jsonText is JSON as a *string, so that pgx sends text (a []byte would
@@ -291,10 +369,14 @@ func scan(row pgx.Row) (*history.Record, error) {
 		completed         *time.Time
 		deadline          *time.Time
 		errMsg, corr, who *string
+		approval          *string
 	)
 	err := row.Scan(&r.ID, &r.Tool, &r.Surface, &in, &res, &errMsg, &status,
-		&r.DurationMS, &created, &completed, &corr, &who, &deadline)
+		&r.DurationMS, &created, &completed, &corr, &who, &deadline, &approval)
 	if err != nil {
+		return nil, err
+	}
+	if r.Approval, err = scanApproval(approval); err != nil {
 		return nil, err
 	}
 	if in != nil {
@@ -383,18 +465,33 @@ func (s *Store) retain(ctx context.Context) {
 	}
 }
 
+// retainErr bounds the invocations, then the human requests (each table
+// on its own: MaxRows of each), whose responses go with them. key is the
+// column a batch's rows are deleted by.
 func (s *Store) retainErr(ctx context.Context) error {
+	for _, t := range []struct{ table, key string }{
+		{"toolgen_invocations", "seq"},
+		{"toolgen_human_requests", "id"},
+	} {
+		if err := s.retainTable(ctx, t.table, t.key); err != nil {
+			return fmt.Errorf("%s: %w", t.table, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) retainTable(ctx context.Context, table, key string) error {
 	if s.ret.MaxAge > 0 {
 		cut := time.Now().Add(-s.ret.MaxAge)
-		if err := s.deleteBatches(ctx, `created_at < $1`, cut); err != nil {
+		if err := s.deleteBatches(ctx, table, key, `created_at < $1`, cut); err != nil {
 			return fmt.Errorf("by age: %w", err)
 		}
 	}
 	if s.ret.MaxRows > 0 {
-		// The newest record past MaxRows, and all older, go.
+		// The newest row past MaxRows, and all older, go.
 		var at time.Time
 		var seq int64
-		err := s.pool.QueryRow(ctx, `SELECT created_at, seq FROM toolgen_invocations
+		err := s.pool.QueryRow(ctx, `SELECT created_at, seq FROM `+table+`
 			ORDER BY created_at DESC, seq DESC OFFSET $1 LIMIT 1`, s.ret.MaxRows).Scan(&at, &seq)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
@@ -402,19 +499,19 @@ func (s *Store) retainErr(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("by count: %w", err)
 		}
-		if err := s.deleteBatches(ctx, `(created_at, seq) <= ($1, $2)`, at, seq); err != nil {
+		if err := s.deleteBatches(ctx, table, key, `(created_at, seq) <= ($1, $2)`, at, seq); err != nil {
 			return fmt.Errorf("by count: %w", err)
 		}
 	}
 	return nil
 }
 
-// deleteBatches deletes the rows that match cond, oldest first, a batch
-// per transaction, until none is left. Each transaction first takes a
-// per-schema advisory lock, without waiting: when another replica holds
-// it, that replica is doing the same work, and this pass stops.
-func (s *Store) deleteBatches(ctx context.Context, cond string, args ...any) error {
-	q := `DELETE FROM toolgen_invocations WHERE seq IN (SELECT seq FROM toolgen_invocations WHERE ` + cond +
+// deleteBatches deletes the rows of table that match cond, oldest first,
+// a batch per transaction, until none is left. Each transaction first
+// takes a per-schema advisory lock, without waiting: when another replica
+// holds it, that replica is doing the same work, and this pass stops.
+func (s *Store) deleteBatches(ctx context.Context, table, key, cond string, args ...any) error {
+	q := `DELETE FROM ` + table + ` WHERE ` + key + ` IN (SELECT ` + key + ` FROM ` + table + ` WHERE ` + cond +
 		` ORDER BY created_at, seq LIMIT ` + strconv.Itoa(retentionBatch) + `)`
 	for {
 		var n int64

@@ -11,6 +11,9 @@
 // in Go instead of failing with SQLITE_BUSY, and reads through a separate
 // pool, which WAL lets run while a write is under way. A busy timeout
 // covers another process using the same file.
+//
+// The store also keeps human requests and their answers
+// ([history.Humans]), in two tables of the same file.
 package sqlite
 
 import (
@@ -87,6 +90,8 @@ func Open(ctx context.Context, path string, r history.Retention) (*Store, error)
 		"_pragma=busy_timeout("+fmt.Sprint(busyTimeout.Milliseconds())+")",
 		"_pragma=journal_mode(WAL)",
 		"_pragma=synchronous(NORMAL)",
+		// For the cascade from a human request to its response.
+		"_pragma=foreign_keys(1)",
 		// A transaction on the writer takes the write lock at BEGIN, so
 		// that it never has to upgrade a read lock, which fails with
 		// SQLITE_BUSY at once, whatever the busy timeout, when another
@@ -126,7 +131,8 @@ func Open(ctx context.Context, path string, r history.Retention) (*Store, error)
 	}
 	finish, err := w.PrepareContext(ctx, insert+`DO UPDATE SET
 		status = excluded.status, result = excluded.result, error = excluded.error,
-		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at`)
+		duration_ms = excluded.duration_ms, completed_at = excluded.completed_at,
+		approval = excluded.approval`)
 	if err != nil {
 		rd.Close()
 		w.Close()
@@ -228,6 +234,42 @@ var migrations = []string{
 	// interrupted.
 	`ALTER TABLE invocations ADD COLUMN deadline INTEGER;
 	CREATE INDEX invocations_deadline ON invocations (deadline) WHERE status = 'pending';`,
+	// 4: how a call that needed approval was decided (history.Approval as
+	// JSON), and the human requests (history.Humans) with their answers.
+	// A request's seq is its rowid, as an invocation's is: the tie-break
+	// of the newest-first order among requests of the same millisecond.
+	// Its options are a JSON array, NULL when any answer goes. Only
+	// pending, responded and cancelled are stored: a pending request past
+	// expires_at reads as expired, worked out at each read. A response
+	// goes with its request (the writer turns foreign keys on).
+	`ALTER TABLE invocations ADD COLUMN approval TEXT;
+	CREATE TABLE human_requests (
+		seq             INTEGER PRIMARY KEY,
+		id              TEXT NOT NULL UNIQUE,
+		request_type    TEXT NOT NULL,
+		prompt          TEXT NOT NULL,
+		options         TEXT,
+		context         TEXT NOT NULL,
+		timeout_seconds INTEGER NOT NULL,
+		status          TEXT NOT NULL CHECK (status IN ('pending', 'responded', 'cancelled')),
+		created_at      INTEGER NOT NULL, -- Unix milliseconds
+		expires_at      INTEGER NOT NULL, -- Unix milliseconds
+		correlation_id  TEXT,
+		caller          TEXT,
+		tool            TEXT NOT NULL
+	);
+	CREATE INDEX human_requests_created ON human_requests (created_at);
+	CREATE INDEX human_requests_status ON human_requests (status, created_at);
+	CREATE INDEX human_requests_type ON human_requests (request_type, created_at);
+	CREATE INDEX human_requests_caller ON human_requests (caller, created_at) WHERE caller IS NOT NULL;
+	CREATE TABLE human_responses (
+		id                TEXT PRIMARY KEY,
+		request_id        TEXT NOT NULL UNIQUE REFERENCES human_requests (id) ON DELETE CASCADE,
+		response          TEXT NOT NULL,
+		responded_by      TEXT,
+		response_metadata TEXT NOT NULL,
+		created_at        INTEGER NOT NULL -- Unix milliseconds
+	);`,
 }
 
 // migrate brings the file's schema to len(steps), in one transaction that
@@ -261,9 +303,9 @@ func migrate(ctx context.Context, db *sql.DB, steps []string) error {
 	return tx.Commit()
 }
 
-const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline`
+const columns = `id, tool, surface, input, result, error, status, duration_ms, created_at, completed_at, correlation_id, caller, deadline, approval`
 
-const insert = `INSERT INTO invocations (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) `
+const insert = `INSERT INTO invocations (` + columns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) `
 
 // interrupt marks interrupted the pending records past their deadline, so
 // that every reader, in this process or another, reads them alike. It runs
@@ -279,7 +321,11 @@ func (s *Store) Start(ctx context.Context, r *history.Record) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.start.ExecContext(ctx, args(r, status)...)
+	a, err := args(r, status)
+	if err != nil {
+		return fmt.Errorf("history/sqlite: Start %q: %w", r.ID, err)
+	}
+	res, err := s.start.ExecContext(ctx, a...)
 	if err != nil {
 		return fmt.Errorf("history/sqlite: Start %q: %w", r.ID, err)
 	}
@@ -297,8 +343,11 @@ func (s *Store) Finish(ctx context.Context, r *history.Record) error {
 	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
 		return err
 	}
-	_, err := s.finish.ExecContext(ctx, args(r, string(r.Status))...)
+	a, err := args(r, string(r.Status))
 	if err != nil {
+		return fmt.Errorf("history/sqlite: Finish %q: %w", r.ID, err)
+	}
+	if _, err := s.finish.ExecContext(ctx, a...); err != nil {
 		return fmt.Errorf("history/sqlite: Finish %q: %w", r.ID, err)
 	}
 	return nil
@@ -306,13 +355,42 @@ func (s *Store) Finish(ctx context.Context, r *history.Record) error {
 
 // args are r's columns, normalised, in the order of columns. JSON is bound
 // as a string so that SQLite stores TEXT (a []byte would be a BLOB).
-func args(r *history.Record, status string) []any {
+func args(r *history.Record, status string) ([]any, error) {
+	approval, err := approvalText(r.Approval)
+	if err != nil {
+		return nil, err
+	}
 	return []any{
 		norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface),
 		jsonText(r.Input), jsonText(r.Result), textPtr(r.Error), status,
 		floatPtr(r.DurationMS), norm.Time(r.CreatedAt).UnixMilli(), millisPtr(r.CompletedAt),
-		textPtr(r.CorrelationID), textPtr(r.Caller), millisPtr(r.Deadline),
+		textPtr(r.CorrelationID), textPtr(r.Caller), millisPtr(r.Deadline), approval,
+	}, nil
+}
+
+// approvalText is an approval as the JSON text the approval column keeps,
+// or nil for none.
+func approvalText(a *history.Approval) (any, error) {
+	if a == nil {
+		return nil, nil
 	}
+	b, err := history.CleanApproval(a).MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+// scanApproval reads what approvalText wrote.
+func scanApproval(b []byte) (*history.Approval, error) {
+	if b == nil {
+		return nil, nil
+	}
+	var a history.Approval
+	if err := a.UnmarshalJSON(b); err != nil {
+		return nil, fmt.Errorf("approval: %w", err)
+	}
+	return &a, nil
 }
 
 func jsonText(b []byte) any {
@@ -352,10 +430,14 @@ func scan(row interface{ Scan(...any) error }) (*history.Record, error) {
 		completed sql.NullInt64
 		deadline  sql.NullInt64
 		in, res   []byte // database/sql scans into []byte, not json.RawMessage
+		approval  []byte
 	)
 	err := row.Scan(&r.ID, &r.Tool, &r.Surface, &in, &res, &r.Error, &status,
-		&r.DurationMS, &created, &completed, &r.CorrelationID, &r.Caller, &deadline)
+		&r.DurationMS, &created, &completed, &r.CorrelationID, &r.Caller, &deadline, &approval)
 	if err != nil {
+		return nil, err
+	}
+	if r.Approval, err = scanApproval(approval); err != nil {
 		return nil, err
 	}
 	r.Input, r.Result = in, res
@@ -435,17 +517,28 @@ func (s *Store) retain(ctx context.Context) {
 	}
 }
 
+// retainErr bounds the invocations, then the human requests (each table
+// on its own: MaxRows of each), whose responses go with them.
 func (s *Store) retainErr(ctx context.Context) error {
+	for _, table := range []string{"invocations", "human_requests"} {
+		if err := s.retainTable(ctx, table); err != nil {
+			return fmt.Errorf("%s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) retainTable(ctx context.Context, table string) error {
 	if s.ret.MaxAge > 0 {
 		cut := time.Now().Add(-s.ret.MaxAge).UnixMilli()
-		if err := s.deleteBatches(ctx, `created_at < ?`, cut); err != nil {
+		if err := s.deleteBatches(ctx, table, `created_at < ?`, cut); err != nil {
 			return fmt.Errorf("by age: %w", err)
 		}
 	}
 	if s.ret.MaxRows > 0 {
-		// The newest record past MaxRows, and all older, go.
+		// The newest row past MaxRows, and all older, go.
 		var at, seq int64
-		err := s.w.QueryRowContext(ctx, `SELECT created_at, seq FROM invocations
+		err := s.w.QueryRowContext(ctx, `SELECT created_at, seq FROM `+table+`
 			ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ?`, s.ret.MaxRows).Scan(&at, &seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -453,17 +546,17 @@ func (s *Store) retainErr(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("by count: %w", err)
 		}
-		if err := s.deleteBatches(ctx, `(created_at, seq) <= (?, ?)`, at, seq); err != nil {
+		if err := s.deleteBatches(ctx, table, `(created_at, seq) <= (?, ?)`, at, seq); err != nil {
 			return fmt.Errorf("by count: %w", err)
 		}
 	}
 	return nil
 }
 
-// deleteBatches deletes the rows that match cond, oldest first, a batch
-// per statement (each its own transaction) until none is left.
-func (s *Store) deleteBatches(ctx context.Context, cond string, args ...any) error {
-	q := `DELETE FROM invocations WHERE seq IN (SELECT seq FROM invocations WHERE ` + cond +
+// deleteBatches deletes the rows of table that match cond, oldest first,
+// a batch per statement (each its own transaction) until none is left.
+func (s *Store) deleteBatches(ctx context.Context, table, cond string, args ...any) error {
+	q := `DELETE FROM ` + table + ` WHERE seq IN (SELECT seq FROM ` + table + ` WHERE ` + cond +
 		` ORDER BY created_at, seq LIMIT ` + fmt.Sprint(retentionBatch) + `)`
 	for {
 		res, err := s.w.ExecContext(ctx, q, args...)

@@ -69,6 +69,7 @@ const (
 	pending = "pending"
 	success = "success"
 	failed  = "failed"
+	expired = "expired" // a human request's (history.RequestExpired)
 )
 
 // ErrNoID is returned for a record without an id.
@@ -126,6 +127,40 @@ func Where(tool, status, correlationID, surface string, caller *string, placehol
 	if caller != nil {
 		args = append(args, Text(*caller))
 		where = append(where, "caller = "+placeholder(len(args)))
+	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// RequestWhere is Where for human requests (history.RequestFilter), on a
+// table with the columns status, expires_at, request_type and caller. A
+// request whose stored status is pending reads as expired once expires_at
+// is not after now (the store's encoding of the current time), so the
+// statuses "pending" and "expired" are conditions on both columns, read at
+// now: the count and the pages agree with what each request reads as.
+func RequestWhere(status, typ string, caller *string, now any, placeholder func(n int) string) (string, []any) {
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return placeholder(len(args))
+	}
+	switch status {
+	case "":
+	case pending:
+		where = append(where, "status = 'pending' AND expires_at > "+arg(now))
+	case expired:
+		where = append(where, "status = 'pending' AND expires_at <= "+arg(now))
+	default:
+		where = append(where, "status = "+arg(Text(status)))
+	}
+	if typ != "" {
+		where = append(where, "request_type = "+arg(Text(typ)))
+	}
+	if caller != nil {
+		where = append(where, "caller = "+arg(Text(*caller)))
 	}
 	if len(where) == 0 {
 		return "", nil
