@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // The spec's own example tools (explorer-F2), so that bodies can be compared
@@ -365,7 +367,10 @@ func TestPageHistoryAndAuth(t *testing.T) {
 	}{
 		{Options{}, []string{`const HISTORY_URL = "v1/invocations";`, `const AUTH_REQUIRED = false;`}},
 		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}, AuthHook: BearerTokens("x")}, []string{`const HISTORY_URL = "../v1/invocations";`, `const AUTH_REQUIRED = true;`}},
-		{Options{V1: V1Options{Disable: true}}, []string{`const HISTORY_URL = "";`}},
+		{Options{V1: V1Options{Disable: true}}, []string{`const HISTORY_URL = "";`, `const HUMAN_URL = "";`}},
+		{Options{}, []string{`const HUMAN_URL = "v1/human";`}},
+		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}}, []string{`const HUMAN_URL = "../v1/human";`}},
+		{Options{History: history.Discard}, []string{`const HISTORY_URL = "v1/invocations";`, `const HUMAN_URL = "";`}},
 	} {
 		page := string(renderPage(&c.opts).body)
 		for _, w := range c.want {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // The one pipeline. Every surface (the explorer's REST protocol, MCP, and
@@ -164,6 +166,10 @@ type Outcome struct {
 	// InvocationID is the id under which history recorded the call; empty
 	// when it was not recorded (no such tool, a ValidateOnly call).
 	InvocationID string
+	// Approval is how the call was approved or refused, for a tool that
+	// needs approval (Tool.Approval); nil for any other, and for a call
+	// stopped before it was asked.
+	Approval *history.Approval
 }
 
 // Issues returns the reasons the arguments were refused (StatusInvalid),
@@ -267,6 +273,13 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		}
 	}
 
+	if appr, err := s.approve(ctx, c, t, args); appr != nil || err != nil {
+		o.Approval = appr
+		if err != nil {
+			return o.unapproved(err)
+		}
+	}
+
 	res, err := s.run(ctx, t, args)
 	var (
 		argErr  *ArgumentError
@@ -302,6 +315,17 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 }
 
 var emptyObject = json.RawMessage("{}")
+
+// unapproved is the outcome of a call its approval step stopped.
+func (o *Outcome) unapproved(err error) *Outcome {
+	o.Status, o.Err = StatusFailed, err
+	var unfiled errUnfiled
+	if errors.As(err, &unfiled) {
+		o.Status, o.Err = StatusUnrecorded, &ToolError{Message: unfiled.msg, CanRetry: true, RetryAfter: time.Second}
+	}
+	o.Result = ErrorResult(o.Err.Error())
+	return o
+}
 
 func (o *Outcome) invalid(err *ValidationError) *Outcome {
 	o.Status, o.Err = StatusInvalid, err

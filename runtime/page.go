@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/web"
 )
 
@@ -32,6 +33,7 @@ func renderPage(o *Options) page {
 		"{{PROJECT_LINK}}", projectLink(o.Explorer.ProjectName, o.Explorer.ProjectURL),
 		"{{PROTOCOL_LINKS}}", protocolLinks(o),
 		"{{HISTORY_URL}}", historyURL(o),
+		"{{HUMAN_URL}}", humanURL(o),
 		"{{AUTH_REQUIRED}}", strconv.FormatBool(o.AuthHook != nil),
 	).Replace(web.Index)
 	return page{body: []byte(body), csp: contentSecurityPolicy(body)}
@@ -59,6 +61,17 @@ func historyURL(o *Options) string {
 		return `""`
 	}
 	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, defaultV1Prefix) + "/invocations") // escapes <, > and &
+	return string(b)
+}
+
+// humanURL is /v1/human relative to the page (a JS string literal), or
+// "" when the /v1 surface is off or the history store keeps no human
+// requests: the page's Approvals view reads it.
+func humanURL(o *Options) string {
+	if _, ok := o.History.(history.Humans); o.V1.Disable || (o.History != nil && !ok) {
+		return `""`
+	}
+	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, defaultV1Prefix) + "/human")
 	return string(b)
 }
 

@@ -135,6 +135,9 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	if wait <= 0 {
 		wait = DefaultPendingDeadline
 	}
+	if rc.s.approvalOf(t) == ApprovalOperator {
+		wait += rc.s.approvalTimeout() // it may wait that long first
+	}
 	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
 	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
@@ -175,6 +178,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 		msg := resultText(out.Result)
 		r.Error = &msg
 	}
+	r.Approval = out.Approval
 	rc.durationMS = float64(out.Duration.Microseconds()) / 1000
 	r.DurationMS = &rc.durationMS
 	rc.completedAt = time.Now().UTC().Truncate(time.Millisecond)

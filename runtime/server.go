@@ -111,6 +111,16 @@ type Options struct {
 	// call refused with "retry".
 	HistoryBestEffort bool
 
+	// ApprovalTimeout bounds how long a call of a tool that needs an
+	// operator's approval (Tool.Approval) waits for one; past it the call
+	// fails, unrun. Default [DefaultApprovalTimeout]. It is also the
+	// approval request's timeout, rounded up to whole seconds.
+	ApprovalTimeout time.Duration
+	// ApproveDestructive makes every tool whose annotations mark it
+	// destructive (DestructiveHint true) need an operator's approval,
+	// unless it declares an Approval of its own.
+	ApproveDestructive bool
+
 	// Explorer configures the Tool Explorer: the page and its REST
 	// protocol.
 	Explorer ExplorerOptions
@@ -160,6 +170,7 @@ type Server struct {
 	metrics *metrics
 	limiter limiter
 	writes  writeHealth
+	waiters approvalWaiters // calls waiting here for an approval
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -205,6 +216,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	if s.history == nil {
 		s.history = history.NewMemory(history.Retention{})
 	}
+	s.warnUnapprovable()
 	s.metrics = newMetrics()
 	// Recording is outermost, so that it keeps what the caller got,
 	// whatever the user's middleware did.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -48,6 +47,9 @@ func (s *Server) v1Routes(mux *http.ServeMux) {
 	route("/tools/{name}", methodsPost, true, s.v1CallTool)
 	route("/invocations", methodsGet, false, s.v1ListInvocations)
 	route("/invocations/{id}", methodsGet, false, s.v1GetInvocation)
+	route("/human/requests", []string{http.MethodGet, http.MethodHead, http.MethodPost}, true, s.humanRequests)
+	route("/human/requests/{id}", methodsGet, false, s.getHumanRequest)
+	route("/human/responses", methodsPost, true, s.respondHuman)
 }
 
 type v1Tool struct {
@@ -146,17 +148,8 @@ func (s *Server) v1CallTool(rq *request) error {
 func (s *Server) v1ListInvocations(rq *request) error {
 	q := rq.r.URL.Query()
 	f := history.Filter{Tool: q.Get("tool_name"), Status: q.Get("status"), CorrelationID: q.Get("correlation_id"), Surface: q.Get("surface")}
-	for name, dst := range map[string]*int{"limit": &f.Limit, "offset": &f.Offset} {
-		if v := q.Get(name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", name, truncate(v, 40))
-			}
-			if name == "limit" && n == 0 {
-				n = -1 // an explicit 0 is out of range, not the default
-			}
-			*dst = n
-		}
+	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
+		return err
 	}
 	f, err := f.Normalize()
 	if err != nil {

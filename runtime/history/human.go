@@ -148,6 +148,10 @@ func (f RequestFilter) Matches(r *Request) bool {
 		(f.Caller == nil || r.Caller != nil && *r.Caller == *f.Caller)
 }
 
+// maxRequestTimeout bounds TimeoutSeconds (ten years) well below what a
+// time.Duration holds.
+const maxRequestTimeout = 10 * 366 * 24 * 3600
+
 // CheckRequest checks a request given to CreateRequest and returns the
 // private, normalised copy a store keeps: its expiry worked out, its
 // status pending, {} for no context.
@@ -157,6 +161,8 @@ func CheckRequest(r *Request) (*Request, error) {
 		return nil, errors.New("history: request has no id")
 	case r.TimeoutSeconds <= 0:
 		return nil, fmt.Errorf("history: request %q has no timeout", r.ID)
+	case r.TimeoutSeconds > maxRequestTimeout:
+		return nil, fmt.Errorf("history: request %q has a timeout over %d seconds", r.ID, maxRequestTimeout)
 	}
 	c := *r
 	c.ID, c.Type, c.Prompt, c.Tool = norm.Text(r.ID), norm.Text(r.Type), norm.Text(r.Prompt), norm.Text(r.Tool)

@@ -1,0 +1,103 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Approval by the client (Tool.Approval = ApprovalClient): the calling
+// client's user is asked first, by elicitation in a session, by an
+// input-required result at 2026-07-28; a client that cannot ask is
+// refused, and the tool never runs unasked.
+
+func clientApprovalTool(runs *atomic.Int32) ToolList {
+	return ToolList{{
+		Name:     "send_mail",
+		Approval: ApprovalClient,
+		Handler: func(context.Context, json.RawMessage) (*Result, error) {
+			runs.Add(1)
+			return TextResult("sent"), nil
+		},
+	}}
+}
+
+func TestClientApprovalInSession(t *testing.T) {
+	var runs atomic.Int32
+	s := NewServer(clientApprovalTool(&runs), &Options{AllowExecute: true, Logger: discard()})
+	withAnswer := func(res *mcp.ElicitResult) *mcp.ClientSession {
+		var asked atomic.Pointer[mcp.ElicitParams]
+		cs := connect(t, s, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Store(r.Params)
+			return res, nil
+		}})
+		t.Cleanup(func() {
+			if p := asked.Load(); p != nil && !strings.HasPrefix(p.Message, "Allow the tool send_mail to run with these arguments?") {
+				t.Errorf("asked %q", p.Message)
+			}
+		})
+		return cs
+	}
+	call := func(cs *mcp.ClientSession) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ada"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+
+	if text, isErr := call(withAnswer(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}})); isErr || text != "sent" || runs.Load() != 1 {
+		t.Errorf("approved: %q %v, runs %d", text, isErr, runs.Load())
+	}
+	for _, no := range []*mcp.ElicitResult{
+		{Action: "accept", Content: map[string]any{"approve": false}},
+		{Action: "decline"},
+		{Action: "cancel"},
+	} {
+		if text, isErr := call(withAnswer(no)); !isErr || text != "The user declined the call of send_mail; it was not run." || runs.Load() != 1 {
+			t.Errorf("%+v: %q %v, runs %d", no, text, isErr, runs.Load())
+		}
+	}
+	// A client that cannot elicit, and a surface with no client to ask.
+	if text, isErr := call(connect(t, s, nil)); !isErr || text != "Tool send_mail runs only once its caller's user approves the call, and this client does not support elicitation; it was not run." {
+		t.Errorf("no elicitation: %q %v", text, isErr)
+	}
+	do(t, s, "POST", "/tools/send_mail/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"Tool send_mail runs only once its caller's user approves the call, which only an MCP client that supports elicitation can ask; it was not run."}],"isError":true}`)
+	if runs.Load() != 1 {
+		t.Errorf("the tool ran unasked: %d runs", runs.Load())
+	}
+}
+
+func TestClientApprovalInputRequired(t *testing.T) {
+	var runs atomic.Int32
+	s := NewServer(clientApprovalTool(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}})
+	cs := statelessClient(t, s, elicitCaps())
+	ctx := context.Background()
+	r1, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "send_mail"})
+	if err != nil || !r1.NeedsInput() || runs.Load() != 0 {
+		t.Fatalf("round 1: %v %v", mustJSON(t, r1), err)
+	}
+	if q, ok := r1.InputRequests["elicitation-1"].(*mcp.ElicitParams); !ok || !strings.HasPrefix(q.Message, "Allow the tool send_mail") {
+		t.Fatalf("round 1 asks %s", mustJSON(t, r1.InputRequests))
+	}
+	r2, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "send_mail", InputResponses: mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"approve": true})}, RequestState: r1.RequestState})
+	if err != nil || r2.IsError || r2.Content[0].(*mcp.TextContent).Text != "sent" || runs.Load() != 1 {
+		t.Fatalf("round 2: %v %v", mustJSON(t, r2), err)
+	}
+
+	_, err = statelessClient(t, s, &mcp.ClientCapabilities{}).CallTool(ctx, &mcp.CallToolParams{Name: "send_mail"})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || string(je.Data) != `{"requiredCapabilities":{"elicitation":{}}}` {
+		t.Errorf("without elicitation: %v", err)
+	}
+	if runs.Load() != 1 {
+		t.Errorf("the tool ran unasked: %d runs", runs.Load())
+	}
+}
