@@ -2,10 +2,13 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,7 +19,8 @@ import (
 // Metrics, in Prometheus text at /metrics: invocations by tool, surface and
 // outcome, their durations, HTTP requests by route and status, and history
 // store errors. Each server has its own registry, so that two servers in
-// one process (or in one test binary) do not share counters.
+// one process (or in one test binary) do not share counters. The same
+// metrics are JSON at /metrics/json (see [metrics.serveJSON]).
 
 // defaultMetricsPath and defaultHealthPath are where /metrics and /health
 // are served by default.
@@ -144,6 +148,116 @@ func (w *statusWriter) code() int {
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// metricsJSONPath is where the JSON of the metrics at path p is served:
+// "/metrics/json" for "/metrics".
+func metricsJSONPath(p string) string {
+	return strings.TrimSuffix(p, "/") + "/json"
+}
+
+// serveJSON is GET /metrics/json: every metric of /metrics, gathered from
+// the same registry, as one JSON object keyed by metric name (the names of
+// /metrics, without the _count, _sum and _bucket series), its keys sorted:
+//
+//	{
+//	  "toolgen_invocations_total": {
+//	    "type": "counter",
+//	    "help": "Tool invocations, by tool, surface and outcome (ok, failed, invalid, timeout).",
+//	    "samples": [
+//	      {"labels": {"outcome": "ok", "surface": "v1", "tool": "echo"}, "value": 3}
+//	    ]
+//	  },
+//	  "toolgen_invocation_duration_seconds": {
+//	    "type": "histogram",
+//	    "help": "How long tool invocations took, from lookup to result, by tool and surface.",
+//	    "samples": [
+//	      {"labels": {"surface": "v1", "tool": "echo"}, "count": 3, "sum": 0.000412}
+//	    ]
+//	  },
+//	  "go_goroutines": {"type": "gauge", "help": "...", "samples": [{"labels": {}, "value": 12}]},
+//	  ...
+//	}
+//
+// "type" is "counter", "gauge", "untyped", "histogram", "summary" or
+// "gauge_histogram". "labels" is always an object ({} for a metric without
+// labels). A counter, gauge or untyped sample has "value"; a histogram or
+// summary sample has "count" (the number of observations, an integer) and
+// "sum" instead, without buckets or quantiles. Samples are in the order
+// /metrics writes them (by label values). A value that is not a finite
+// number is the string "NaN", "+Inf" or "-Inf", as in the text format.
+// When gathering fails the answer is 500 {"error": ...}, as /metrics
+// answers 500.
+func (m *metrics) serveJSON(w http.ResponseWriter, _ *http.Request) {
+	families, err := m.reg.Gather()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "Failed to gather the metrics: "+err.Error())
+		return
+	}
+	out := make(map[string]metricFamilyJSON, len(families))
+	for _, f := range families {
+		fj := metricFamilyJSON{Type: strings.ToLower(f.GetType().String()), Help: f.GetHelp(), Samples: make([]metricSampleJSON, 0, len(f.GetMetric()))}
+		for _, mt := range f.GetMetric() {
+			s := metricSampleJSON{Labels: make(map[string]string, len(mt.GetLabel()))}
+			for _, l := range mt.GetLabel() {
+				s.Labels[l.GetName()] = l.GetValue()
+			}
+			switch {
+			case mt.GetCounter() != nil:
+				s.Value = jsonFloatOf(mt.GetCounter().GetValue())
+			case mt.GetGauge() != nil:
+				s.Value = jsonFloatOf(mt.GetGauge().GetValue())
+			case mt.GetUntyped() != nil:
+				s.Value = jsonFloatOf(mt.GetUntyped().GetValue())
+			case mt.GetHistogram() != nil:
+				n := mt.GetHistogram().GetSampleCount()
+				s.Count, s.Sum = &n, jsonFloatOf(mt.GetHistogram().GetSampleSum())
+			case mt.GetSummary() != nil:
+				n := mt.GetSummary().GetSampleCount()
+				s.Count, s.Sum = &n, jsonFloatOf(mt.GetSummary().GetSampleSum())
+			}
+			fj.Samples = append(fj.Samples, s)
+		}
+		out[f.GetName()] = fj
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// metricFamilyJSON is one metric of /metrics/json.
+type metricFamilyJSON struct {
+	Type    string             `json:"type"`
+	Help    string             `json:"help"`
+	Samples []metricSampleJSON `json:"samples"`
+}
+
+// metricSampleJSON is one sample: Value, or Count and Sum.
+type metricSampleJSON struct {
+	Labels map[string]string `json:"labels"`
+	Value  *jsonFloat        `json:"value,omitempty"`
+	Count  *uint64           `json:"count,omitempty"`
+	Sum    *jsonFloat        `json:"sum,omitempty"`
+}
+
+// jsonFloat is a number in JSON, or "NaN", "+Inf" or "-Inf", which JSON
+// has no numbers for.
+type jsonFloat float64
+
+func jsonFloatOf(v float64) *jsonFloat {
+	f := jsonFloat(v)
+	return &f
+}
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return json.Marshal(v)
 }
 
 // version is the server's version, as MCP's serverInfo gives it.

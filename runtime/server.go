@@ -271,6 +271,7 @@ func (s *Server) routes() {
 	}
 	if !s.opts.Metrics.Disable {
 		get(pathOr(s.opts.Metrics.Path, defaultMetricsPath), s.metrics.handler().ServeHTTP)
+		get(metricsJSONPath(pathOr(s.opts.Metrics.Path, defaultMetricsPath)), s.metrics.serveJSON)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))

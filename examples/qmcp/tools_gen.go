@@ -17,7 +17,7 @@ var (
 		Message string `json:"message"`
 	}{}
 	_ PlannerInput = struct {
-		Goal    string `json:"goal" jsonschema:"minLength=1"`
+		Goal    string `json:"goal"`
 		Context string `json:"context,omitempty"`
 	}{}
 	_ Plan = struct {
@@ -26,14 +26,13 @@ var (
 		EstimatedSteps int    `json:"estimated_steps"`
 	}{}
 	_ Step = struct {
-		Step   int    `json:"step"`
-		Action string `json:"action"`
+		Step        float64 `json:"step"`
+		Action      string  `json:"action"`
+		Description string  `json:"description"`
 	}{}
 	_ ExecutorInput = struct {
-		Plan struct {
-			Steps []Step `json:"steps"`
-		} `json:"plan"`
-		DryRun bool `json:"dry_run,omitempty"`
+		Plan   Object `json:"plan"`
+		DryRun bool   `json:"dry_run,omitempty" jsonschema:"default=true"`
 	}{}
 	_ Execution = struct {
 		Mode          string       `json:"mode"`
@@ -42,24 +41,24 @@ var (
 		Success       bool         `json:"success"`
 	}{}
 	_ StepResult = struct {
-		Step   int    `json:"step"`
-		Action string `json:"action"`
-		Status string `json:"status"`
+		Step   json.RawMessage `json:"step"`
+		Action json.RawMessage `json:"action"`
+		Status string          `json:"status"`
 	}{}
 	_ ReviewerInput = struct {
-		Result   json.RawMessage `json:"result"`
-		Criteria []string        `json:"criteria,omitempty"`
+		Result   Object   `json:"result"`
+		Criteria []string `json:"criteria,omitempty" jsonschema:"default=[\"completeness\"\\,\"correctness\"]"`
 	}{}
 	_ Review = struct {
-		ReviewedResult json.RawMessage `json:"reviewed_result"`
-		Checks         []Check         `json:"checks"`
-		OverallStatus  string          `json:"overall_status"`
-		Recommendation string          `json:"recommendation"`
+		ReviewedResult Object  `json:"reviewed_result"`
+		Checks         []Check `json:"checks"`
+		OverallStatus  string  `json:"overall_status"`
+		Recommendation string  `json:"recommendation"`
 	}{}
 	_ Check = struct {
 		Criterion string `json:"criterion"`
-		Passed    bool   `json:"passed"`
-		Note      string `json:"note"`
+		Status    string `json:"status"`
+		Notes     string `json:"notes"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
@@ -75,7 +74,7 @@ var (
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
 		Name:        "echo",
-		Description: "The input message back. Useful for testing.",
+		Description: "Echo the input message back. Useful for testing.",
 		Version:     "1.0.0",
 		Toolkit:     "QMCP",
 		Annotations: &runtime.Annotations{
@@ -91,7 +90,7 @@ func Tools() runtime.ToolList {
 		Handler:   toolgenEchoHandler,
 	}, {
 		Name:        "planner",
-		Description: "Creates a step-by-step execution plan from a goal.",
+		Description: "Create a step-by-step execution plan from a goal.",
 		Version:     "1.0.0",
 		Toolkit:     "QMCP",
 		Annotations: &runtime.Annotations{
@@ -104,11 +103,11 @@ func Tools() runtime.ToolList {
 		Examples: []json.RawMessage{
 			json.RawMessage(`{"goal":"Deploy a new service","context":"Production environment"}`),
 		},
-		Signature: "planner(goal: string, context?: string) -> {goal: string, steps: {step: integer, action: string}[] | null, estimated_steps: integer}",
+		Signature: "planner(goal: string, context?: string) -> {goal: string, steps: {step: number, action: string, description: string}[] | null, estimated_steps: integer}",
 		Handler:   toolgenPlannerHandler,
 	}, {
 		Name:        "executor",
-		Description: "Executes an approved plan and returns an execution summary.",
+		Description: "Execute an approved plan. Returns execution summary.",
 		Version:     "1.0.0",
 		Toolkit:     "QMCP",
 		Annotations: &runtime.Annotations{
@@ -120,11 +119,11 @@ func Tools() runtime.ToolList {
 		Examples: []json.RawMessage{
 			json.RawMessage(`{"plan":{"steps":[{"step":1,"action":"Analyze requirements"}]},"dry_run":true}`),
 		},
-		Signature: "executor(plan: {steps: {step: integer, action: string}[]}, dry_run?: boolean) -> {mode: string, steps_executed: integer, results: {step: integer, action: string, status: string}[] | null, success: boolean}",
+		Signature: "executor(plan: object, dry_run?: boolean = true) -> {mode: string, steps_executed: integer, results: {step: any, action: any, status: string}[] | null, success: boolean}",
 		Handler:   toolgenExecutorHandler,
 	}, {
 		Name:        "reviewer",
-		Description: "Reviews results and provides a summary assessment.",
+		Description: "Review results and provide a summary assessment.",
 		Version:     "1.0.0",
 		Toolkit:     "QMCP",
 		Annotations: &runtime.Annotations{
@@ -137,7 +136,7 @@ func Tools() runtime.ToolList {
 		Examples: []json.RawMessage{
 			json.RawMessage(`{"result":{"success":true},"criteria":["completeness","correctness"]}`),
 		},
-		Signature: "reviewer(result: any, criteria?: string[]) -> {reviewed_result: any, checks: {criterion: string, passed: boolean, note: string}[] | null, overall_status: string, recommendation: string}",
+		Signature: `reviewer(result: object, criteria?: string[] = ["completeness","correctness"]) -> {reviewed_result: object | null, checks: {criterion: string, status: string, notes: string}[] | null, overall_status: string, recommendation: string}`,
 		Handler:   toolgenReviewerHandler,
 	}}
 }
@@ -149,7 +148,7 @@ const toolgenEchoInputSchema = `{
 	"properties": {
 		"message": {
 			"type": "string",
-			"description": "The message to echo back."
+			"description": "The message to echo back"
 		}
 	},
 	"required": [
@@ -179,12 +178,11 @@ const toolgenPlannerInputSchema = `{
 	"properties": {
 		"goal": {
 			"type": "string",
-			"description": "The goal to create a plan for.",
-			"minLength": 1
+			"description": "The goal to create a plan for"
 		},
 		"context": {
 			"type": "string",
-			"description": "Optional context to inform planning."
+			"description": "Optional context to inform planning"
 		}
 	},
 	"required": [
@@ -199,36 +197,42 @@ const toolgenPlannerOutputSchema = `{
 	"type": "object",
 	"properties": {
 		"goal": {
-			"type": "string"
+			"type": "string",
+			"description": "The goal planned for."
 		},
 		"steps": {
 			"type": [
 				"array",
 				"null"
 			],
+			"description": "The steps, in order.",
 			"items": {
 				"type": "object",
 				"properties": {
 					"step": {
-						"type": "integer",
-						"description": "Its number, from 1.",
-						"minimum": -9223372036854775808,
-						"maximum": 9223372036854775807
+						"type": "number",
+						"description": "Its number: 1, 2, 3, 4, and 1.5 for the review of the context."
 					},
 					"action": {
 						"type": "string",
 						"description": "What to do."
+					},
+					"description": {
+						"type": "string",
+						"description": "What the action means here."
 					}
 				},
 				"required": [
 					"step",
-					"action"
+					"action",
+					"description"
 				],
 				"additionalProperties": false
 			}
 		},
 		"estimated_steps": {
 			"type": "integer",
+			"description": "How many steps there are.",
 			"minimum": -9223372036854775808,
 			"maximum": 9223372036854775807
 		}
@@ -262,41 +266,12 @@ const toolgenExecutorInputSchema = `{
 	"properties": {
 		"plan": {
 			"type": "object",
-			"description": "The plan to execute, as the planner made it.",
-			"properties": {
-				"steps": {
-					"type": "array",
-					"description": "The plan's steps, in order.",
-					"items": {
-						"type": "object",
-						"properties": {
-							"step": {
-								"type": "integer",
-								"description": "Its number, from 1.",
-								"minimum": -9223372036854775808,
-								"maximum": 9223372036854775807
-							},
-							"action": {
-								"type": "string",
-								"description": "What to do."
-							}
-						},
-						"required": [
-							"step",
-							"action"
-						],
-						"additionalProperties": false
-					}
-				}
-			},
-			"required": [
-				"steps"
-			],
-			"additionalProperties": false
+			"description": "The plan to execute"
 		},
 		"dry_run": {
 			"type": "boolean",
-			"description": "Only report what would be done."
+			"description": "If true, simulate execution without side effects",
+			"default": true
 		}
 	},
 	"required": [
@@ -313,10 +288,11 @@ const toolgenExecutorOutputSchema = `{
 	"properties": {
 		"mode": {
 			"type": "string",
-			"description": "\"dry_run\" or \"executed\"."
+			"description": "\"dry_run\" or \"live\"."
 		},
 		"steps_executed": {
 			"type": "integer",
+			"description": "How many steps ran.",
 			"minimum": -9223372036854775808,
 			"maximum": 9223372036854775807
 		},
@@ -325,19 +301,19 @@ const toolgenExecutorOutputSchema = `{
 				"array",
 				"null"
 			],
+			"description": "A result for each of the plan's steps, in order.",
 			"items": {
 				"type": "object",
 				"properties": {
 					"step": {
-						"type": "integer",
-						"minimum": -9223372036854775808,
-						"maximum": 9223372036854775807
+						"description": "The step's \"step\", as the plan gave it (null when it had none)."
 					},
 					"action": {
-						"type": "string"
+						"description": "The step's \"action\", as the plan gave it (null when it had none)."
 					},
 					"status": {
-						"type": "string"
+						"type": "string",
+						"description": "\"simulated\" in a dry run, else \"completed\"."
 					}
 				},
 				"required": [
@@ -349,7 +325,8 @@ const toolgenExecutorOutputSchema = `{
 			}
 		},
 		"success": {
-			"type": "boolean"
+			"type": "boolean",
+			"description": "Always true."
 		}
 	},
 	"required": [
@@ -365,6 +342,8 @@ const toolgenExecutorOutputSchema = `{
 // arguments and calls Executor.
 func toolgenExecutorHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ExecutorInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.DryRun = true
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}
@@ -381,14 +360,19 @@ const toolgenReviewerInputSchema = `{
 	"type": "object",
 	"properties": {
 		"result": {
-			"description": "The result to review, such as an executor's summary."
+			"type": "object",
+			"description": "The result to review"
 		},
 		"criteria": {
 			"type": "array",
-			"description": "What to check: completeness, correctness, ...",
+			"description": "Review criteria to check",
 			"items": {
 				"type": "string"
-			}
+			},
+			"default": [
+				"completeness",
+				"correctness"
+			]
 		}
 	},
 	"required": [
@@ -403,39 +387,54 @@ const toolgenReviewerOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"properties": {
-		"reviewed_result": {},
+		"reviewed_result": {
+			"description": "The result reviewed, as it was given.",
+			"anyOf": [
+				{
+					"type": "object"
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
 		"checks": {
 			"type": [
 				"array",
 				"null"
 			],
+			"description": "A check for each criterion, in order.",
 			"items": {
 				"type": "object",
 				"properties": {
 					"criterion": {
-						"type": "string"
+						"type": "string",
+						"description": "The criterion checked."
 					},
-					"passed": {
-						"type": "boolean"
+					"status": {
+						"type": "string",
+						"description": "Always \"passed\"."
 					},
-					"note": {
-						"type": "string"
+					"notes": {
+						"type": "string",
+						"description": "\"Checked <criterion>\"."
 					}
 				},
 				"required": [
 					"criterion",
-					"passed",
-					"note"
+					"status",
+					"notes"
 				],
 				"additionalProperties": false
 			}
 		},
 		"overall_status": {
 			"type": "string",
-			"description": "\"approved\" or \"needs_revision\"."
+			"description": "Always \"approved\"."
 		},
 		"recommendation": {
-			"type": "string"
+			"type": "string",
+			"description": "Always \"Proceed with next steps\"."
 		}
 	},
 	"required": [
@@ -454,9 +453,29 @@ func toolgenReviewerHandler(ctx context.Context, args json.RawMessage) (*runtime
 	if err := runtime.DecodeArgs(args, &in); err != nil {
 		return nil, err
 	}
+	if err := toolgenDefaultsReviewerInput(args, &in); err != nil {
+		return nil, err
+	}
 	out, err := Reviewer(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenDefaultsReviewerInput gives the properties that raw, the JSON of a
+// ReviewerInput, leaves out their defaults.
+func toolgenDefaultsReviewerInput(raw json.RawMessage, v *ReviewerInput) error {
+	var given struct {
+		Criteria json.RawMessage `json:"criteria"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	if given.Criteria == nil {
+		if err := json.Unmarshal([]byte(`["completeness","correctness"]`), &v.Criteria); err != nil {
+			return err
+		}
+	}
+	return nil
 }
