@@ -216,6 +216,8 @@ func TestQMCPToolList(t *testing.T) {
 		"planner":  `Create a step-by-step execution plan from a goal. {"properties":{"context":{"description":"Optional context to inform planning","type":"string"},"goal":{"description":"The goal to create a plan for","type":"string"}},"required":["goal"],"type":"object"}`,
 		"executor": `Execute an approved plan. Returns execution summary. {"properties":{"dry_run":{"default":true,"description":"If true, simulate execution without side effects","type":"boolean"},"plan":{"description":"The plan to execute","type":"object"}},"required":["plan"],"type":"object"}`,
 		"reviewer": `Review results and provide a summary assessment. {"properties":{"criteria":{"default":["completeness","correctness"],"description":"Review criteria to check","items":{"type":"string"},"type":"array"},"result":{"description":"The result to review","type":"object"}},"required":["result"],"type":"object"}`,
+		// toolgen's own addition, to show approvals.
+		"deploy": `Deploy a service. Each call waits for an operator's approval. {"properties":{"environment":{"description":"Where to deploy it","enum":["staging","production"],"type":"string"},"service":{"description":"The service to deploy","minLength":1,"type":"string"}},"required":["service","environment"],"type":"object"}`,
 	}
 	if len(list.Tools) != len(want) {
 		t.Errorf("%d tools: %s", len(list.Tools), body)

@@ -13,6 +13,15 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
+	_ DeployInput = struct {
+		Service     string `json:"service" jsonschema:"minLength=1"`
+		Environment string `json:"environment" jsonschema:"enum=staging,enum=production"`
+	}{}
+	_ Deployment = struct {
+		Service     string `json:"service"`
+		Environment string `json:"environment"`
+		Status      string `json:"status"`
+	}{}
 	_ EchoInput = struct {
 		Message string `json:"message"`
 	}{}
@@ -63,6 +72,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, DeployInput) (*Deployment, error)  = Deploy
 	_ func(context.Context, EchoInput) (string, error)         = Echo
 	_ func(context.Context, PlannerInput) (*Plan, error)       = Planner
 	_ func(context.Context, ExecutorInput) (*Execution, error) = Executor
@@ -73,6 +83,24 @@ var (
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
+		Name:        "deploy",
+		Description: "Deploy a service. Each call waits for an operator's approval.",
+		Version:     "1.0.0",
+		Toolkit:     "QMCP",
+		Annotations: &runtime.Annotations{
+			DestructiveHint: runtime.Bool(true),
+			IdempotentHint:  runtime.Bool(true),
+			OpenWorldHint:   runtime.Bool(false),
+		},
+		InputSchema:  json.RawMessage(toolgenDeployInputSchema),
+		OutputSchema: json.RawMessage(toolgenDeployOutputSchema),
+		Examples: []json.RawMessage{
+			json.RawMessage(`{"service":"api","environment":"production"}`),
+		},
+		Approval:  runtime.ApprovalOperator,
+		Signature: `deploy(service: string, environment: "staging" | "production") -> {service: string, environment: string, status: string}`,
+		Handler:   toolgenDeployHandler,
+	}, {
 		Name:        "echo",
 		Description: "Echo the input message back. Useful for testing.",
 		Version:     "1.0.0",
@@ -139,6 +167,70 @@ func Tools() runtime.ToolList {
 		Signature: `reviewer(result: object, criteria?: string[] = ["completeness","correctness"]) -> {reviewed_result: object | null, checks: {criterion: string, status: string, notes: string}[] | null, overall_status: string, recommendation: string}`,
 		Handler:   toolgenReviewerHandler,
 	}}
+}
+
+// toolgenDeployInputSchema is the JSON Schema of deploy's arguments.
+const toolgenDeployInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"service": {
+			"type": "string",
+			"description": "The service to deploy",
+			"minLength": 1
+		},
+		"environment": {
+			"type": "string",
+			"description": "Where to deploy it",
+			"enum": [
+				"staging",
+				"production"
+			]
+		}
+	},
+	"required": [
+		"service",
+		"environment"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenDeployOutputSchema is the JSON Schema of deploy's structured result.
+const toolgenDeployOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"service": {
+			"type": "string"
+		},
+		"environment": {
+			"type": "string"
+		},
+		"status": {
+			"type": "string",
+			"description": "Always \"deployed\"."
+		}
+	},
+	"required": [
+		"service",
+		"environment",
+		"status"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenDeployHandler is the handler of tool deploy: it decodes the arguments
+// and calls Deploy.
+func toolgenDeployHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in DeployInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Deploy(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenEchoInputSchema is the JSON Schema of echo's arguments.
