@@ -225,7 +225,7 @@ func (s *Server) awaitAnswer(ctx context.Context, humans history.Humans, id stri
 			return resp, req.Status, nil
 		}
 		waited := time.Since(start)
-		_ = Progress(ctx, math.Floor(waited.Seconds()), math.Ceil(timeout.Seconds()), fmt.Sprintf("Waiting for an operator to approve %s (%s left)", t.Name, (timeout - waited).Round(time.Second)))
+		_ = Progress(ctx, math.Floor(waited.Seconds()), math.Ceil(timeout.Seconds()), fmt.Sprintf("Waiting for an operator to approve %s (%s left)", t.Name, (timeout-waited).Round(time.Second)))
 		select {
 		case <-wake:
 		case <-tick.C:

@@ -199,7 +199,9 @@ func TestOperatorApprovalExpires(t *testing.T) {
 	if !strings.Contains(body, "Nobody approved the call of deploy within 1s; it was not run.") || as.runs.Load() != 0 {
 		t.Fatalf("an unanswered call: %s", body)
 	}
-	var resp struct{ InvocationID string `json:"invocation_id"` }
+	var resp struct {
+		InvocationID string `json:"invocation_id"`
+	}
 	json.Unmarshal([]byte(body), &resp)
 	var rec struct {
 		Status   string
