@@ -248,6 +248,8 @@ func TestOpenAPIMatchesServer(t *testing.T) {
 			}
 			files, err := gen.Generate(gen.Config{Dir: dir, OpenAPI: &gen.OpenAPIConfig{
 				Path: filepath.Join(bin, name+".json"), Title: info.Info.Title, Version: info.Info.Version,
+				// An example with an auth hook (qmcp's) serves the bearer scheme.
+				Auth: bytes.Contains(served, []byte(`"security":[{"bearerAuth":[]}]`)),
 			}}, nil)
 			if err != nil {
 				t.Fatal(err)
