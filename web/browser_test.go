@@ -1561,7 +1561,7 @@ func TestBrowserHistoryListsCalls(t *testing.T) {
 	f := newFixture(t, fixtureOptions{opts: runtime.Options{AllowExecute: true}})
 	p := openTab(t, f.url)
 	p.waitVisible("#tab-history")
-	if got := p.tabs(); got != "Tools:true,History:false" {
+	if got := p.tabs(); got != "Tools:true,History:false,Approvals:false" {
 		t.Errorf("tabs %q", got)
 	}
 	// Nothing is asked of the history before it is shown.

@@ -178,11 +178,11 @@ func TestBrowserPromptsList(t *testing.T) {
 	p := openTab(t, f.url)
 	p.waitVisible("#tab-prompts")
 	p.waitVisible("#tab-resources")
-	if got := p.tabs(); got != "Tools:true,Prompts:false,Resources:false,History:false" {
+	if got := p.tabs(); got != "Tools:true,Prompts:false,Resources:false,History:false,Approvals:false" {
 		t.Errorf("tabs %q", got)
 	}
 	p.openPrompts()
-	if got := p.tabs(); got != "Tools:false,Prompts:true,Resources:false,History:false" {
+	if got := p.tabs(); got != "Tools:false,Prompts:true,Resources:false,History:false,Approvals:false" {
 		t.Errorf("tabs %q", got)
 	}
 	if h := evalJS[string](p, `location.hash`); h != "#prompts" {
@@ -623,7 +623,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 		f := newFixture(t, fixtureOptions{})
 		p := openTab(t, f.url+"#prompts")
 		p.waitListed()
-		if got := p.tabs(); got != "Tools:true,History:false" {
+		if got := p.tabs(); got != "Tools:true,History:false,Approvals:false" {
 			t.Errorf("tabs %q", got)
 		}
 		if !evalJS[bool](p, visible("#tool-list")) || evalJS[bool](p, visible("#prompts-view")) {
@@ -644,7 +644,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 		f := newFixture(t, fixtureOptions{opts: mcp})
 		p := openTab(t, f.url+"#resources")
 		p.waitListed()
-		if got := p.tabs(); got != "Tools:true,Prompts:false,History:false" {
+		if got := p.tabs(); got != "Tools:true,Prompts:false,History:false,Approvals:false" {
 			t.Errorf("tabs %q", got)
 		}
 		if !evalJS[bool](p, visible("#tool-list")) {
@@ -688,7 +688,7 @@ func TestBrowserPromptsResourcesLinks(t *testing.T) {
 	f := newFixture(t, fixtureOptions{opts: testMCP()})
 	p := openTab(t, f.url+"#prompts")
 	p.waitVisible("#prompt-list li.prompt")
-	if got := p.tabs(); got != "Tools:false,Prompts:true,Resources:false,History:false" {
+	if got := p.tabs(); got != "Tools:false,Prompts:true,Resources:false,History:false,Approvals:false" {
 		t.Errorf("tabs at #prompts: %q", got)
 	}
 	if evalJS[bool](p, visible("#tool-list")) {
@@ -698,14 +698,14 @@ func TestBrowserPromptsResourcesLinks(t *testing.T) {
 	p.waitVisible(prompt("explain") + " .run-btn")
 	p.navigate(f.url + "#resources/test%3A%2F%2Fitems%2F%7Bid%7D")
 	p.waitVisible(template("test://items/{id}") + " .uri-preview")
-	if got := p.tabs(); got != "Tools:false,Prompts:false,Resources:true,History:false" {
+	if got := p.tabs(); got != "Tools:false,Prompts:false,Resources:true,History:false,Approvals:false" {
 		t.Errorf("tabs at a template's link: %q", got)
 	}
 
 	// The arrow keys go through the tabs, and round.
 	keys := []struct{ key, view string }{
-		{kb.ArrowRight, "history"}, {kb.ArrowRight, "tools"}, {kb.ArrowRight, "prompts"},
-		{kb.ArrowLeft, "tools"}, {kb.End, "history"}, {kb.Home, "tools"},
+		{kb.ArrowRight, "history"}, {kb.ArrowRight, "approvals"}, {kb.ArrowRight, "tools"}, {kb.ArrowRight, "prompts"},
+		{kb.ArrowLeft, "tools"}, {kb.End, "approvals"}, {kb.Home, "tools"},
 	}
 	for _, k := range keys {
 		from := evalJS[string](p, `document.querySelector('#views [aria-selected=true]').id`)

@@ -27,7 +27,9 @@ var (
 // (HTML-escaped), {{ALLOW_EXECUTE}} (the JS literal true or false) and
 // {{PROJECT_LINK}} (an HTML link, or nothing), {{PROTOCOL_LINKS}} (links
 // to the server's other surfaces), {{HISTORY_URL}} (a JS string: where
-// /v1/invocations is, relative to the page, or "") and {{AUTH_REQUIRED}}
+// /v1/invocations is, relative to the page, or ""), {{HUMAN_URL}} (a JS
+// string: where /v1/human is, relative to the page, or "") and
+// {{AUTH_REQUIRED}}
 // (the JS literal true when the server has an auth hook) when it renders
 // it.
 var Index = strings.NewReplacer(
