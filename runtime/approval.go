@@ -83,6 +83,17 @@ func (s *Server) approve(ctx context.Context, c *Call, t *Tool, args json.RawMes
 	return nil, nil
 }
 
+// approveStep is approve, traced as a step of c when t needs approval.
+func (s *Server) approveStep(ctx context.Context, c *Call, t *Tool, args json.RawMessage) (*history.Approval, error) {
+	if s.approvalOf(t) == "" {
+		return nil, nil
+	}
+	ctx, end := c.step(ctx, StepApproval)
+	appr, err := s.approve(ctx, c, t, args)
+	end(err)
+	return appr, err
+}
+
 // approveByOperator files the call's approval request and waits for its
 // answer.
 func (s *Server) approveByOperator(ctx context.Context, c *Call, t *Tool, args json.RawMessage) (*history.Approval, error) {

@@ -176,7 +176,7 @@ func (s *Server) callTool(rq *request) error {
 		return refuse(http.StatusBadRequest, err.Error())
 	}
 	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID(), IdempotencyKey: key}
+		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: traceHeaders(rq.r.Header)}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err
@@ -186,6 +186,9 @@ func (s *Server) callTool(rq *request) error {
 	}
 	resp := callResponse{Result: out.Result}
 	trace := out.Result.TraceID
+	if trace == "" && c.TraceID == "" {
+		trace = out.TraceID // the call's own span, when it is traced
+	}
 	if trace == "" {
 		trace = c.TraceID
 	}

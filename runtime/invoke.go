@@ -67,12 +67,21 @@ type Call struct {
 	// [CallFromContext]. Neither is recorded.
 	UserID        string
 	Authorization map[string]string
+	// TraceContext is the W3C trace context the caller sent
+	// ("traceparent", "tracestate", "baggage": HTTP headers, or MCP's
+	// params._meta), for Options.Tracer to continue; nil for none.
+	TraceContext map[string]string
+	// MCP describes the MCP request the call came in; nil on other
+	// surfaces.
+	MCP *MCPInfo
 
 	// beforeRun are called, in order, just before the handler runs:
 	// what middleware of the runtime's own (recording) needs to do at
 	// that point, handed down explicitly rather than through ctx. An
 	// error stops the call: the handler does not run.
 	beforeRun []func(ctx context.Context, t *Tool) error
+	// span is the call's span, when Options.Tracer traces it.
+	span CallSpan
 }
 
 type callKey struct{}
@@ -170,6 +179,9 @@ type Outcome struct {
 	// needs approval (Tool.Approval); nil for any other, and for a call
 	// stopped before it was asked.
 	Approval *history.Approval
+	// TraceID is the trace id of the call's span, when Options.Tracer
+	// traced it; "" otherwise.
+	TraceID string
 }
 
 // Issues returns the reasons the arguments were refused (StatusInvalid),
@@ -248,9 +260,13 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = emptyObject
 	}
-	if err := s.checkArgs(t, args); err != nil {
-		return o.invalid(err)
+	_, endValidate := c.step(ctx, StepValidate)
+	verr := s.checkArgs(t, args)
+	if verr != nil {
+		endValidate(verr)
+		return o.invalid(verr)
 	}
+	endValidate(nil)
 	if c.ValidateOnly {
 		return o
 	}
@@ -273,14 +289,16 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		}
 	}
 
-	if appr, err := s.approve(ctx, c, t, args); appr != nil || err != nil {
+	if appr, err := s.approveStep(ctx, c, t, args); appr != nil || err != nil {
 		o.Approval = appr
 		if err != nil {
 			return o.unapproved(err)
 		}
 	}
 
-	res, err := s.run(ctx, t, args)
+	hctx, endHandler := c.step(ctx, StepHandler)
+	res, err := s.run(hctx, t, args)
+	endHandler(err)
 	var (
 		argErr  *ArgumentError
 		toolErr *ToolError

@@ -12,6 +12,7 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"weak"
@@ -486,6 +487,32 @@ func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, defaultMCPPat
 // mcpMiddleware answers tools/list from the provider, routes tools/call to
 // serveToolCall through the SDK, and hands every other method to the SDK.
 func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	serve := s.mcpServe(next)
+	if s.opts.Tracer == nil {
+		return serve
+	}
+	// MCP's requests but tools/call (traced as a call, by the pipeline)
+	// and notifications, traced as requests.
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" || strings.HasPrefix(method, "notifications/") {
+			return serve(ctx, method, req)
+		}
+		name := ""
+		switch p := req.GetParams().(type) {
+		case *mcp.GetPromptParams:
+			name = p.Name
+		case *mcp.ReadResourceParams:
+			name = p.URI
+		}
+		ctx, end := s.opts.Tracer.StartRequest(ctx, mcpInfo(method, name, req))
+		res, err := serve(ctx, method, req)
+		end(err)
+		return res, err
+	}
+}
+
+// mcpServe is mcpMiddleware without the tracing.
+func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())
 		if err != nil {

@@ -157,6 +157,10 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 		c2.CorrelationID = e.Header.Get(headerCorrelationID)
 		c2.TraceID = traceParentID(e.Header.Get("traceparent"))
 	}
+	if s.opts.Tracer != nil {
+		c2.MCP = mcpInfo("tools/call", name, req)
+		c2.TraceContext = c2.MCP.TraceContext
+	}
 	out := s.Invoke(ctx, c2)
 	switch out.Status {
 	case StatusUnavailable:

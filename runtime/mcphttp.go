@@ -130,6 +130,14 @@ func (s *Server) serveMCP(rq *request) error {
 			return err
 		}
 		newProtocol = newProtocol || info.newProtocol
+		// The SDK gives a handler no JSON-RPC id, and carries a
+		// request's headers to it (a session's handlers run in the
+		// session's context, not the request's): the id goes there, for
+		// the trace. withIDs gave this request headers of its own.
+		r.Header.Del(headerRPCID)
+		if info.id != nil && s.opts.Tracer != nil {
+			r.Header.Set(headerRPCID, string(info.id))
+		}
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
 		r.ContentLength = int64(len(rq.body))
 	}
@@ -211,6 +219,33 @@ type rpcInfo struct {
 	// newProtocol: a request names revision 2026-07-28 or later in its
 	// _meta, or is server/discover, which only such clients send.
 	newProtocol bool
+	// id is the JSON-RPC id of a request that is the body's one message,
+	// as written; nil otherwise.
+	id json.RawMessage
+}
+
+// headerRPCID is where serveMCP leaves a request's JSON-RPC id for the
+// MCP handlers (see MCPInfo.RequestID); a client's own is dropped.
+const headerRPCID = "Toolgen-Jsonrpc-Id"
+
+// mcpInfo describes an MCP request for Options.Tracer.
+func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
+	info := &MCPInfo{Method: method, Name: name, ProtocolVersion: protocolOf(req)}
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+		info.SessionID = ss.ID()
+	}
+	if e := req.GetExtra(); e != nil {
+		info.RequestID = e.Header.Get(headerRPCID)
+	}
+	if p, ok := req.GetParams().(interface{ GetMeta() map[string]any }); ok {
+		info.TraceContext = traceMeta(p.GetMeta())
+	}
+	if info.TraceContext == nil {
+		if e := req.GetExtra(); e != nil {
+			info.TraceContext = traceHeaders(e.Header)
+		}
+	}
+	return info
 }
 
 // rpcMessage is the envelope of one JSON-RPC message.
@@ -282,6 +317,9 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 		}
 		if p := bytes.TrimSpace(m.Params); len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
 			return info, invalid(`"params" must be an object or an array.`)
+		}
+		if m.Method != nil && len(raws) == 1 && len(m.ID) > 0 && string(m.ID) != "null" {
+			info.id = m.ID
 		}
 		if m.Method != nil {
 			if *m.Method == "server/discover" {

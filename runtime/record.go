@@ -53,6 +53,7 @@ type recording struct {
 	repeat     bool            // not run: its idempotency key was used before
 	idempotent bool            // its id comes from an idempotency key
 	deadline   time.Time
+	call       *Call // the call as the pipeline gets it, for its span
 
 	// What the record's pointers point at, and the contexts of its two
 	// writes: parts of this one allocation rather than four more.
@@ -88,8 +89,10 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		// The pending record is written by the pipeline, just before the
 		// handler runs: a copy of the call carries the step down.
 		rcall := *c
-		rcall.beforeRun = append(c.beforeRun[:len(c.beforeRun):len(c.beforeRun)], rc.start)
+		// It comes first: the steps after it find the call recorded.
+		rcall.beforeRun = append([]func(context.Context, *Tool) error{rc.start}, c.beforeRun...)
 		rcall.InvocationID = rc.rec.ID
+		rc.call = &rcall
 		out := next(ctx, &rcall)
 		if out.Tool == nil {
 			return out // nothing was called: no such tool, or no provider
@@ -141,6 +144,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
 	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
+	ctx, end := rc.call.step(ctx, StepHistoryStart)
 	started := rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error {
 		err := rc.s.history.Start(ctx, r)
 		if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
@@ -149,6 +153,11 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 		}
 		return err
 	})
+	if started {
+		end(nil)
+	} else {
+		end(errHistoryWrite)
+	}
 	if rc.repeat {
 		return &errRepeat{out: rc.s.replay(ctx, rc, t)}
 	}
@@ -184,7 +193,8 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	rc.completedAt = time.Now().UTC().Truncate(time.Millisecond)
 	r.CompletedAt = &rc.completedAt
 	red := s.redacted(r)
-	s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error {
+	ctx, end := rc.call.step(ctx, StepHistoryFinish)
+	if !s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error {
 		// Retried with backoff within the history timeout (ctx's
 		// deadline): a store that comes back in time completes the
 		// record, and until then its pending record stands.
@@ -201,8 +211,16 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 			}
 			wait = min(2*wait, 500*time.Millisecond)
 		}
-	})
+	}) {
+		end(errHistoryWrite)
+		return
+	}
+	end(nil)
 }
+
+// errHistoryWrite is the error of a history write's step in a trace: the
+// store's own error is logged, not traced.
+var errHistoryWrite = errors.New("the history store failed")
 
 // redacted applies Options.RedactHistory to a copy of r. Without a hook
 // it is r itself: a store keeps its own copy of what it is given.

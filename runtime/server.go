@@ -48,6 +48,10 @@ type Options struct {
 	// metadata at /.well-known/oauth-protected-resource, and unless
 	// AuthHook is set, OAuth.Hook() is the auth hook.
 	OAuth *OAuthOptions
+	// Tracer, when set, traces every tool call on every surface, its
+	// steps, and MCP's other requests: runtime/otel's for OpenTelemetry
+	// (which serve.Main sets up when a program imports it).
+	Tracer Tracer
 	// Middleware wraps every tool call on every surface (see
 	// [Server.Invoke]), the first outermost: Middleware[0] sees a call
 	// first and its outcome last.
@@ -221,6 +225,9 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	// Recording is outermost, so that it keeps what the caller got,
 	// whatever the user's middleware did.
 	s.invoke = chain(s.pipeline, append([]Middleware{s.record, s.metrics.middleware}, s.opts.Middleware...))
+	if s.opts.Tracer != nil {
+		s.invoke = s.traced(s.invoke) // outermost: its span holds the history writes
+	}
 	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()

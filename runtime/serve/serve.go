@@ -37,7 +37,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -103,6 +105,22 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	for _, setup := range setups() {
+		shutdown, err := setup(ctx, &o)
+		if err != nil {
+			return err
+		}
+		if shutdown != nil {
+			defer func() {
+				// Flush what is buffered (spans, metrics) within a bound.
+				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				defer cancel()
+				if err := shutdown(sctx); err != nil {
+					o.Logger.Error("shutdown failed", "err", err)
+				}
+			}()
+		}
 	}
 	var historyNote string
 	if *historyDSN != "" || o.History == nil {
@@ -287,4 +305,31 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 		_ = b.rc.SetReadDeadline(time.Time{})
 	}
 	return n, err
+}
+
+// Setup is what a package registers (with [Register]) to run when [Main]
+// starts, after the flags are parsed and before the server is built: it
+// may change opts (runtime/otel sets a Tracer and wraps the Logger), and
+// returns what to run when Main returns (flush and stop), or nil.
+type Setup func(ctx context.Context, opts *runtime.Options) (shutdown func(context.Context) error, err error)
+
+var (
+	setupMu  sync.Mutex
+	setupFns []Setup
+)
+
+// Register adds a setup that Main runs, in the order registered. A
+// package that configures servers when imported (runtime/otel) calls it
+// from its init function, so that a program that does not import it
+// links none of it.
+func Register(s Setup) {
+	setupMu.Lock()
+	defer setupMu.Unlock()
+	setupFns = append(setupFns, s)
+}
+
+func setups() []Setup {
+	setupMu.Lock()
+	defer setupMu.Unlock()
+	return slices.Clone(setupFns)
 }
