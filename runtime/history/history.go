@@ -265,18 +265,27 @@ func Open(ctx context.Context, dsn string, r Retention) (Store, error) {
 // DefaultLimit; one outside 1..MaxLimit, a negative Offset or an unknown
 // Status is an error.
 func (f Filter) Normalize() (Filter, error) {
-	if f.Limit == 0 {
-		f.Limit = DefaultLimit
+	if err := page(&f.Limit, f.Offset); err != nil {
+		return f, err
 	}
-	switch {
-	case f.Limit < 1 || f.Limit > MaxLimit:
-		return f, fmt.Errorf("history: limit %d is not between 1 and %d", f.Limit, MaxLimit)
-	case f.Offset < 0:
-		return f, fmt.Errorf("history: offset %d is negative", f.Offset)
-	case f.Status != "" && f.Status != string(Pending) && f.Status != string(Success) && f.Status != string(Failed):
+	if f.Status != "" && f.Status != string(Pending) && f.Status != string(Success) && f.Status != string(Failed) {
 		return f, fmt.Errorf("history: unknown status %q", f.Status)
 	}
 	return f, nil
+}
+
+// page checks a page's bounds, a limit of 0 becoming DefaultLimit.
+func page(limit *int, offset int) error {
+	if *limit == 0 {
+		*limit = DefaultLimit
+	}
+	switch {
+	case *limit < 1 || *limit > MaxLimit:
+		return fmt.Errorf("history: limit %d is not between 1 and %d", *limit, MaxLimit)
+	case offset < 0:
+		return fmt.Errorf("history: offset %d is negative", offset)
+	}
+	return nil
 }
 
 // Matches reports whether r passes f's field filters.

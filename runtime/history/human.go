@@ -122,14 +122,8 @@ func EffectiveRequest(r *Request, now time.Time) *Request {
 // Normalize checks a request filter and fills in its defaults, as
 // [Filter.Normalize] does.
 func (f RequestFilter) Normalize() (RequestFilter, error) {
-	if f.Limit == 0 {
-		f.Limit = DefaultLimit
-	}
-	switch {
-	case f.Limit < 1 || f.Limit > MaxLimit:
-		return f, fmt.Errorf("history: limit %d is not between 1 and %d", f.Limit, MaxLimit)
-	case f.Offset < 0:
-		return f, fmt.Errorf("history: offset %d is negative", f.Offset)
+	if err := page(&f.Limit, f.Offset); err != nil {
+		return f, err
 	}
 	switch RequestStatus(f.Status) {
 	case "", RequestPending, RequestResponded, RequestExpired, RequestCancelled:
