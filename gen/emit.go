@@ -303,6 +303,9 @@ func toolLiteral(t *tool, handler jen.Code) jen.Code {
 	if t.approval != "" {
 		add("Approval", jen.Qual(runtimePath, approvalConst[t.approval]))
 	}
+	if t.task != "" {
+		add("Task", jen.Qual(runtimePath, taskConst[t.task]))
+	}
 	if t.signature != "" {
 		add("Signature", stringLit(t.signature))
 	}
@@ -394,6 +397,13 @@ func isPrintable(s string) bool {
 		}
 	}
 	return true
+}
+
+// taskConst names runtime's constant for each task support
+// (policy.ParseTask's values).
+var taskConst = map[string]string{
+	policy.TaskOptional: "TaskOptional",
+	policy.TaskRequired: "TaskRequired",
 }
 
 // approvalConst names runtime's constant for each approval

@@ -100,7 +100,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	t := &tool{name: info.name, title: info.title, description: info.description, version: info.version,
-		annotations: info.annotations, secrets: info.secrets, scopes: info.scopes, rate: info.rate, timeout: info.timeout, approval: info.approval, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
+		annotations: info.annotations, secrets: info.secrets, scopes: info.scopes, rate: info.rate, timeout: info.timeout, approval: info.approval, task: info.task, input: input, pos: pos, call: sig.call, toolkit: r.kit.name, recv: recv}
 	if t.version == "" {
 		t.version = r.kit.version
 	}
@@ -355,6 +355,7 @@ type funcInfo struct {
 	rate                              rateLimit
 	timeout                           time.Duration
 	approval                          string
+	task                              string
 }
 
 // funcInfo reads the directive's arguments: a prompt takes name, title and
@@ -367,14 +368,15 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 	var set map[string]bool
 	var ok bool
 	if d.name == "tool" {
-		var secrets, scopes, rate, timeout, approval string
+		var secrets, scopes, rate, timeout, approval, task string
 		values["version"] = &info.version
 		values["secrets"] = &secrets
 		values["scopes"] = &scopes
 		values["ratelimit"] = &rate
 		values["timeout"] = &timeout
 		values["approval"] = &approval
-		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, scopes=, ratelimit=, timeout=, approval=, readonly, destructive, idempotent, openworld, closedworld")
+		values["task"] = &task
+		set, ok = g.directiveArgs(d, values, info.annotations.flags(), want+", version=, secrets=, scopes=, ratelimit=, timeout=, approval=, task=, readonly, destructive, idempotent, openworld, closedworld")
 		if !g.checkHints(d, set) {
 			ok = false
 		}
@@ -388,7 +390,7 @@ func (r *pkgReader) funcInfo(d *directive, fd *ast.FuncDecl) (funcInfo, bool) {
 			info.scopes, good = g.listValues(d, scopeList, scopes)
 			ok = ok && good
 		}
-		if set != nil && !g.policyArgs(d, set, rate, timeout, approval, &info) {
+		if set != nil && !g.policyArgs(d, set, rate, timeout, approval, task, &info) {
 			ok = false
 		}
 	} else {
@@ -474,9 +476,9 @@ func (g *generator) argValueOff(d *directive, key string) (int, bool) {
 	return -1, false
 }
 
-// policyArgs reads //toolgen:tool's ratelimit=, timeout= and approval=,
+// policyArgs reads //toolgen:tool's ratelimit=, timeout=, approval= and task=,
 // each checked as the runtime will read it, an error at the value.
-func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout, approval string, info *funcInfo) bool {
+func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout, approval, task string, info *funcInfo) bool {
 	ok := true
 	// An argument without a value is reported with the other arguments.
 	valued := func(key string) bool {
@@ -510,6 +512,14 @@ func (g *generator) policyArgs(d *directive, set map[string]bool, rate, timeout,
 			ok = false
 		}
 		info.approval = a
+	}
+	if valued("task") {
+		ts, err := policy.ParseTask(task)
+		if err != nil {
+			g.errs.add(at("task"), "//toolgen:tool: %v", err)
+			ok = false
+		}
+		info.task = ts
 	}
 	return ok
 }

@@ -65,6 +65,7 @@ type tool struct {
 	rate                     rateLimit
 	timeout                  time.Duration // zero: the server's CallTimeout
 	approval                 string        // who approves each call: "operator", "client"; "" for nobody
+	task                     string        // whether MCP calls run as tasks: "optional", "required"; "" never
 	signature                string
 	pos                      token.Position
 

@@ -68,6 +68,7 @@ func (g *generator) loadYAML(path string) *unit {
 			rate:        rateLimit{n: yt.RateLimit.N, per: yt.RateLimit.Per},
 			timeout:     yt.Timeout,
 			approval:    yt.Approval,
+			task:        yt.Task,
 			pos:         at(yt.Pos),
 			idents:      toolIdents(yt.GoName, yt.Output != nil),
 			call: &call{recv: "h", recvType: named("", "Handlers"), fn: yt.GoName, ctx: true, err: true,

@@ -299,6 +299,9 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	hctx, endHandler := c.step(ctx, StepHandler)
 	res, err := s.run(hctx, t, args)
 	endHandler(err)
+	if err != nil && ctx.Err() != nil && context.Cause(ctx) != ctx.Err() {
+		err = context.Cause(ctx) // why the call was stopped (a task cancelled)
+	}
 	var (
 		argErr  *ArgumentError
 		toolErr *ToolError

@@ -70,6 +70,11 @@ type MCPOptions struct {
 	// share one key; its SHA-256 is the AES-256 key. Default: a random
 	// key, so a state only works on the process that issued it.
 	StateKey []byte
+	// TaskTTL is how long an MCP task can be read after it was created
+	// (its ttlMs); a task still running then is stopped. Zero means
+	// [DefaultTaskTTL]. TaskPollInterval is how often a client is asked
+	// to poll it (pollIntervalMs); zero means [DefaultTaskPollInterval].
+	TaskTTL, TaskPollInterval time.Duration
 
 	// RegistryScheme is the URI scheme of the tool registry resources,
 	// SCHEME://tools and SCHEME://tool/{name}. Default "toolgen".
@@ -107,6 +112,8 @@ type mcpState struct {
 	registry registry
 	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
+	// tasks are the MCP tasks this process runs (mcptasks.go).
+	tasks taskTable
 }
 
 func (s *Server) buildMCP() {
@@ -128,6 +135,8 @@ func (s *Server) buildMCP() {
 			//lint:ignore SA1019 deprecated in MCP 2026-07-28 but supported (see session.go)
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			// MCP tasks at protocol 2026-07-28 (mcptasks.go).
+			Extensions: map[string]any{tasksExtension: map[string]any{}},
 		},
 		SetCacheable: s.setCacheable,
 	}
@@ -522,6 +531,9 @@ func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/list":
 			return s.listMCPTools(ctx, req)
 		case "tools/call":
+			if res, ok, err := s.taskCall(ctx, req.(*mcp.CallToolRequest)); ok {
+				return res, err
+			}
 			if r := req.(*mcp.CallToolRequest); !s.registered(r.Params.Name) {
 				return s.callUnregistered(ctx, r)
 			}

@@ -51,6 +51,8 @@ type mcpCall struct {
 	// input is set when the request speaks protocol 2026-07-28: what the
 	// handler asks of the client is then answered in later rounds.
 	input *inputRound
+	// task is set when the call may become an MCP task (mcptasks.go).
+	task *taskRun
 }
 
 // requestInfo is what every *mcp.ServerRequest tells of its client.
@@ -96,6 +98,7 @@ func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
 func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string, args func() []byte, responses mcp.InputResponseMap, state string) (context.Context, *mcpCall, error) {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	c := &mcpCall{srv: s, session: ss, req: req}
+	c.task, _ = ctx.Value(taskRunKey{}).(*taskRun)
 	if protocolOf(req) >= protocol20260728 {
 		in := &inputRound{
 			call:      c,
@@ -153,6 +156,9 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 		arguments = nil // no arguments, as some clients send them: {}
 	}
 	c2 := &Call{Tool: name, Arguments: arguments, Surface: SurfaceMCP}
+	if c.task != nil {
+		c2.beforeRun = []func(context.Context, *Tool) error{c.task.beforeRun}
+	}
 	if e := req.GetExtra(); e != nil && e.Header != nil {
 		c2.CorrelationID = e.Header.Get(headerCorrelationID)
 		c2.TraceID = traceParentID(e.Header.Get("traceparent"))
@@ -176,6 +182,11 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	}
 	if err := c.missingCapability(out.Err); err != nil {
 		return nil, err
+	}
+	if c.task != nil && c.task.isStarted() {
+		if err := taskFailure(out); err != nil {
+			return nil, err
+		}
 	}
 	return sdkCallResult(out.Result)
 }

@@ -130,6 +130,9 @@ func (s *Server) serveMCP(rq *request) error {
 			return err
 		}
 		newProtocol = newProtocol || info.newProtocol
+		if newProtocol && s.serveTaskMethod(rq) {
+			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
+		}
 		// The SDK gives a handler no JSON-RPC id, and carries a
 		// request's headers to it (a session's handlers run in the
 		// session's context, not the request's): the id goes there, for

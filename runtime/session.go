@@ -147,6 +147,9 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 	if err != nil {
 		return nil, err
 	}
+	if c.task != nil && c.task.isStarted() {
+		return c.task.ask(ctx, c.capabilities(), requests)
+	}
 	if c.input != nil {
 		return c.input.ask(requests)
 	}

@@ -58,6 +58,15 @@ type Tool struct {
 	// a person answering a human request ([ApprovalOperator]), or the
 	// calling client's user ([ApprovalClient]).
 	Approval Approval
+	// Task says whether an MCP call of the tool runs as an MCP task
+	// (extension io.modelcontextprotocol/tasks, protocol 2026-07-28): ""
+	// never, [TaskOptional] when the client declares the extension,
+	// [TaskRequired] always (a client without it is refused).
+	// TaskDeferred makes the call a task only once its handler calls
+	// [StartTask], so that it can ask the client first in input-required
+	// rounds.
+	Task         TaskSupport
+	TaskDeferred bool
 
 	// Signature is the call rendered compactly, for example
 	// `greet(name: string, times?: integer = 1) -> string`.

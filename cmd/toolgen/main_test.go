@@ -172,7 +172,7 @@ func Bad(c chan int) {}
 	})
 	r := toolgen("./...")
 	r.want(t, 1)
-	want := "bad/tools.go:3:16: //toolgen:tool: unknown argument \"fast\" (want name=, title=, description=, version=, secrets=, scopes=, ratelimit=, timeout=, approval=, readonly, destructive, idempotent, openworld, closedworld)\n"
+	want := "bad/tools.go:3:16: //toolgen:tool: unknown argument \"fast\" (want name=, title=, description=, version=, secrets=, scopes=, ratelimit=, timeout=, approval=, task=, readonly, destructive, idempotent, openworld, closedworld)\n"
 	if r.stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
 	}

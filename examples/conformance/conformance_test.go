@@ -15,7 +15,7 @@ import (
 // The full suite runs in CI (.ci/conformance); this checks in process that
 // the server offers what the scenarios name, with the SDK's client.
 func TestConformanceServer(t *testing.T) {
-	s := runtime.NewServer(Tools(), options())
+	s := runtime.NewServer(tools(), options())
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)

@@ -20,6 +20,10 @@ var (
 	_ EmbedArgs = struct {
 		ResourceURI string `json:"resourceUri"`
 	}{}
+	_ SlowInput = struct {
+		Seconds int    `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
+		Label   string `json:"label,omitempty"`
+	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
@@ -43,6 +47,13 @@ var (
 	_ func(HeaderInput) string                                          = TestXMcpHeader
 	_ func(context.Context) (string, error)                             = TestReconnection
 	_ func(context.Context, struct{}) (string, error)                   = TestInputRequiredResultPrompt
+	_ func(context.Context, string) (string, error)                     = Greet
+	_ func(context.Context, SlowInput) (string, error)                  = SlowCompute
+	_ func(context.Context) (string, error)                             = FailingJob
+	_ func(context.Context) (string, error)                             = ProtocolErrorJob
+	_ func(context.Context, string) (string, error)                     = ConfirmDelete
+	_ func(context.Context) (string, error)                             = MultiInput
+	_ func(context.Context) (string, error)                             = TestToolWithTask
 	_ func() string                                                     = TestSimpleText
 	_ func() runtime.Content                                            = TestImageContent
 	_ func() runtime.Content                                            = TestAudioContent
@@ -184,6 +195,77 @@ func Tools() runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenTestReconnectionInputSchema),
 		Signature:   "test_reconnection() -> string",
 		Handler:     toolgenTestReconnectionHandler,
+	}, {
+		Name:        "greet",
+		Description: "Greets someone, at once: it never runs as a task.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenGreetInputSchema),
+		Signature:   "greet(name: string) -> string",
+		Handler:     toolgenGreetHandler,
+	}, {
+		Name:        "slow_compute",
+		Description: "Computes for a number of seconds, as a task when the client can poll one; cancelling the task stops it.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		Annotations: &runtime.Annotations{
+			ReadOnlyHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenSlowComputeInputSchema),
+		Task:        runtime.TaskOptional,
+		Signature:   "slow_compute(seconds: integer, label?: string) -> string",
+		Handler:     toolgenSlowComputeHandler,
+	}, {
+		Name:        "failing_job",
+		Description: "Works for a second, then reports that it failed. It only runs as a task.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenFailingJobInputSchema),
+		Task:        runtime.TaskRequired,
+		Signature:   "failing_job() -> string",
+		Handler:     toolgenFailingJobHandler,
+	}, {
+		Name:        "protocol_error_job",
+		Description: "Panics: the task fails with a protocol error.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenProtocolErrorJobInputSchema),
+		Task:        runtime.TaskOptional,
+		Signature:   "protocol_error_job() -> string",
+		Handler:     toolgenProtocolErrorJobHandler,
+	}, {
+		Name:        "confirm_delete",
+		Description: "Asks the user to confirm before it deletes a file.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		Annotations: &runtime.Annotations{
+			DestructiveHint: runtime.Bool(true),
+		},
+		InputSchema: json.RawMessage(toolgenConfirmDeleteInputSchema),
+		Task:        runtime.TaskOptional,
+		Signature:   "confirm_delete(filename: string) -> string",
+		Handler:     toolgenConfirmDeleteHandler,
+	}, {
+		Name:        "multi_input",
+		Description: "Asks the user two questions at once.",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenMultiInputInputSchema),
+		Task:        runtime.TaskOptional,
+		Signature:   "multi_input() -> string",
+		Handler:     toolgenMultiInputHandler,
+	}, {
+		Name:        "test_tool_with_task",
+		Description: "Asks the user's name first, in input-required rounds, and then becomes a task that greets them (Tool.TaskDeferred, set in main.go: the call is a task once it calls runtime.StartTask).",
+		Version:     "1.0.0",
+		Toolkit:     "Conformance",
+		InputSchema: json.RawMessage(toolgenTestToolWithTaskInputSchema),
+		Task:        runtime.TaskRequired,
+		Signature:   "test_tool_with_task() -> string",
+		Handler:     toolgenTestToolWithTaskHandler,
 	}, {
 		Name:        "test_simple_text",
 		Description: "Returns a simple text response.",
@@ -645,6 +727,181 @@ const toolgenTestReconnectionInputSchema = `{
 // decodes the arguments and calls TestReconnection.
 func toolgenTestReconnectionHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 	out, err := TestReconnection(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenGreetInputSchema is the JSON Schema of greet's arguments.
+const toolgenGreetInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string",
+			"description": "Who to greet."
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenGreetHandler is the handler of tool greet: it decodes the arguments
+// and calls Greet.
+func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Name string `json:"name" jsonschema:"description=Who to greet."`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Greet(ctx, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenSlowComputeInputSchema is the JSON Schema of slow_compute's arguments.
+const toolgenSlowComputeInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"seconds": {
+			"type": "integer",
+			"description": "Seconds to compute for (0 answers at once).",
+			"minimum": 0,
+			"maximum": 3600
+		},
+		"label": {
+			"type": "string",
+			"description": "Label of the computation."
+		}
+	},
+	"required": [
+		"seconds"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenSlowComputeHandler is the handler of tool slow_compute: it decodes the
+// arguments and calls SlowCompute.
+func toolgenSlowComputeHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in SlowInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := SlowCompute(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenFailingJobInputSchema is the JSON Schema of failing_job's arguments.
+const toolgenFailingJobInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenFailingJobHandler is the handler of tool failing_job: it decodes the
+// arguments and calls FailingJob.
+func toolgenFailingJobHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := FailingJob(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenProtocolErrorJobInputSchema is the JSON Schema of protocol_error_job's
+// arguments.
+const toolgenProtocolErrorJobInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenProtocolErrorJobHandler is the handler of tool protocol_error_job: it
+// decodes the arguments and calls ProtocolErrorJob.
+func toolgenProtocolErrorJobHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := ProtocolErrorJob(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenConfirmDeleteInputSchema is the JSON Schema of confirm_delete's
+// arguments.
+const toolgenConfirmDeleteInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"filename": {
+			"type": "string",
+			"description": "The file to delete."
+		}
+	},
+	"required": [
+		"filename"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenConfirmDeleteHandler is the handler of tool confirm_delete: it decodes
+// the arguments and calls ConfirmDelete.
+func toolgenConfirmDeleteHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Filename string `json:"filename" jsonschema:"description=The file to delete."`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := ConfirmDelete(ctx, in.Filename)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenMultiInputInputSchema is the JSON Schema of multi_input's arguments.
+const toolgenMultiInputInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenMultiInputHandler is the handler of tool multi_input: it decodes the
+// arguments and calls MultiInput.
+func toolgenMultiInputHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := MultiInput(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenTestToolWithTaskInputSchema is the JSON Schema of
+// test_tool_with_task's arguments.
+const toolgenTestToolWithTaskInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenTestToolWithTaskHandler is the handler of tool test_tool_with_task: it
+// decodes the arguments and calls TestToolWithTask.
+func toolgenTestToolWithTaskHandler(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+	out, err := TestToolWithTask(ctx)
 	if err != nil {
 		return nil, err
 	}

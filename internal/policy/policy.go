@@ -1,5 +1,5 @@
 // Package policy holds the rules of the policy a tool declares (scopes, a
-// rate limit, a timeout, an approval), shared by the generator, which
+// rate limit, a timeout, an approval, task support), shared by the generator, which
 // checks them at generation time, and the runtime, which enforces them.
 // It imports
 // nothing but the standard library, so that the generator links none of
@@ -104,4 +104,23 @@ func ParseApproval(s string) (string, error) {
 		return s, nil
 	}
 	return "", fmt.Errorf("approval %q: use %s", s, ApprovalRule)
+}
+
+// The task supports a tool may declare (runtime.TaskSupport): whether its
+// MCP calls run as MCP tasks.
+const (
+	TaskOptional = "optional" // when the client declares the tasks extension
+	TaskRequired = "required" // always; a client without the extension is refused
+)
+
+// TaskRule says what a task support may be, for error messages.
+const TaskRule = "optional or required"
+
+// ParseTask reads a tool's task support: "optional" or "required".
+func ParseTask(s string) (string, error) {
+	switch s {
+	case TaskOptional, TaskRequired:
+		return s, nil
+	}
+	return "", fmt.Errorf("task %q: use %s", s, TaskRule)
 }

@@ -47,6 +47,19 @@ func TestParseTimeout(t *testing.T) {
 	}
 }
 
+func TestParseTask(t *testing.T) {
+	for _, s := range []string{"optional", "required"} {
+		if got, err := ParseTask(s); err != nil || got != s {
+			t.Errorf("ParseTask(%q) = %q, %v", s, got, err)
+		}
+	}
+	for _, s := range []string{"", "Optional", "always", "forbidden", "optional,required", " required"} {
+		if _, err := ParseTask(s); err == nil {
+			t.Errorf("ParseTask(%q) accepted", s)
+		}
+	}
+}
+
 func TestParseApproval(t *testing.T) {
 	for _, s := range []string{"operator", "client"} {
 		if got, err := ParseApproval(s); err != nil || got != s {

@@ -46,7 +46,8 @@ func TestFileSchema(t *testing.T) {
 		return schema.Validate(v)
 	}
 	good := []string{calculator, "tools:\n  - name: a\n    secrets: [WEATHER_API_KEY, _x2]\n    input: {type: object}\n",
-		"tools:\n  - name: a\n    approval: operator\n    input: {type: object}\n  - name: b\n    approval: client\n    input: {type: object}\n"}
+		"tools:\n  - name: a\n    approval: operator\n    input: {type: object}\n  - name: b\n    approval: client\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    task: optional\n    input: {type: object}\n  - name: b\n    task: required\n    input: {type: object}\n"}
 	if ex, err := os.ReadFile(filepath.Join("..", "..", "examples", "calculator", "tools.yaml")); err == nil {
 		good = append(good, string(ex))
 	}
@@ -72,6 +73,8 @@ func TestFileSchema(t *testing.T) {
 		"tools:\n  - name: a\n    approval: always\n    input: {type: object}\n",
 		"tools:\n  - name: a\n    approval: \"\"\n    input: {type: object}\n",
 		"tools:\n  - name: a\n    approval: [operator]\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    task: always\n    input: {type: object}\n",
+		"tools:\n  - name: a\n    task: \"\"\n    input: {type: object}\n",
 	} {
 		if _, err := Parse("t.yaml", []byte(bad)); err == nil {
 			t.Errorf("parser accepts %q", bad)

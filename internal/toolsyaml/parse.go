@@ -70,6 +70,9 @@ type Tool struct {
 	// Approval is who approves each call: policy.ApprovalOperator or
 	// policy.ApprovalClient, "" for nobody.
 	Approval string
+	// Task is whether its MCP calls run as MCP tasks:
+	// policy.TaskOptional or policy.TaskRequired, "" never.
+	Task     string
 	Input    *Schema
 	Output   *Schema // nil when the tool declares no output
 	Examples []json.RawMessage
@@ -469,6 +472,17 @@ func (p *parser) tool(n *yaml.Node) *Tool {
 					p.errorf(v, "%v", err)
 				}
 				t.Approval = a
+			}
+		},
+		"task": func(_, v *yaml.Node) {
+			// As approval: an empty task is an error; leave the key out.
+			before := len(p.errs)
+			if s := p.str(v); len(p.errs) == before {
+				ts, err := policy.ParseTask(s)
+				if err != nil {
+					p.errorf(v, "%v", err)
+				}
+				t.Task = ts
 			}
 		},
 		"input":  func(_, v *yaml.Node) { t.Input = p.schema(v, true) },

@@ -110,7 +110,7 @@ func TestErrors(t *testing.T) {
 		{"empty", "", []string{`t.yaml:1:1: empty file: expected a mapping with tools:`}},
 		{"syntax", "tools: [\n", []string{`t.yaml:2:1: did not find expected node content`}},
 		{"tools not a list", "tools: {a: 1}\n", []string{`t.yaml:1:8: expected a list, not a mapping`}},
-		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, approval, description, examples, input, name, output, ratelimit, scopes, secrets, timeout, title, toolkit, version)`}},
+		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, approval, description, examples, input, name, output, ratelimit, scopes, secrets, task, timeout, title, toolkit, version)`}},
 		{"wrong type", "tools:\n  - name: a\n    description: [x]\n    input: {type: object}\n", []string{`t.yaml:3:18: expected a string, not a list`}},
 		{"wrong hint type", "tools:\n  - name: a\n    annotations: {readOnlyHint: yes}\n    input: {type: object}\n", []string{`t.yaml:3:33: expected true or false, not the string "yes"`}},
 		{"unknown hint", "tools:\n  - name: a\n    annotations: {safe: true}\n    input: {type: object}\n", []string{`t.yaml:3:19: unknown key "safe" in annotations (known: destructiveHint, idempotentHint, openWorldHint, readOnlyHint)`}},

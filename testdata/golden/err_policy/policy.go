@@ -54,5 +54,10 @@ func Cased(ctx context.Context) error { return nil }
 
 // Bare policy arguments without values.
 //
-//toolgen:tool scopes ratelimit timeout approval
+//toolgen:tool scopes ratelimit timeout approval task
 func Bare(ctx context.Context) error { return nil }
+
+// Sometimes is not a task support.
+//
+//toolgen:tool task=sometimes
+func Sometimes(ctx context.Context) error { return nil }

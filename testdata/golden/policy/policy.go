@@ -1,6 +1,6 @@
 // Package policy covers the policy //toolgen:tool declares: scopes=,
-// ratelimit=, timeout= and approval= reach runtime.Tool.Scopes,
-// RateLimit, Timeout and Approval.
+// ratelimit=, timeout=, approval= and task= reach runtime.Tool.Scopes,
+// RateLimit, Timeout, Approval and Task.
 package policy
 
 import "context"
@@ -23,12 +23,12 @@ func CloseIssue(ctx context.Context, in IssueInput) error { return nil }
 
 // Export runs long, and at most once an hour.
 //
-//toolgen:tool ratelimit=1/h timeout=1h30m
+//toolgen:tool ratelimit=1/h timeout=1h30m task=optional
 func Export(ctx context.Context) (string, error) { return "done", nil }
 
 // Delete deletes an issue once the caller's user agrees.
 //
-//toolgen:tool approval="client" destructive
+//toolgen:tool approval="client" task="required" destructive
 func Delete(ctx context.Context, in IssueInput) error { return nil }
 
 // Ping has no policy.

@@ -62,6 +62,7 @@ func Tools() runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenExportInputSchema),
 		RateLimit:   runtime.Rate{N: 1, Per: time.Hour},
 		Timeout:     90 * time.Minute,
+		Task:        runtime.TaskOptional,
 		Signature:   "export() -> string",
 		Handler:     toolgenExportHandler,
 	}, {
@@ -73,6 +74,7 @@ func Tools() runtime.ToolList {
 		},
 		InputSchema: json.RawMessage(toolgenDeleteInputSchema),
 		Approval:    runtime.ApprovalClient,
+		Task:        runtime.TaskRequired,
 		Signature:   "delete(number: integer)",
 		Handler:     toolgenDeleteHandler,
 	}, {

@@ -105,6 +105,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenExportInputSchema),
 		RateLimit:   runtime.Rate{N: 1, Per: time.Hour},
 		Timeout:     90 * time.Minute,
+		Task:        runtime.TaskOptional,
 		Signature:   "export() -> content",
 		Handler:     toolgenExportHandler(h),
 	}, {
@@ -113,6 +114,7 @@ func Tools(h Handlers) runtime.ToolList {
 		Toolkit:     "Policy",
 		InputSchema: json.RawMessage(toolgenDeleteInputSchema),
 		Approval:    runtime.ApprovalClient,
+		Task:        runtime.TaskRequired,
 		Signature:   "delete() -> content",
 		Handler:     toolgenDeleteHandler(h),
 	}, {
