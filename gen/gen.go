@@ -63,6 +63,10 @@ type Config struct {
 	Warn func(*Error)
 	// Strict makes warnings errors.
 	Strict bool
+	// Lint names the model providers' profiles (LintProfiles: "claude",
+	// "openai", "gemini") whose rules every tool's input schema is checked
+	// against, each finding a warning (see lint.go).
+	Lint []string
 
 	// Timed, when set, is told how long each phase of Generate took:
 	// PhaseLoad, PhaseModel, PhaseEmit and PhaseFormat, in that order,
@@ -202,6 +206,7 @@ func (g *generator) read(args []string) []*unit {
 	if len(patterns) > 0 {
 		units = append(units, g.loadGo(patterns)...)
 	}
+	g.lint(units)
 	g.reportWarnings()
 	g.clock.lap(PhaseModel)
 	if g.errs.err() != nil {

@@ -18,6 +18,11 @@
 //	            load, model, emit, format, then write (or check)
 //	-tags LIST  comma-separated build tags, as for go build
 //	-strict     make warnings errors
+//	-lint PROFILES  comma-separated: claude, openai, gemini. Warn, at the
+//	            Go field or tools.yaml key, of each input schema feature
+//	            that provider's tool-calling API rejects or drops
+//	            (file:line:col: lint(PROFILE): ...); -strict makes them
+//	            errors
 //	-openapi FILE          also write the OpenAPI 3.1 document of all the
 //	                       tools generated, as a server of them serves it
 //	                       at GET /openapi.json (-check checks it too)
@@ -72,7 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 naming each file that would change")
 	verbose := fs.Bool("v", false, "print what was done, and how long each phase took (to standard error)")
 	tags := fs.String("tags", "", "comma-separated build tags")
-	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description) errors")
+	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description, -lint's findings) errors")
+	lint := fs.String("lint", "", "comma-separated `PROFILES` (claude, openai, gemini): warn of each input schema feature that provider's tool-calling API rejects or drops")
 	openapi := fs.String("openapi", "", "also write the OpenAPI 3.1 document of all the tools generated to `FILE`, as a server of them serves it at GET /openapi.json")
 	openapiTitle := fs.String("openapi-title", "", "the OpenAPI document's info.title, a server's Options.Title (default \""+gen.DefaultOpenAPITitle+"\")")
 	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.Version (default "+gen.DefaultOpenAPIVersion+")")
@@ -87,7 +93,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg := gen.Config{Output: *out, Strict: *strict, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, w) }}
+	cfg := gen.Config{Output: *out, Strict: *strict, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, warning(w)) }}
+	if *lint != "" {
+		profiles, err := gen.ParseLintProfiles(*lint)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			fs.Usage()
+			return 2
+		}
+		cfg.Lint = profiles
+	}
 	if *openapi != "" {
 		cfg.OpenAPI = &gen.OpenAPIConfig{Path: *openapi, Title: *openapiTitle, Version: *openapiVersion, Auth: *openapiAuth}
 	} else {
@@ -159,6 +174,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// warning is how a warning prints: "file:line:col: warning: message", or
+// for -lint's findings "file:line:col: lint(PROFILE): ...", which say
+// what they are.
+func warning(w *gen.Error) string {
+	if strings.HasPrefix(w.Msg, "lint(") {
+		plain := *w
+		plain.Warning = false
+		return plain.Error()
+	}
+	return w.Error()
 }
 
 // The phases -v times beyond gen's: writing the files, or with -check
