@@ -38,7 +38,8 @@ import (
 // table, until the task expires.
 //
 // The extension is not defined at protocol 2025-11-25 and before: there
-// a tool with Tool.Task runs as an ordinary call.
+// a tool with Tool.Task runs as an ordinary call, as it does over stdio,
+// which has no tasks/* methods.
 
 // tasksExtension is the extension's identifier, in capabilities.
 const tasksExtension = "io.modelcontextprotocol/tasks"
@@ -308,6 +309,9 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
 	if protocolOf(req) < protocol20260728 || s.history == nil {
 		return nil, false, nil
+	}
+	if e := req.GetExtra(); e == nil || e.Header == nil {
+		return nil, false, nil // stdio: no tasks/get to poll a task with
 	}
 	t, lerr := s.lookup(ctx, req.Params.Name)
 	if lerr != nil || t == nil || t.Task == "" {

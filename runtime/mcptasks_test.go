@@ -335,7 +335,7 @@ func TestMCPTaskSurvivesRestart(t *testing.T) {
 	g := newGate()
 	stuck := newGate()
 	short := stuck.tool("stuck", runtime.TaskOptional)
-	short.Timeout = time.Second
+	short.Timeout = 5 * time.Second // its record reads "interrupted" 5.4 s after it started
 	tools := runtime.ToolList{g.tool("slow", runtime.TaskOptional), short}
 	options := func(st history.Store) *runtime.Options {
 		return &runtime.Options{History: st, HistoryTimeout: 200 * time.Millisecond, Logger: discardLogger()}

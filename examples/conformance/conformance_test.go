@@ -45,10 +45,10 @@ func TestConformanceServer(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, " "); got != "json_schema_2020_12_tool test_audio_content test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_embedded_resource test_error_handling test_image_content "+
+	if got := strings.Join(names, " "); got != "confirm_delete failing_job greet json_schema_2020_12_tool multi_input protocol_error_job slow_compute test_audio_content test_elicitation test_elicitation_sep1034_defaults test_elicitation_sep1330_enums test_embedded_resource test_error_handling test_image_content "+
 		"test_input_required_result_capabilities test_input_required_result_elicitation test_input_required_result_list_roots test_input_required_result_multi_round test_input_required_result_multiple_inputs "+
 		"test_input_required_result_request_state test_input_required_result_sampling test_input_required_result_tampered_state test_logging_tool test_missing_capability test_multiple_content_types "+
-		"test_reconnection test_sampling test_simple_text test_streaming_elicitation test_tool_with_logging test_tool_with_progress test_trigger_prompt_change test_trigger_tool_change test_x_mcp_header" {
+		"test_reconnection test_sampling test_simple_text test_streaming_elicitation test_tool_with_logging test_tool_with_progress test_tool_with_task test_trigger_prompt_change test_trigger_tool_change test_x_mcp_header" {
 		t.Errorf("tools: %s", got)
 	}
 	for name, want := range map[string]string{
