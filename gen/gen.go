@@ -24,6 +24,9 @@
 //   - openapi.go: with Config.OpenAPI, Generate also returns the OpenAPI
 //     3.1 document of the tools (toolgen -openapi), built from the model
 //     by internal/openapi, which the runtime's GET /openapi.json uses too.
+//   - client.go: with Config.Client, Generate also returns each unit's
+//     typed client, tools_client_gen.go (toolgen -client), from the same
+//     model.
 //   - init.go: [Init] renders a new server module from the templates
 //     package (toolgen init), generating its tools_gen.go in a scratch
 //     module; [WriteNew] writes files that must not exist yet; [Tidy]
@@ -72,6 +75,11 @@ type Config struct {
 	// PhaseLoad, PhaseModel, PhaseEmit and PhaseFormat, in that order,
 	// once each, when Generate returns (toolgen -v prints them).
 	Timed func(phase string, d time.Duration)
+
+	// Client adds, beside each generated file, its typed client:
+	// [DefaultClientOutput], with NewClient(runtime.Caller) and one method
+	// a tool (toolgen -client).
+	Client bool
 
 	// OpenAPI, when set, adds to the files the OpenAPI 3.1 document of
 	// all the tools generated, as a server of them answers it at
@@ -249,6 +257,9 @@ func (g *generator) emitAll(units []*unit) []*File {
 			continue
 		}
 		files = append(files, &File{Path: u.path, Content: content})
+		if g.cfg.Client {
+			g.emitClient(u, seen, &files)
+		}
 	}
 	if g.cfg.OpenAPI != nil {
 		if f := g.openAPIFile(units, g.cfg.OpenAPI); f != nil {

@@ -16,7 +16,9 @@ import (
 // package (or a tools.yaml) and either the exact expected output
 // (tools_gen.go) or the exact expected errors (errors.txt), and the exact
 // expected warnings when there are any (warnings.txt). A case may carry
-// its own _test.go that runs the generated tools.
+// its own _test.go that runs the generated tools. A case whose name has
+// "client" in it is generated with Config.Client, and expects
+// tools_client_gen.go too.
 //
 //	go test ./gen -update   rewrites the expected files.
 
@@ -73,9 +75,11 @@ func TestGolden(t *testing.T) {
 		outPath := filepath.Join(dir, DefaultOutput)
 		errPath := filepath.Join(dir, "errors.txt")
 		warnPath := filepath.Join(dir, "warnings.txt")
+		client := strings.Contains(name, "client")
+		clientPath := filepath.Join(dir, DefaultClientOutput)
 		ok := t.Run(name, func(t *testing.T) {
 			var warnings strings.Builder
-			files, err := Generate(Config{Dir: root, Warn: func(w *Error) {
+			files, err := Generate(Config{Dir: root, Client: client, Warn: func(w *Error) {
 				warnings.WriteString(w.Error() + "\n")
 			}}, []string{arg})
 			if *update {
@@ -106,12 +110,17 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			if len(files) != 1 || files[0].Path != outPath {
+			if client {
+				if len(files) != 2 || files[0].Path != outPath || files[1].Path != clientPath {
+					t.Fatalf("generated %d files, want %s and %s", len(files), outPath, clientPath)
+				}
+				checkGolden(t, clientPath, files[1].Content)
+			} else if len(files) != 1 || files[0].Path != outPath {
 				t.Fatalf("generated %d files, want just %s", len(files), outPath)
 			}
 			got := files[0].Content
-			again, err := Generate(Config{Dir: root}, []string{arg})
-			if err != nil || !bytes.Equal(again[0].Content, got) {
+			again, err := Generate(Config{Dir: root, Client: client}, []string{arg})
+			if err != nil || !bytes.Equal(again[0].Content, got) || client && !bytes.Equal(again[1].Content, files[1].Content) {
 				t.Errorf("a second run gave different output (%v)", err)
 			}
 			if *update {
@@ -145,6 +154,23 @@ func TestGolden(t *testing.T) {
 		goCmd(t, root, append([]string{"vet"}, compiled...)...)
 		goCmd(t, root, append([]string{"test", "-count=1"}, compiled...)...)
 	})
+}
+
+// checkGolden compares a generated file with its golden copy, or with
+// -update rewrites it.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		writeGolden(t, path, got)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no golden output: %v (run go test ./gen -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test ./gen -update and review the diff):\n%s", path, lineDiff(string(want), string(got)))
+	}
 }
 
 func goCmd(t *testing.T, dir string, args ...string) {

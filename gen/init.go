@@ -76,11 +76,11 @@ type initData struct {
 // initExtraFiles are the files of a new module besides those of the
 // templates: the generated file, and go.sum, which go mod tidy writes.
 // Init refuses to overwrite any of them either.
-var initExtraFiles = []string{DefaultOutput, "go.sum"}
+var initExtraFiles = []string{DefaultOutput, DefaultClientOutput, "go.sum"}
 
 // Init returns the files of a new server module (go.mod, tools.go,
-// main.go, tools_test.go, README.md, and tools_gen.go generated from
-// tools.go) and writes nothing. It fails, naming each one, when any of
+// main.go, tools_test.go, README.md, and tools_gen.go and
+// tools_client_gen.go generated from tools.go) and writes nothing. It fails, naming each one, when any of
 // those files or go.sum exists in cfg.Dir. [WriteNew] writes the files;
 // [Tidy] then resolves the module's dependencies.
 func Init(cfg InitConfig) ([]*File, error) {
@@ -144,7 +144,8 @@ func Init(cfg InitConfig) ([]*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, &File{Path: filepath.Join(dir, DefaultOutput), Content: generated})
+	files = append(files, &File{Path: filepath.Join(dir, DefaultOutput), Content: generated[0]},
+		&File{Path: filepath.Join(dir, DefaultClientOutput), Content: generated[1]})
 	return files, nil
 }
 
@@ -279,32 +280,34 @@ func buildVersion(bi *debug.BuildInfo) string {
 	return m.Version
 }
 
-// generateScratch generates tools_gen.go for tools.go in a scratch module
-// of path mod: tools.go imports only the standard library, so the scratch
+// generateScratch generates tools_gen.go and its typed client,
+// tools_client_gen.go (tools.go's go:generate line has -client), for
+// tools.go in a scratch module of path mod: tools.go imports only the standard library, so the scratch
 // module needs no dependencies, and the output is the same bytes as in the
 // new module (the package path is the same; positions are not in it).
-func generateScratch(mod string, toolsSrc []byte) ([]byte, error) {
+func generateScratch(mod string, toolsSrc []byte) ([2][]byte, error) {
+	var none [2][]byte
 	scratch, err := os.MkdirTemp("", "toolgen-init-")
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	defer os.RemoveAll(scratch)
 	gomod := "module " + modfile.AutoQuote(mod) + "\n\ngo " + InitGoVersion + "\n"
 	if err := os.WriteFile(filepath.Join(scratch, "go.mod"), []byte(gomod), 0o644); err != nil {
-		return nil, err
+		return none, err
 	}
 	if err := os.WriteFile(filepath.Join(scratch, "tools.go"), toolsSrc, 0o644); err != nil {
-		return nil, err
+		return none, err
 	}
 	env := append(goEnv(), "GOFLAGS=-mod=mod") // whatever the user's GOFLAGS say of vendoring
-	files, err := Generate(Config{Dir: scratch, Strict: true, env: env}, nil)
+	files, err := Generate(Config{Dir: scratch, Strict: true, Client: true, env: env}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("toolgen init: generating %s: %v", DefaultOutput, err)
+		return none, fmt.Errorf("toolgen init: generating %s: %v", DefaultOutput, err)
 	}
-	if len(files) != 1 {
-		return nil, fmt.Errorf("toolgen init: generating %s gave %d files", DefaultOutput, len(files))
+	if len(files) != 2 {
+		return none, fmt.Errorf("toolgen init: generating %s gave %d files", DefaultOutput, len(files))
 	}
-	return files[0].Content, nil
+	return [2][]byte{files[0].Content, files[1].Content}, nil
 }
 
 // goEnv is the environment of the go commands init runs: outside any

@@ -88,7 +88,7 @@ func TestInitRender(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"go.mod", "tools.go", "main.go", "tools_test.go", "README.md", "tools_gen.go"} {
+	for _, name := range []string{"go.mod", "tools.go", "main.go", "tools_test.go", "README.md", "tools_gen.go", "tools_client_gen.go"} {
 		if got[name] == nil {
 			t.Errorf("no %s", name)
 		}

@@ -63,9 +63,10 @@ func (g *generator) loadErrors(pkg *packages.Package) bool {
 		if pos.Filename != "" && generatedByToolgen(pos.Filename) {
 			continue
 		}
-		if e.Kind == packages.TypeError && (e.Msg == "undefined: Tools" || e.Msg == "undefined: Prompts" ||
+		if e.Kind == packages.TypeError && (e.Msg == "undefined: Tools" || e.Msg == "undefined: Prompts" || e.Msg == "undefined: NewClient" ||
 			strings.HasSuffix(e.Msg, " has no field or method Tools)")) {
-			// Uses of Tools, Prompts or (*T).Tools before toolgen wrote them.
+			// Uses of Tools, Prompts, (*T).Tools or NewClient before toolgen
+			// wrote them.
 			continue
 		}
 		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {

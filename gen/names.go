@@ -81,6 +81,7 @@ func promptIdents(base string) idents {
 type declaration struct {
 	name, what string
 	pos        token.Position // of what it is for
+	file       string         // the file that declares it, when not the unit's
 }
 
 // declarations lists every package-level name the unit's file declares.
@@ -89,7 +90,7 @@ func (u *unit) declarations() []declaration {
 	add := func(what string, pos token.Position, names ...string) {
 		for _, n := range names {
 			if n != "" {
-				out = append(out, declaration{n, what, pos})
+				out = append(out, declaration{name: n, what: what, pos: pos})
 			}
 		}
 	}
@@ -125,7 +126,11 @@ func (u *unit) declarations() []declaration {
 func (g *generator) checkDeclared(u *unit, lookup func(name string) (token.Position, bool)) {
 	seen := map[string]declaration{}
 	clashed := map[[2]string]bool{} // reported once a pair
-	for _, d := range u.declarations() {
+	decls := u.declarations()
+	if g.cfg.Client {
+		decls = append(decls, clientDeclarations()...)
+	}
+	for _, d := range decls {
 		if prev, dup := seen[d.name]; dup {
 			if pair := [2]string{prev.what, d.what}; !clashed[pair] {
 				clashed[pair] = true
@@ -135,7 +140,11 @@ func (g *generator) checkDeclared(u *unit, lookup func(name string) (token.Posit
 		}
 		seen[d.name] = d
 		if pos, ok := lookup(d.name); ok {
-			g.errs.add(pos, "%s is declared here and by toolgen in %s, for %s: rename this one", d.name, filepath.Base(u.path), d.what)
+			file := d.file
+			if file == "" {
+				file = filepath.Base(u.path)
+			}
+			g.errs.add(pos, "%s is declared here and by toolgen in %s, for %s: rename this one", d.name, file, d.what)
 		}
 	}
 }

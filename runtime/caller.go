@@ -26,7 +26,7 @@ import (
 // or a typed error.
 
 // Caller calls a tool by name with its arguments, a JSON object (empty
-// means {}), and returns its result.
+// or null means {}), and returns its result.
 //
 // A result that is not an error comes back as it is, its
 // StructuredContent, when there is one, a json.RawMessage (as the server
@@ -77,6 +77,9 @@ func InProcess(s *Server) Caller { return inProcess{s} }
 type inProcess struct{ s *Server }
 
 func (c inProcess) Call(ctx context.Context, tool string, args json.RawMessage) (*Result, error) {
+	if string(bytes.TrimSpace(args)) == "null" {
+		args = emptyObject
+	}
 	out := c.s.Invoke(ctx, &Call{Tool: tool, Arguments: args})
 	switch out.Status {
 	case StatusOK:
@@ -216,9 +219,10 @@ func parseValidationError(text string) *ValidationError {
 
 // callArgs checks that arguments to send are JSON, as the server would:
 // they cannot go over MCP otherwise, and the explorer would take them for
-// {}. Empty arguments are {}.
+// {}. Empty arguments are {}, and so is null (a nil map or pointer
+// marshalled).
 func callArgs(args json.RawMessage) (json.RawMessage, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
+	if a := bytes.TrimSpace(args); len(a) == 0 || string(a) == "null" {
 		return emptyObject, nil
 	}
 	if !json.Valid(args) {

@@ -29,7 +29,7 @@ func callerTools() runtime.ToolList {
 	return runtime.ToolList{
 		runtime.MustNewTool("greet", "Greets someone.", greet),
 		runtime.MustNewTool("point", "Makes a point.", func(_ context.Context, in pointInput) (point, error) {
-			return point{in.X, in.Y}, nil
+			return point(in), nil
 		}),
 		runtime.MustNewTool("sum", "Adds.", func(_ context.Context, in pointInput) (int, error) {
 			return in.X + in.Y, nil

@@ -42,7 +42,7 @@ func listDir(t *testing.T, dir string) []string {
 	return names
 }
 
-var initFiles = []string{"README.md", "go.mod", "main.go", "tools.go", "tools_gen.go", "tools_test.go"}
+var initFiles = []string{"README.md", "go.mod", "main.go", "tools.go", "tools_client_gen.go", "tools_gen.go", "tools_test.go"}
 
 // init writes the module's files and nothing else; without -replace a
 // development build of toolgen (as in this test) refuses, since it does
@@ -221,12 +221,16 @@ func TestInitServes(t *testing.T) {
 		t.Fatal("go mod tidy wrote no go.sum")
 	}
 	generated := read(t, filepath.Join(dir, "tools_gen.go"))
+	client := read(t, filepath.Join(dir, "tools_client_gen.go"))
 
 	goIn(t, dir, "generate", "./...")
 	if read(t, filepath.Join(dir, "tools_gen.go")) != generated {
 		t.Error("go generate changed the tools_gen.go that init wrote")
 	}
-	goIn(t, dir, "tool", "toolgen", "-check", "./...")
+	if read(t, filepath.Join(dir, "tools_client_gen.go")) != client {
+		t.Error("go generate changed the tools_client_gen.go that init wrote")
+	}
+	goIn(t, dir, "tool", "toolgen", "-check", "-client", "./...")
 	goIn(t, dir, "vet", "./...")
 	goIn(t, dir, "test", "./...")
 	goIn(t, dir, "tool", "toolgen", "-openapi", "openapi.json", "-openapi-title", "notes-server")

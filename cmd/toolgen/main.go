@@ -18,6 +18,9 @@
 //	            load, model, emit, format, then write (or check)
 //	-tags LIST  comma-separated build tags, as for go build
 //	-strict     make warnings errors
+//	-client     also write tools_client_gen.go beside each generated file:
+//	            a typed client, NewClient(runtime.Caller), with one method
+//	            a tool (-check checks it too)
 //	-lint PROFILES  comma-separated: claude, openai, gemini. Warn, at the
 //	            Go field or tools.yaml key, of each input schema feature
 //	            that provider's tool-calling API rejects or drops
@@ -35,8 +38,9 @@
 // toolgen init writes a new server module into DIR (created if missing):
 // go.mod, with the tool directive that makes go generate run toolgen;
 // tools.go, annotated tools; main.go, serving them with runtime/serve;
-// tools_test.go; README.md; and tools_gen.go, generated. It then runs go
-// mod tidy there, so that go run . serves at once. It refuses to
+// tools_test.go; README.md; and tools_gen.go and tools_client_gen.go (its
+// typed client), generated. It then runs go mod tidy there, so that go
+// run . serves at once. It refuses to
 // overwrite any file, writing none. -module sets the module path (default:
 // DIR's base name); -replace names a local checkout of toolgen for a
 // replace directive, needed while the module is not published (and when
@@ -79,6 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tags := fs.String("tags", "", "comma-separated build tags")
 	strict := fs.Bool("strict", false, "make warnings (a tool or an argument without a description, -lint's findings) errors")
 	lint := fs.String("lint", "", "comma-separated `PROFILES` (claude, openai, gemini): warn of each input schema feature that provider's tool-calling API rejects or drops")
+	client := fs.Bool("client", false, "also write "+gen.DefaultClientOutput+", a typed client of the tools (NewClient(runtime.Caller)), beside each generated file")
 	openapi := fs.String("openapi", "", "also write the OpenAPI 3.1 document of all the tools generated to `FILE`, as a server of them serves it at GET /openapi.json")
 	openapiTitle := fs.String("openapi-title", "", "the OpenAPI document's info.title, a server's Options.Title (default \""+gen.DefaultOpenAPITitle+"\")")
 	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.Version (default "+gen.DefaultOpenAPIVersion+")")
@@ -93,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg := gen.Config{Output: *out, Strict: *strict, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, warning(w)) }}
+	cfg := gen.Config{Output: *out, Strict: *strict, Client: *client, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, warning(w)) }}
 	if *lint != "" {
 		profiles, err := gen.ParseLintProfiles(*lint)
 		if err != nil {
@@ -213,7 +218,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\n"+
 			"Writes a new tool server module into DIR: go.mod, tools.go, main.go,\n"+
-			"tools_test.go, README.md and the generated tools_gen.go. Overwrites nothing.\n\nFlags:\n")
+			"tools_test.go, README.md and the generated tools_gen.go and tools_client_gen.go.\nOverwrites nothing.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

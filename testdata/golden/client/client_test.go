@@ -1,0 +1,69 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// The generated client calls every tool through the in-process caller,
+// with the tools' own types, and gets typed errors back.
+func TestClient(t *testing.T) {
+	tools := append(Tools(), (&Store{}).Tools()...)
+	tools = append(tools, (&Bag{n: 10}).Tools()...)
+	c := NewClient(runtime.InProcess(runtime.NewServer(tools, nil)))
+	ctx := context.Background()
+
+	fig, err := c.Measure(ctx, FigureInput{Kind: Square, Size: 3})
+	if err != nil || fig == nil || *fig != (Figure{Kind: Square, Area: 9}) {
+		t.Errorf("Measure: %+v, %v", fig, err)
+	}
+	_, err = c.Measure(ctx, FigureInput{Kind: Square, Size: 13})
+	var te *runtime.ToolError
+	if !errors.As(err, &te) || te.Message != "Size 13 is bad luck." {
+		t.Errorf("Measure 13: %v", err)
+	}
+	_, err = c.Measure(ctx, FigureInput{Kind: "triangle", Size: 101})
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) || len(ve.Issues) != 2 || ve.Issues[0].Path != "/kind" || ve.Issues[1].Keyword != "maximum" {
+		t.Errorf("Measure invalid: %v", err)
+	}
+	if f, err := c.Scale(ctx, &FigureInput{Kind: Circle, Size: 2}); err != nil || f.Area != 4 {
+		t.Errorf("Scale: %+v, %v", f, err)
+	}
+	if w, err := c.Words(ctx, "a b  c"); err != nil || len(w) != 3 || w[2] != "c" {
+		t.Errorf("Words: %q, %v", w, err)
+	}
+	if n, err := c.Count(ctx, "abc", 2, true); err != nil || n != 6 {
+		t.Errorf("Count: %d, %v", n, err)
+	}
+	if s, err := c.Echo(ctx, "<hi & bye>"); err != nil || s != "<hi & bye>" {
+		t.Errorf("Echo: %q, %v", s, err)
+	}
+	if s, err := c.Pick(ctx, "circle"); err != nil || s != Circle {
+		t.Errorf("Pick: %q, %v", s, err)
+	}
+	if _, err := c.Pick(ctx, "hexagon"); !errors.As(err, &te) || te.Message != `no shape "hexagon"` {
+		t.Errorf("Pick hexagon: %v", err)
+	}
+	if r, err := c.Banner(ctx); err != nil || runtime.ResultText(r) != "*** banner ***" {
+		t.Errorf("Banner: %v", err)
+	}
+	if err := c.Reset(ctx, false); err != nil {
+		t.Errorf("Reset: %v", err)
+	}
+	if err := c.Reset(ctx, true); !errors.As(err, &te) || te.Message != "reset failed" {
+		t.Errorf("Reset failing: %v", err)
+	}
+	if r, err := c.Raw(ctx); err != nil || len(r.Content) != 2 {
+		t.Errorf("Raw: %v", err)
+	}
+	if n, err := c.StoreAdd(ctx, 2); err != nil || n != 2 {
+		t.Errorf("StoreAdd: %d, %v", n, err)
+	}
+	if n, err := c.BagAdd(ctx, 2); err != nil || n != 12 {
+		t.Errorf("BagAdd: %d, %v", n, err)
+	}
+}
