@@ -65,14 +65,15 @@ func Scale(in *FigureInput) (Figure, error) {
 //toolgen:param text description="The text to split."
 func Words(text string) ([]string, error) { return strings.Fields(text), nil }
 
-// Count counts. Its parameters' names are those a method body uses.
+// Count counts. Its parameters' names are those a method body uses. (The
+// integers are int32s, whose schemas keep their bounds.)
 //
 //toolgen:tool
 //toolgen:param c description="What to count."
 //toolgen:param err description="How many."
 //toolgen:param json description="Whether to shout."
-func Count(ctx context.Context, c string, err int, json bool) (int, error) {
-	return len(c) * err, nil
+func Count(ctx context.Context, c string, err int32, json bool) (int32, error) {
+	return int32(len(c)) * err, nil
 }
 
 // Echo says a text back.
@@ -118,19 +119,19 @@ func Raw() (*runtime.Result, error) {
 }
 
 // Store keeps a count.
-type Store struct{ n int }
+type Store struct{ n int32 }
 
 // Add adds to the count of a Store.
 //
 //toolgen:tool name=store_add
 //toolgen:param n description="How much to add."
-func (s *Store) Add(n int) int { s.n += n; return s.n }
+func (s *Store) Add(n int32) int32 { s.n += n; return s.n }
 
 // Bag keeps a count too.
-type Bag struct{ n int }
+type Bag struct{ n int32 }
 
 // Add adds to the count of a Bag.
 //
 //toolgen:tool name=bag_add
 //toolgen:param n description="How much to add."
-func (b *Bag) Add(n int) int { b.n += n; return b.n }
+func (b *Bag) Add(n int32) int32 { b.n += n; return b.n }

@@ -72,9 +72,9 @@ func (c *Client) Words(ctx context.Context, text string) ([]string, error) {
 }
 
 // Count calls the tool count: counts. Its parameters' names are those a method
-// body uses.
-func (c *Client) Count(ctx context.Context, cArg string, errArg int, jsonArg bool) (int, error) {
-	var out int
+// body uses. (The integers are int32s, whose schemas keep their bounds.).
+func (c *Client) Count(ctx context.Context, cArg string, errArg int32, jsonArg bool) (int32, error) {
+	var out int32
 	args, err := json.Marshal(map[string]any{
 		"c":    cArg,
 		"err":  errArg,
@@ -138,8 +138,8 @@ func (c *Client) Raw(ctx context.Context) (*runtime.Result, error) {
 }
 
 // StoreAdd calls the tool store_add: adds to the count of a Store.
-func (c *Client) StoreAdd(ctx context.Context, n int) (int, error) {
-	var out int
+func (c *Client) StoreAdd(ctx context.Context, n int32) (int32, error) {
+	var out int32
 	args, err := json.Marshal(map[string]any{"n": n})
 	if err != nil {
 		return out, err
@@ -153,8 +153,8 @@ func (c *Client) StoreAdd(ctx context.Context, n int) (int, error) {
 }
 
 // BagAdd calls the tool bag_add: adds to the count of a Bag.
-func (c *Client) BagAdd(ctx context.Context, n int) (int, error) {
-	var out int
+func (c *Client) BagAdd(ctx context.Context, n int32) (int32, error) {
+	var out int32
 	args, err := json.Marshal(map[string]any{"n": n})
 	if err != nil {
 		return out, err

@@ -24,17 +24,17 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, FigureInput) (*Figure, error)   = Measure
-	_ func(*FigureInput) (Figure, error)                    = Scale
-	_ func(string) ([]string, error)                        = Words
-	_ func(context.Context, string, int, bool) (int, error) = Count
-	_ func(string) string                                   = Echo
-	_ func(string) (Shape, error)                           = Pick
-	_ func(context.Context) (runtime.Content, error)        = Banner
-	_ func(context.Context, bool) error                     = Reset
-	_ func() (*runtime.Result, error)                       = Raw
-	_ func(*Store, int) int                                 = (*Store).Add
-	_ func(*Bag, int) int                                   = (*Bag).Add
+	_ func(context.Context, FigureInput) (*Figure, error)       = Measure
+	_ func(*FigureInput) (Figure, error)                        = Scale
+	_ func(string) ([]string, error)                            = Words
+	_ func(context.Context, string, int32, bool) (int32, error) = Count
+	_ func(string) string                                       = Echo
+	_ func(string) (Shape, error)                               = Pick
+	_ func(context.Context) (runtime.Content, error)            = Banner
+	_ func(context.Context, bool) error                         = Reset
+	_ func() (*runtime.Result, error)                           = Raw
+	_ func(*Store, int32) int32                                 = (*Store).Add
+	_ func(*Bag, int32) int32                                   = (*Bag).Add
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
@@ -68,7 +68,7 @@ A figure of size 13 is bad luck: the tool refuses it.`,
 		Handler:      toolgenWordsHandler,
 	}, {
 		Name:         "count",
-		Description:  "Counts. Its parameters' names are those a method body uses.",
+		Description:  "Counts. Its parameters' names are those a method body uses. (The integers are int32s, whose schemas keep their bounds.)",
 		Toolkit:      "Client",
 		InputSchema:  json.RawMessage(toolgenCountInputSchema),
 		OutputSchema: json.RawMessage(toolgenCountOutputSchema),
@@ -322,7 +322,9 @@ const toolgenCountInputSchema = `{
 		},
 		"err": {
 			"type": "integer",
-			"description": "How many."
+			"description": "How many.",
+			"minimum": -2147483648,
+			"maximum": 2147483647
 		},
 		"json": {
 			"type": "boolean",
@@ -340,7 +342,9 @@ const toolgenCountInputSchema = `{
 // toolgenCountOutputSchema is the JSON Schema of count's structured result.
 const toolgenCountOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -2147483648,
+	"maximum": 2147483647
 }`
 
 // toolgenCountHandler is the handler of tool count: it decodes the arguments
@@ -348,7 +352,7 @@ const toolgenCountOutputSchema = `{
 func toolgenCountHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct {
 		C    string `json:"c" jsonschema:"description=What to count."`
-		Err  int    `json:"err" jsonschema:"description=How many."`
+		Err  int32  `json:"err" jsonschema:"description=How many."`
 		Json bool   `json:"json" jsonschema:"description=Whether to shout."`
 	}
 	if err := runtime.DecodeArgs(args, &in); err != nil {
@@ -491,7 +495,9 @@ const toolgenStoreAddInputSchema = `{
 	"properties": {
 		"n": {
 			"type": "integer",
-			"description": "How much to add."
+			"description": "How much to add.",
+			"minimum": -2147483648,
+			"maximum": 2147483647
 		}
 	},
 	"required": [
@@ -504,7 +510,9 @@ const toolgenStoreAddInputSchema = `{
 // result.
 const toolgenStoreAddOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -2147483648,
+	"maximum": 2147483647
 }`
 
 // toolgenStoreAddHandler returns the handler of tool store_add: it decodes the
@@ -512,7 +520,7 @@ const toolgenStoreAddOutputSchema = `{
 func toolgenStoreAddHandler(t *Store) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in struct {
-			N int `json:"n" jsonschema:"description=How much to add."`
+			N int32 `json:"n" jsonschema:"description=How much to add."`
 		}
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
@@ -528,7 +536,9 @@ const toolgenBagAddInputSchema = `{
 	"properties": {
 		"n": {
 			"type": "integer",
-			"description": "How much to add."
+			"description": "How much to add.",
+			"minimum": -2147483648,
+			"maximum": 2147483647
 		}
 	},
 	"required": [
@@ -540,7 +550,9 @@ const toolgenBagAddInputSchema = `{
 // toolgenBagAddOutputSchema is the JSON Schema of bag_add's structured result.
 const toolgenBagAddOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer"
+	"type": "integer",
+	"minimum": -2147483648,
+	"maximum": 2147483647
 }`
 
 // toolgenBagAddHandler returns the handler of tool bag_add: it decodes the
@@ -548,7 +560,7 @@ const toolgenBagAddOutputSchema = `{
 func toolgenBagAddHandler(t *Bag) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in struct {
-			N int `json:"n" jsonschema:"description=How much to add."`
+			N int32 `json:"n" jsonschema:"description=How much to add."`
 		}
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
