@@ -425,3 +425,93 @@ func getTaskJSON(t *testing.T, url string) map[string]any {
 	}
 	return m
 }
+
+// TestMCPTaskRequired: a task=required tool refuses a 2026-07-28 client
+// that does not declare the extension (-32021, naming it); a
+// task=optional one runs as an ordinary call for it.
+func TestMCPTaskRequired(t *testing.T) {
+	g := newGate()
+	close(g.release)
+	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("must", runtime.TaskRequired), g.tool("may", runtime.TaskOptional)}, discardLog()))
+	defer hs.Close()
+	call := func(name string) map[string]any {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", name)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := resp.Body.Read(buf)
+			b.WriteString(string(buf[:n]))
+			if err != nil {
+				break
+			}
+		}
+		text := b.String()
+		if i := strings.Index(text, "data: "); i >= 0 {
+			text = strings.TrimSpace(strings.SplitN(text[i+len("data: "):], "\n", 2)[0])
+		}
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(text), &msg); err != nil {
+			t.Fatalf("%s: %q", name, text)
+		}
+		return msg
+	}
+	e, _ := call("must")["error"].(map[string]any)
+	data, _ := e["data"].(map[string]any)
+	if e["code"] != float64(-32021) || !strings.Contains(mustJSON(data), "io.modelcontextprotocol/tasks") {
+		t.Errorf("task=required without the extension: %v", e)
+	}
+	res, _ := call("may")["result"].(map[string]any)
+	if res["resultType"] != "complete" || res["taskId"] != nil || taskText(t, map[string]any{"result": res}) != "released " {
+		t.Errorf("task=optional without the extension: %v", res)
+	}
+}
+
+// TestMCPTaskExpires: past its TTL a task still running is stopped, and
+// tasks/get no longer finds it.
+func TestMCPTaskExpires(t *testing.T) {
+	g := newGate()
+	opts := discardLog()
+	opts.MCP.TaskTTL = time.Second
+	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
+	defer hs.Close()
+	c := &taskClient{t: t, url: hs.URL}
+	id := c.create("slow", nil)
+	if res, _ := c.rpc("tools/call", map[string]any{"name": "slow"}); res["ttlMs"] != float64(1000) {
+		t.Errorf("ttlMs %v", res["ttlMs"])
+	}
+	select {
+	case cause := <-g.ended:
+		if cause == nil || !strings.Contains(cause.Error(), "expired") {
+			t.Errorf("the handler's ctx ended with %v", cause)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the handler ran past its task's TTL")
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, e := c.get(id)
+		if e != nil && e["code"] == float64(-32602) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s still read a minute past its TTL", id)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
