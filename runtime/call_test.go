@@ -54,7 +54,7 @@ func callTools() ToolList {
 			InputSchema: json.RawMessage(`{"type":"object","properties":{
 				"city":{"type":"string","minLength":1},
 				"days":{"type":"integer","minimum":1,"maximum":14},
-				"big":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},
+				"big":{"type":"integer"},
 				"ratio":{"type":"number"},
 				"tags":{"type":"array","items":{"type":"string"}}
 			},"required":["city"],"additionalProperties":false}`),
@@ -428,6 +428,8 @@ func TestValidateAgreesWithCall(t *testing.T) {
 		Int8  int8     `json:"int8,omitempty"`
 		Int64 int64    `json:"int64,omitempty"`
 		Uint  uint     `json:"uint,omitempty"`
+		U64   uint64   `json:"u64,omitempty"`
+		Wide  uint64   `json:"wide,omitempty" jsonschema:"maximum=18446744073709551615"`
 		F32   float32  `json:"f32,omitempty"`
 		F64   float64  `json:"f64,omitempty"`
 		Str   string   `json:"str,omitempty"`
@@ -456,8 +458,19 @@ func TestValidateAgreesWithCall(t *testing.T) {
 		{`{"int":123456789012345678901234567890}`, false},
 		{`{"int8":127}`, true},
 		{`{"int8":128}`, false},
-		{`{"uint":18446744073709551615}`, true},
+		// The 64-bit integers' schemas carry no bounds: every integer schema
+		// takes int64's range, a uint64 its upper half only when its
+		// schema says so.
+		{`{"uint":9223372036854775807}`, true},
+		{`{"uint":18446744073709551615}`, false},
 		{`{"uint":-1}`, false},
+		{`{"u64":-1}`, false},
+		{`{"u64":1e19}`, false},
+		{`{"int64":1e19}`, false},
+		{`{"int64":-9.223372036854775808e18}`, true},
+		{`{"int":1.5}`, false},
+		{`{"wide":18446744073709551615}`, true},
+		{`{"wide":18446744073709551616}`, false},
 		{`{"f32":3e38}`, true},
 		{`{"f32":1e39}`, false},
 		{`{"int":"3"}`, false},
@@ -477,6 +490,23 @@ func TestValidateAgreesWithCall(t *testing.T) {
 		}
 		if strings.Contains(call.body, "Go struct field") || strings.Contains(call.body, "unmarshal") {
 			t.Errorf("%s: the answer speaks of Go: %s", c.args, call.body)
+		}
+	}
+	// An integer out of a 64-bit type's range is an issue at its path, the
+	// same on both.
+	for _, c := range []struct{ args, path, msg string }{
+		{`{"int64":1e19}`, "/int64", "integer 1e19 is out of range: must be from -9223372036854775808 to 9223372036854775807"},
+		{`{"int":9223372036854775808}`, "/int", "integer 9223372036854775808 is out of range: must be from -9223372036854775808 to 9223372036854775807"},
+		{`{"u64":-1}`, "/u64", "must be >= 0 but found -1"},
+	} {
+		var vr validateResponse
+		do(t, s, "POST", "/tools/typed/validate", c.args).decode(t, &vr)
+		if len(vr.Errors) != 1 || vr.Errors[0].Path != c.path || vr.Errors[0].Message != c.msg {
+			t.Errorf("%s: /validate %+v; want one issue at %s: %s", c.args, vr.Errors, c.path, c.msg)
+		}
+		call := do(t, s, "POST", "/tools/typed/call", c.args)
+		if call.status != 400 || !strings.Contains(call.body, c.path) || !strings.Contains(call.body, c.msg) {
+			t.Errorf("%s: /call %d %s; want the issue at %s", c.args, call.status, call.body, c.path)
 		}
 	}
 }

@@ -31,6 +31,14 @@ var edgeSchemas = []string{
 	`{"type":"object","properties":{"n":{"type":"integer"}}}`,
 	`{"type":"object","properties":{"n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}}`,
 	`{"type":"object","properties":{"n":{"type":"integer","minimum":0,"maximum":18446744073709551615}}}`,
+	// The 64-bit rule (compile.Int64Range): integer schemas take int64's
+	// range unless a bound of their own widens it.
+	`{"type":"object","properties":{"n":{"type":"integer","minimum":0}}}`,
+	`{"type":"object","properties":{"n":{"type":["integer","null"]}}}`,
+	`{"type":"object","properties":{"n":{"type":["integer","number"]}}}`,
+	`{"type":"object","properties":{"n":{"type":"integer","exclusiveMaximum":1e30}}}`,
+	`{"type":"object","properties":{"n":{"type":"integer","minimum":-1e19}}}`,
+	`{"type":"object","properties":{"n":{"anyOf":[{"type":"integer"},{"type":"number","minimum":1e19}]}}}`,
 	`{"type":"object","properties":{"n":{"type":"number","minimum":0.1}}}`,
 	`{"type":"object","properties":{"n":{"type":"number","maximum":0.1}}}`,
 	`{"type":"object","properties":{"n":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1}}}`,
@@ -88,7 +96,7 @@ var bodies = []string{
 	`{"n":0.1}`, `{"n":0.1000000000000000001}`, `{"n":0.0999999999999999999}`, `{"n":0.10}`, `{"n":1e-1}`,
 	`{"n":1e400}`, `{"n":1e-400}`, `{"n":1e308}`, `{"n":1.7976931348623157e308}`, `{"n":1.8e308}`, `{"n":1e1000}`, `{"n":1e-1000}`, `{"n":1e1001}`, `{"n":0e99999}`,
 	`{"n":9223372036854775807}`, `{"n":9223372036854775808}`, `{"n":-9223372036854775808}`, `{"n":-9223372036854775809}`,
-	`{"n":18446744073709551615}`, `{"n":18446744073709551616}`, `{"n":123456789012345678901234567890}`,
+	`{"n":18446744073709551615}`, `{"n":18446744073709551616}`, `{"n":1e19}`, `{"n":-1e19}`, `{"n":9.223372036854775807e18}`, `{"n":9.223372036854775808e18}`, `{"n":-9.223372036854775808e18}`, `{"n":-9.223372036854775809e18}`, `{"n":92233720368547758.07e2}`, `{"n":123456789012345678901234567890}`,
 	`{"n":3.4028234663852886e+38}`, `{"n":3.4028234663852887e+38}`, `{"n":-3.4028234663852886e38}`,
 	`{"n":"1"}`, `{"n":true}`, `{"n":null}`, `{"n":0.5}`, `{"n":[1]}`, `{"n":{}}`, `{"n":01}`, `{"n":1.}`, `{"n":.5}`, `{"n":+1}`, `{"n":-}`, `{"n":1e}`,
 	`{"n":` + strings.Repeat("1", 999) + `}`, `{"n":` + strings.Repeat("1", 1001) + `}`, `{"n":0.` + strings.Repeat("0", 998) + `1}`,

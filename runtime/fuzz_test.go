@@ -18,7 +18,8 @@ var argSeeds = []string{
 	``, `{}`, `{"city":"Paris","days":3}`, `{"city":"x","days":3.0}`, `{"city":"x","days":1e400}`,
 	`{"city":"x","big":99999999999999999999}`, `{"city":5}`, `[1,2]`, `null`, `"str"`, `{"city":`,
 	"{\"city\":\"\xff\"}", strings.Repeat("[", 200), `{"city":"x","tags":["a",1]}`, `{"a/b":1}`,
-	`{"city":"x","ratio":-0.0e-7}`, `{"city":"\u0000"}`, `{"city":"x"} {}`,
+	`{"city":"x","ratio":-0.0e-7}`, `{"city":"x","big":9223372036854775807}`, `{"city":"x","big":-9223372036854775809}`,
+	`{"city":"x","big":1e19}`, `{"city":"x","big":-9.223372036854775808e18}`, `{"city":"x","big":[9223372036854775808]}`, `{"city":"\u0000"}`, `{"city":"x"} {}`,
 }
 
 func fuzzServer() *Server {

@@ -87,9 +87,7 @@ const toolgenForecastOutputSchema = `{
 			"type": "string"
 		},
 		"days": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"high": {
 			"type": "number"

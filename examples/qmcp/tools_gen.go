@@ -324,9 +324,7 @@ const toolgenPlannerOutputSchema = `{
 		},
 		"estimated_steps": {
 			"type": "integer",
-			"description": "How many steps there are.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "How many steps there are."
 		}
 	},
 	"required": [
@@ -384,9 +382,7 @@ const toolgenExecutorOutputSchema = `{
 		},
 		"steps_executed": {
 			"type": "integer",
-			"description": "How many steps ran.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "How many steps ran."
 		},
 		"results": {
 			"type": [

@@ -320,9 +320,7 @@ const toolgenServiceDeleteAlertOutputSchema = `{
 		},
 		"remaining": {
 			"type": "integer",
-			"description": "Remaining is how many alerts are left.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Remaining is how many alerts are left."
 		}
 	},
 	"required": [

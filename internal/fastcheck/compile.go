@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolgen-go/toolgen/internal/compile"
 )
 
 // Limits are the bounds the full path puts on arguments before any schema
@@ -87,6 +88,7 @@ type node struct {
 
 	// Numbers.
 	minimum, maximum, exclusiveMin, exclusiveMax *decimal
+	int64Range                                   bool     // compile.Int64Range: whole numbers must fit an int64
 	multipleOf                                   *big.Rat // rare: checked as jsonschema does, allocating
 
 	// Strings.
@@ -212,6 +214,7 @@ func (c *compiler) into(n *node, v any) bool {
 				return false
 			}
 		}
+		n.int64Range = compile.Int64Range(v)
 		return true
 	}
 	return false

@@ -131,6 +131,14 @@ var maxFloat64 = func() decimal {
 	return n.dec
 }()
 
+// minInt64 and maxInt64 are the range compile.Int64Range holds integer
+// schemas to.
+var minInt64, maxInt64 = func() (decimal, decimal) {
+	lo, _, _ := scanNumber([]byte("-9223372036854775808"), 0)
+	hi, _, _ := scanNumber([]byte("9223372036854775807"), 0)
+	return lo.dec, hi.dec
+}()
+
 // cmpAbs compares the magnitudes of two decimals.
 func cmpAbs(x, y *decimal) int {
 	ax, ay := *x, *y

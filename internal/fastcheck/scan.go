@@ -412,6 +412,9 @@ func (s *scanner) number(n *node) bool {
 	if n.types != 0 && n.types&tNumber == 0 && (n.types&tInteger == 0 || !d.isInt()) {
 		return false
 	}
+	if n.int64Range && (cmp(d, &minInt64) < 0 || cmp(d, &maxInt64) > 0) {
+		return false
+	}
 	if n.format != nil ||
 		n.minimum != nil && cmp(d, n.minimum) < 0 ||
 		n.maximum != nil && cmp(d, n.maximum) > 0 ||

@@ -369,21 +369,22 @@ func (b *builder) enum(t Type, vals []any, path, pos string) (*Schema, error) {
 
 // Bounds of the numeric types, as JSON numbers: every value a schema
 // accepts must decode into the Go type, so that validating arguments is
-// all it takes for a call to get past decoding them. int, uint and uintptr
-// take their 64-bit bounds, so that the schema does not depend on the
-// platform the generator ran on.
+// all it takes for a call to get past decoding them. The 64-bit integers
+// (int, uint and uintptr too, so that the schema does not depend on the
+// platform the generator ran on) carry no ±2⁶³ bounds, which clients and
+// models read as floats and show wrong: the validator holds every integer
+// schema to int64's range itself (compile.Int64Range). Unsigned types keep
+// their minimum 0.
 var numBounds = map[Kind][2]string{
 	Int8:    {strconv.Itoa(math.MinInt8), strconv.Itoa(math.MaxInt8)},
 	Int16:   {strconv.Itoa(math.MinInt16), strconv.Itoa(math.MaxInt16)},
 	Int32:   {strconv.Itoa(math.MinInt32), strconv.Itoa(math.MaxInt32)},
-	Int64:   {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
-	Int:     {strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)},
 	Uint8:   {"0", strconv.Itoa(math.MaxUint8)},
 	Uint16:  {"0", strconv.Itoa(math.MaxUint16)},
 	Uint32:  {"0", strconv.FormatUint(math.MaxUint32, 10)},
-	Uint64:  {"0", strconv.FormatUint(math.MaxUint64, 10)},
-	Uint:    {"0", strconv.FormatUint(math.MaxUint64, 10)},
-	Uintptr: {"0", strconv.FormatUint(math.MaxUint64, 10)},
+	Uint64:  {"0", ""},
+	Uint:    {"0", ""},
+	Uintptr: {"0", ""},
 	Float32: {"-3.4028234663852886e+38", "3.4028234663852886e+38"},
 }
 

@@ -69,9 +69,7 @@ const toolgenEchoInputSchema = `{
 			"type": "boolean"
 		},
 		"int": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"int8": {
 			"type": "integer",
@@ -94,14 +92,11 @@ const toolgenEchoInputSchema = `{
 			"maximum": 2147483647
 		},
 		"int64": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"uint": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"uint8": {
 			"type": "integer",
@@ -125,13 +120,11 @@ const toolgenEchoInputSchema = `{
 		},
 		"uint64": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"uintptr": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"float32": {
 			"type": "number",
@@ -200,9 +193,7 @@ const toolgenEchoOutputSchema = `{
 			"type": "boolean"
 		},
 		"int": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"int8": {
 			"type": "integer",
@@ -225,14 +216,11 @@ const toolgenEchoOutputSchema = `{
 			"maximum": 2147483647
 		},
 		"int64": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"uint": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"uint8": {
 			"type": "integer",
@@ -256,13 +244,11 @@ const toolgenEchoOutputSchema = `{
 		},
 		"uint64": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"uintptr": {
 			"type": "integer",
-			"minimum": 0,
-			"maximum": 18446744073709551615
+			"minimum": 0
 		},
 		"float32": {
 			"type": "number",

@@ -75,18 +75,14 @@ const toolgenSummarizeInputSchema = `{
 			"items": {
 				"type": "array",
 				"items": {
-					"type": "integer",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807
+					"type": "integer"
 				}
 			}
 		},
 		"triple": {
 			"type": "array",
 			"items": {
-				"type": "integer",
-				"minimum": -9223372036854775808,
-				"maximum": 9223372036854775807
+				"type": "integer"
 			},
 			"minItems": 3,
 			"maxItems": 3
@@ -212,9 +208,7 @@ const toolgenSummarizeOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
-		"type": "integer",
-		"minimum": -9223372036854775808,
-		"maximum": 9223372036854775807
+		"type": "integer"
 	}
 }`
 

@@ -62,8 +62,7 @@ const toolgenPaintInputSchema = `{
 				"size": {
 					"type": "integer",
 					"description": "Size in millimetres.",
-					"minimum": 1,
-					"maximum": 9223372036854775807
+					"minimum": 1
 				}
 			},
 			"required": [
@@ -104,8 +103,7 @@ const toolgenPaintOutputSchema = `{
 		"size": {
 			"type": "integer",
 			"description": "Size in millimetres.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		}
 	},
 	"required": [

@@ -116,8 +116,6 @@ const toolgenSearchInputSchema = `{
 		"page": {
 			"type": "integer",
 			"description": "Page to return.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807,
 			"default": 1
 		},
 		"query": {
@@ -136,8 +134,6 @@ const toolgenSearchInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Limit of results; 0 means none.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807,
 			"default": 10
 		},
 		"ratio": {
@@ -159,8 +155,6 @@ const toolgenSearchInputSchema = `{
 				"indent": {
 					"type": "integer",
 					"description": "Indent of the output.",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807,
 					"default": 2
 				},
 				"pretty": {
@@ -222,8 +216,6 @@ const toolgenOrderInputSchema = `{
 					"qty": {
 						"type": "integer",
 						"description": "Qty ordered.",
-						"minimum": -9223372036854775808,
-						"maximum": 9223372036854775807,
 						"default": 1
 					},
 					"options": {
@@ -263,8 +255,6 @@ const toolgenOrderInputSchema = `{
 					"qty": {
 						"type": "integer",
 						"description": "Qty ordered.",
-						"minimum": -9223372036854775808,
-						"maximum": 9223372036854775807,
 						"default": 1
 					},
 					"options": {
@@ -306,8 +296,6 @@ const toolgenOrderInputSchema = `{
 						"qty": {
 							"type": "integer",
 							"description": "Qty ordered.",
-							"minimum": -9223372036854775808,
-							"maximum": 9223372036854775807,
 							"default": 1
 						},
 						"options": {
@@ -385,8 +373,6 @@ const toolgenOrderInputSchema = `{
 		"retries": {
 			"type": "integer",
 			"description": "Retries is a pointer with a plain default.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807,
 			"default": 3
 		},
 		"first": {
@@ -400,8 +386,6 @@ const toolgenOrderInputSchema = `{
 				"qty": {
 					"type": "integer",
 					"description": "Qty ordered.",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807,
 					"default": 1
 				},
 				"options": {
@@ -498,8 +482,6 @@ const toolgenStoreGetInputSchema = `{
 		"page": {
 			"type": "integer",
 			"description": "Page to return.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807,
 			"default": 1
 		},
 		"query": {
@@ -518,8 +500,6 @@ const toolgenStoreGetInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Limit of results; 0 means none.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807,
 			"default": 10
 		},
 		"ratio": {
@@ -541,8 +521,6 @@ const toolgenStoreGetInputSchema = `{
 				"indent": {
 					"type": "integer",
 					"description": "Indent of the output.",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807,
 					"default": 2
 				},
 				"pretty": {

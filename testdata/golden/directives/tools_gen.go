@@ -91,8 +91,7 @@ const toolgenReadFileInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		}
 	},
 	"required": [
@@ -127,8 +126,7 @@ const toolgenRemoveFileInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		}
 	},
 	"required": [
@@ -162,8 +160,7 @@ const toolgenHTTPGetInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		}
 	},
 	"required": [
@@ -199,8 +196,7 @@ const toolgenParseV2DataInputSchema = `{
 		"limit": {
 			"type": "integer",
 			"description": "Bytes to read at most.",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		}
 	},
 	"required": [

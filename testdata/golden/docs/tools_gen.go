@@ -85,9 +85,7 @@ const toolgenAddTaskInputSchema = `{
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Priority orders work. Higher runs first."
 		},
 		"options": {
 			"type": "object",
@@ -161,9 +159,7 @@ const toolgenDescribeInputSchema = `{
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Priority orders work. Higher runs first."
 		},
 		"options": {
 			"type": "object",
@@ -238,9 +234,7 @@ const toolgenUndocumentedInputSchema = `{
 		},
 		"priority": {
 			"type": "integer",
-			"description": "Priority orders work. Higher runs first.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Priority orders work. Higher runs first."
 		},
 		"options": {
 			"type": "object",

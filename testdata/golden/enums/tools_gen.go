@@ -73,7 +73,6 @@ const toolgenGreetInputSchema = `{
 		"times": {
 			"type": "integer",
 			"minimum": 1,
-			"maximum": 9223372036854775807,
 			"default": 1
 		},
 		"days": {
@@ -107,9 +106,7 @@ const toolgenGreetOutputSchema = `{
 			"type": "string"
 		},
 		"count": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [

@@ -96,9 +96,7 @@ const toolgenSaveInputSchema = `{
 		},
 		"size": {
 			"type": "integer",
-			"description": "Size is a size in pixels.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Size is a size in pixels."
 		},
 		"window": {
 			"type": "object",
@@ -121,22 +119,17 @@ const toolgenSaveInputSchema = `{
 		},
 		"count": {
 			"type": "integer",
-			"minimum": 1,
-			"maximum": 9223372036854775807
+			"minimum": 1
 		},
 		"range": {
 			"type": "object",
 			"description": "Pair is generic.",
 			"properties": {
 				"low": {
-					"type": "integer",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807
+					"type": "integer"
 				},
 				"high": {
-					"type": "integer",
-					"minimum": -9223372036854775808,
-					"maximum": 9223372036854775807
+					"type": "integer"
 				}
 			},
 			"required": [
@@ -195,9 +188,7 @@ const toolgenSaveOutputSchema = `{
 		},
 		"size": {
 			"type": "integer",
-			"description": "Size is a size in pixels.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Size is a size in pixels."
 		}
 	},
 	"required": [
@@ -227,15 +218,11 @@ const toolgenResizeInputSchema = `{
 	"type": "object",
 	"properties": {
 		"width": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"height": {
 			"type": "integer",
-			"description": "Size is a size in pixels.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Size is a size in pixels."
 		}
 	},
 	"required": [

@@ -167,9 +167,7 @@ const toolgenStoreCountInputSchema = `{
 // result.
 const toolgenStoreCountOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer",
-	"minimum": -9223372036854775808,
-	"maximum": 9223372036854775807
+	"type": "integer"
 }`
 
 // toolgenStoreCountHandler returns the handler of tool count_notes: it decodes

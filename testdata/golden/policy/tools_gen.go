@@ -94,9 +94,7 @@ const toolgenReadIssueInputSchema = `{
 	"properties": {
 		"number": {
 			"type": "integer",
-			"description": "Number of the issue.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Number of the issue."
 		}
 	},
 	"required": [
@@ -126,9 +124,7 @@ const toolgenCloseIssueInputSchema = `{
 	"properties": {
 		"number": {
 			"type": "integer",
-			"description": "Number of the issue.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Number of the issue."
 		}
 	},
 	"required": [
@@ -175,9 +171,7 @@ const toolgenDeleteInputSchema = `{
 	"properties": {
 		"number": {
 			"type": "integer",
-			"description": "Number of the issue.",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"description": "Number of the issue."
 		}
 	},
 	"required": [

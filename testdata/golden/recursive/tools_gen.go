@@ -127,9 +127,7 @@ const toolgenWalkInputSchema = `{
 // toolgenWalkOutputSchema is the JSON Schema of walk's structured result.
 const toolgenWalkOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer",
-	"minimum": -9223372036854775808,
-	"maximum": 9223372036854775807
+	"type": "integer"
 }`
 
 // toolgenWalkHandler is the handler of tool walk: it decodes the arguments and

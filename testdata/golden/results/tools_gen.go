@@ -273,9 +273,7 @@ const toolgenMapOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
 	"type": "object",
 	"additionalProperties": {
-		"type": "integer",
-		"minimum": -9223372036854775808,
-		"maximum": 9223372036854775807
+		"type": "integer"
 	}
 }`
 

@@ -117,9 +117,7 @@ const toolgenFullInputSchema = `{
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -148,9 +146,7 @@ const toolgenPointerInputSchema = `{
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -175,9 +171,7 @@ const toolgenFlatInputSchema = `{
 	"type": "object",
 	"properties": {
 		"a": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"b": {
 			"type": "string"
@@ -229,14 +223,10 @@ const toolgenClashInputSchema = `{
 	"type": "object",
 	"properties": {
 		"x": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"X": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -249,9 +239,7 @@ const toolgenClashInputSchema = `{
 // toolgenClashOutputSchema is the JSON Schema of clash's structured result.
 const toolgenClashOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer",
-	"minimum": -9223372036854775808,
-	"maximum": 9223372036854775807
+	"type": "integer"
 }`
 
 // toolgenClashHandler is the handler of tool clash: it decodes the arguments
@@ -287,9 +275,7 @@ const toolgenOnlyErrorInputSchema = `{
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -317,9 +303,7 @@ const toolgenNoResultInputSchema = `{
 	"type": "object",
 	"properties": {
 		"n": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -407,19 +391,13 @@ const toolgenFallbackInputSchema = `{
 	"type": "object",
 	"properties": {
 		"p3": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"y": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"Y": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		}
 	},
 	"required": [
@@ -434,9 +412,7 @@ const toolgenFallbackInputSchema = `{
 // result.
 const toolgenFallbackOutputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "integer",
-	"minimum": -9223372036854775808,
-	"maximum": 9223372036854775807
+	"type": "integer"
 }`
 
 // toolgenFallbackHandler is the handler of tool fallback: it decodes the

@@ -142,14 +142,10 @@ const toolgenInspectInputSchema = `{
 			"type": "number"
 		},
 		"ptr": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"forced": {
-			"type": "integer",
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			"type": "integer"
 		},
 		"loose": {
 			"type": "string"
@@ -251,17 +247,13 @@ const toolgenInspectOutputSchema = `{
 			"type": [
 				"integer",
 				"null"
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			]
 		},
 		"forced": {
 			"type": [
 				"integer",
 				"null"
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			]
 		},
 		"loose": {
 			"type": "string"

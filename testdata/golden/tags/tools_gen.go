@@ -81,9 +81,7 @@ const toolgenTaggedInputSchema = `{
 			"enum": [
 				1,
 				2
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			]
 		},
 		"default": {
 			"type": "string",
@@ -154,8 +152,7 @@ const toolgenTaggedInputSchema = `{
 			"type": "array",
 			"items": {
 				"type": "integer",
-				"minimum": 1,
-				"maximum": 9223372036854775807
+				"minimum": 1
 			},
 			"uniqueItems": true
 		},
@@ -171,9 +168,7 @@ const toolgenTaggedInputSchema = `{
 			"type": [
 				"integer",
 				"null"
-			],
-			"minimum": -9223372036854775808,
-			"maximum": 9223372036854775807
+			]
 		},
 		"null_enum": {
 			"type": [
