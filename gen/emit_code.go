@@ -278,30 +278,55 @@ func lowerFirst(s string) string {
 	return string(r)
 }
 
-// emitDecl declares one named type of a tools.yaml, with its description as
-// its doc.
+// emitDecl declares one named type of a tools.yaml, with its doc comment
+// (built from the schema's description), and an enum's constants, each
+// with its own.
 func emitDecl(f *jen.File, d *declaredType) {
-	if desc := strings.TrimSpace(d.doc); desc != "" {
-		for _, c := range commentLines(d.name + ": " + desc) {
-			f.Add(c)
-		}
+	for _, c := range commentLines(wrapText(d.doc)) {
+		f.Add(c)
 	}
 	if d.underlying == nil {
 		f.Type().Id(d.name).Struct(fieldCodes(d.fields)...)
 		f.Line()
 		return
 	}
-	f.Type().Id(d.name).Add(typeCode(d.underlying))
+	if d.alias {
+		f.Type().Id(d.name).Op("=").Add(typeCode(d.underlying))
+	} else {
+		f.Type().Id(d.name).Add(typeCode(d.underlying))
+	}
 	f.Line()
 	if len(d.consts) > 0 {
-		consts := make([]jen.Code, len(d.consts))
-		for i, c := range d.consts {
-			consts[i] = jen.Id(c.name).Id(d.name).Op("=").Op(c.literal)
+		var consts []jen.Code
+		for _, c := range d.consts {
+			consts = append(consts, commentLines(c.doc)...)
+			consts = append(consts, jen.Id(c.name).Id(d.name).Op("=").Op(c.literal))
 		}
 		f.Comment("The values of " + d.name + ".")
 		f.Const().Defs(consts...)
 		f.Line()
 	}
+}
+
+// wrapText wraps each paragraph of text at 77 columns, keeping its line
+// breaks.
+func wrapText(text string) string {
+	var out []string
+	for _, para := range strings.Split(strings.TrimSpace(text), "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			if line != "" && len(line)+1+len(w) > 77 {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // comment writes a comment wrapped at 80 columns.

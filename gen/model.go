@@ -232,15 +232,18 @@ type guard struct {
 
 // declaredType is a named type the generated file declares (schema-first).
 type declaredType struct {
-	name, doc  string
+	name       string
+	doc        string      // its doc comment, a sentence that starts with name
 	fields     []field     // a struct type
 	underlying *typeExpr   // else: type name underlying
+	alias      bool        // type name = underlying
 	consts     []enumConst // an enum's values
 }
 
-// enumConst is an enum value: the constant's name and its Go literal.
+// enumConst is an enum value: the constant's name, its Go literal and its
+// doc comment.
 type enumConst struct {
-	name, literal string
+	name, literal, doc string
 }
 
 // rateLimit is a tool's declared rate limit: n calls per period, per

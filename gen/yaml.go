@@ -145,7 +145,7 @@ func yamlType(t *toolsyaml.Type) *typeExpr {
 
 // yamlDecl is a named type of the schema-first mapping as a typeDecl.
 func yamlDecl(d *toolsyaml.Decl) *declaredType {
-	td := &declaredType{name: d.Name, doc: d.Doc}
+	td := &declaredType{name: d.Name, doc: d.Comment, alias: d.Alias}
 	switch d.Kind {
 	case toolsyaml.DeclStruct:
 		for _, fd := range d.Fields {
@@ -168,7 +168,7 @@ func yamlDecl(d *toolsyaml.Decl) *declaredType {
 				_ = json.Unmarshal(v.Value, &s) // a JSON string, checked by the parser
 				lit = strconv.Quote(s)
 			}
-			td.consts = append(td.consts, enumConst{name: v.Name, literal: lit})
+			td.consts = append(td.consts, enumConst{name: v.Name, literal: lit, doc: v.Comment})
 		}
 	}
 	return td

@@ -24,7 +24,7 @@ type calculator struct {
 }
 
 func (c *calculator) Add(ctx context.Context, in AddInput) (AddOutput, error) {
-	return AddOutput(in.A + in.B), nil
+	return in.A + in.B, nil
 }
 
 func (c *calculator) Ring(ctx context.Context, in RingInput) (*runtime.Result, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// AddInput is the arguments of the tool add.
 type AddInput struct {
 	// The first number to add.
 	A float64 `json:"a"`
@@ -18,9 +19,10 @@ type AddInput struct {
 	B float64 `json:"b"`
 }
 
-// AddOutput: The sum of the two numbers.
-type AddOutput float64
+// AddOutput is the sum of the two numbers.
+type AddOutput = float64
 
+// RingInput is the arguments of the tool ring.
 type RingInput struct {
 	// The ID of the doorbell to ring.
 	DoorbellID string `json:"doorbell_id"`

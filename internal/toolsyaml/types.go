@@ -80,8 +80,12 @@ const (
 
 // Decl is a named type to declare.
 type Decl struct {
-	Name       string
-	Doc        string
+	Name string
+	Doc  string // the schema's description
+	// Comment is the declaration's Go doc comment, a sentence that
+	// starts with Name, from the description.
+	Comment    string
+	Alias      bool // DeclDefined: an alias (type N = T), so that a T is an N without conversion
 	Kind       DeclKind
 	Fields     []Field     // DeclStruct
 	Underlying *Type       // DeclEnum, DeclDefined
@@ -102,8 +106,9 @@ type Field struct {
 
 // EnumValue is one constant of an enum type.
 type EnumValue struct {
-	Name  string          // Go name of the constant: type name + value
-	Value json.RawMessage // the JSON value, a string or an integer
+	Name    string          // Go name of the constant: type name + value
+	Value   json.RawMessage // the JSON value, a string or an integer
+	Comment string          // its Go doc comment
 }
 
 // Types is the Go model of a file's schemas.
@@ -133,20 +138,37 @@ func GoTypes(f *File) (*Types, error) {
 	}
 	sharedNodes := maps.Clone(m.defNodes)
 	for _, d := range f.Defs {
-		m.named(GoName(d.Name), d.Node, true)
+		m.addEnumDef(GoName(d.Name), d.Node)
+	}
+	sharedEnums := m.enumDefs
+	for _, d := range f.Defs {
+		name := GoName(d.Name)
+		m.named(name, d.Node, true, name+" is the definition "+d.Name+" of the file's $defs.")
 	}
 	for _, t := range f.Tools {
 		m.defs = maps.Clone(shared)
 		m.defNodes = maps.Clone(sharedNodes)
+		m.enumDefs = sharedEnums[:len(sharedEnums):len(sharedEnums)]
 		m.declareDefs(t.GoName, t.Input)
-		ts.Input[t.Name] = m.named(t.GoName+"Input", t.Input.Node, true)
 		if t.Output != nil {
 			m.declareDefs(t.GoName, t.Output)
-			ts.Output[t.Name] = m.named(t.GoName+"Output", t.Output.Node, true)
 		}
-		m.mapDefs(t.Input)
+		in := t.GoName + "Input"
+		ts.Input[t.Name] = m.named(in, t.Input.Node, true, in+" is the arguments of the tool "+t.Name+".")
 		if t.Output != nil {
-			m.mapDefs(t.Output)
+			out := t.GoName + "Output"
+			ts.Output[t.Name] = m.named(out, t.Output.Node, true, out+" is the structured result of the tool "+t.Name+".")
+			// A handler returns the type the schema names, or a
+			// []string, without converting it.
+			for _, d := range m.decls {
+				if d.Name == out && d.Kind == DeclDefined {
+					d.Alias = true
+				}
+			}
+		}
+		m.mapDefs(t.Name, t.Input)
+		if t.Output != nil {
+			m.mapDefs(t.Name, t.Output)
 		}
 	}
 	if len(m.errs) > 0 {
@@ -205,7 +227,47 @@ type mapper struct {
 	// and the current tool's.
 	defNodes map[string]*yaml.Node
 	done     map[string]bool // $defs already mapped, by Go type name
+	// enumDefs are the $defs in reach that are enums, in order (the
+	// file's, then the tool's), by the part of their schema that makes
+	// the type: an inline enum with the same shares their type.
+	enumDefs []enumDef
 	errs     ErrorList
+}
+
+type enumDef struct {
+	key, name string
+}
+
+// enumKey is what makes an enum schema's Go type: its type and its
+// values, when it has nothing else but annotations; "" for any other
+// schema.
+func enumKey(n *yaml.Node) string {
+	n = resolve(n)
+	if n.Kind != yaml.MappingNode || child(n, "enum") == nil {
+		return ""
+	}
+	var typ, vals []byte
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "type":
+			typ, _ = nodeJSON(n.Content[i+1])
+		case "enum":
+			var err error
+			if vals, err = nodeJSON(n.Content[i+1]); err != nil {
+				return ""
+			}
+		case "description", "title", "default", "examples", "deprecated", "$comment":
+		default:
+			return ""
+		}
+	}
+	return string(typ) + "|" + string(vals)
+}
+
+func (m *mapper) addEnumDef(name string, n *yaml.Node) {
+	if k := enumKey(n); k != "" {
+		m.enumDefs = append(m.enumDefs, enumDef{key: k, name: name})
+	}
 }
 
 func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {
@@ -237,11 +299,12 @@ func (m *mapper) declareDefs(tool string, s *Schema) {
 		if _, ok := m.defs[ptr]; !ok {
 			m.defs[ptr] = tool + GoName(key)
 			m.defNodes[ptr] = resolve(defs.Content[i+1])
+			m.addEnumDef(tool+GoName(key), defs.Content[i+1])
 		}
 	}
 }
 
-func (m *mapper) mapDefs(s *Schema) {
+func (m *mapper) mapDefs(tool string, s *Schema) {
 	defs := child(s.Node, "$defs")
 	if defs == nil {
 		return
@@ -261,34 +324,37 @@ func (m *mapper) mapDefs(s *Schema) {
 			continue
 		}
 		m.done[name] = true
-		m.named(name, v, true)
+		m.named(name, v, true, name+" is the definition "+k.Value+" of the tool "+tool+"'s schemas.")
 	}
 }
 
 // named declares a type called name for the schema n and returns a
 // reference to it. force declares a defined type even for a scalar schema
-// (the tool's Input and Output, and $defs, always have names).
-func (m *mapper) named(name string, n *yaml.Node, force bool) *Type {
+// (the tool's Input and Output, and $defs, always have names). fallback is
+// the type's doc comment when the schema has no description.
+func (m *mapper) named(name string, n *yaml.Node, force bool, fallback string) *Type {
 	n = resolve(n)
 	doc := scalarValue(child(n, "description"))
+	comment := goDoc(name, doc, fallback)
 	if vals := child(n, "enum"); vals != nil {
 		if d := m.enum(name, doc, n, resolve(vals)); d != nil {
+			d.Comment = comment
 			m.declare(d, n)
 			return &Type{Kind: KindNamed, Name: name}
 		}
 		return &Type{Kind: KindRaw}
 	}
 	if isObjectWithProperties(n) {
-		d := &Decl{Name: name, Doc: doc, Kind: DeclStruct}
+		d := &Decl{Name: name, Doc: doc, Comment: comment, Kind: DeclStruct}
 		m.declare(d, n) // before the fields, so that a recursive $ref resolves
 		d.Fields = m.fields(name, n)
 		return &Type{Kind: KindNamed, Name: name}
 	}
-	t := m.typeOf(name, n)
+	t := m.typeOf(name, name, n)
 	if !force || t.Kind == KindRaw && name == "" {
 		return t
 	}
-	m.declare(&Decl{Name: name, Doc: doc, Kind: DeclDefined, Underlying: t}, n)
+	m.declare(&Decl{Name: name, Doc: doc, Comment: comment, Kind: DeclDefined, Underlying: t}, n)
 	return &Type{Kind: KindNamed, Name: name}
 }
 
@@ -306,8 +372,10 @@ func combinator(n *yaml.Node) bool {
 
 // typeOf maps a schema that is used in place (a property, an item). ctx
 // names nested types: an object property "address" of AddInput becomes
-// AddInputAddress.
-func (m *mapper) typeOf(ctx string, n *yaml.Node) *Type {
+// AddInputAddress; site says where the schema is, for their doc comments.
+// An enum with the same type and values as an enum of $defs in reach is
+// that definition's type.
+func (m *mapper) typeOf(ctx, site string, n *yaml.Node) *Type {
 	n = resolve(n)
 	if n.Kind != yaml.MappingNode {
 		return &Type{Kind: KindRaw} // true, false
@@ -321,8 +389,15 @@ func (m *mapper) typeOf(ctx string, n *yaml.Node) *Type {
 	if combinator(n) || child(n, "const") != nil {
 		return &Type{Kind: KindRaw}
 	}
+	if k := enumKey(n); k != "" {
+		for _, d := range m.enumDefs {
+			if d.key == k {
+				return &Type{Kind: KindNamed, Name: d.name}
+			}
+		}
+	}
 	if child(n, "enum") != nil || isObjectWithProperties(n) {
-		return m.named(ctx, n, false)
+		return m.named(ctx, n, false, ctx+" is the type of "+site+".")
 	}
 	typ := child(n, "type")
 	if typ == nil {
@@ -338,7 +413,7 @@ func (m *mapper) typeOf(ctx string, n *yaml.Node) *Type {
 			}
 		}
 		if len(nonNull) == 1 && len(typ.Content) == 2 {
-			inner := m.scalarOrContainer(ctx, n, nonNull[0])
+			inner := m.scalarOrContainer(ctx, site, n, nonNull[0])
 			if inner.Kind == KindRaw {
 				return inner
 			}
@@ -346,10 +421,10 @@ func (m *mapper) typeOf(ctx string, n *yaml.Node) *Type {
 		}
 		return &Type{Kind: KindRaw}
 	}
-	return m.scalarOrContainer(ctx, n, typ.Value)
+	return m.scalarOrContainer(ctx, site, n, typ.Value)
 }
 
-func (m *mapper) scalarOrContainer(ctx string, n *yaml.Node, typ string) *Type {
+func (m *mapper) scalarOrContainer(ctx, site string, n *yaml.Node, typ string) *Type {
 	switch typ {
 	case "string":
 		if scalarValue(child(n, "format")) == "date-time" {
@@ -367,11 +442,11 @@ func (m *mapper) scalarOrContainer(ctx string, n *yaml.Node, typ string) *Type {
 		if items == nil || child(n, "prefixItems") != nil {
 			return &Type{Kind: KindSlice, Elem: &Type{Kind: KindRaw}}
 		}
-		return &Type{Kind: KindSlice, Elem: m.typeOf(ctx+"Item", items)}
+		return &Type{Kind: KindSlice, Elem: m.typeOf(ctx+"Item", "an item of "+site, items)}
 	case "object":
 		ap := child(n, "additionalProperties")
 		if ap != nil && resolve(ap).Kind == yaml.MappingNode && child(n, "patternProperties") == nil {
-			return &Type{Kind: KindMap, Elem: m.typeOf(ctx+"Value", ap)}
+			return &Type{Kind: KindMap, Elem: m.typeOf(ctx+"Value", "a value of "+site, ap)}
 		}
 		return &Type{Kind: KindMap, Elem: &Type{Kind: KindRaw}}
 	}
@@ -400,7 +475,7 @@ func (m *mapper) fields(owner string, n *yaml.Node) []Field {
 			Name:     goName,
 			JSONName: k.Value,
 			Doc:      scalarValue(child(v, "description")),
-			Type:     m.typeOf(owner+goName, v),
+			Type:     m.typeOf(owner+goName, "the property "+k.Value+" of "+owner, v),
 			Optional: !required[k.Value],
 		}
 		d := child(v, "default")
@@ -451,7 +526,7 @@ func (m *mapper) enum(name, doc string, n, vals *yaml.Node) *Decl {
 			return nil
 		}
 		used[cname] = true
-		values = append(values, EnumValue{Name: cname, Value: js})
+		values = append(values, EnumValue{Name: cname, Value: js, Comment: cname + " is the " + name + " " + string(js) + "."})
 	}
 	if len(values) == 0 {
 		return nil

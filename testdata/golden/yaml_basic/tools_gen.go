@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// AddInput is the arguments of the tool add.
 type AddInput struct {
 	// The second number to add.
 	B float64 `json:"b"`
@@ -18,14 +19,16 @@ type AddInput struct {
 	A float64 `json:"a"`
 }
 
-// AddOutput: The sum of the two numbers.
-type AddOutput float64
+// AddOutput is the sum of the two numbers.
+type AddOutput = float64
 
+// RingDoorbellInput is the arguments of the tool ring_doorbell.
 type RingDoorbellInput struct {
 	// The ID of the doorbell.
 	DoorbellID string `json:"doorbell_id"`
 }
 
+// NoopInput is the arguments of the tool noop.
 type NoopInput map[string]json.RawMessage
 
 // Handlers implements the tools of tools.yaml, one method each. Embed

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// SearchInput is the arguments of the tool search.
 type SearchInput struct {
 	// The query.
 	Query string `json:"query"`
@@ -27,21 +28,24 @@ type SearchInput struct {
 	Format SearchInputFormat `json:"format"`
 }
 
-// SearchInputLevel: Log level.
+// SearchInputLevel is log level.
 type SearchInputLevel string
 
 // The values of SearchInputLevel.
 const (
-	SearchInputLevelInfo  SearchInputLevel = "info"
+	// SearchInputLevelInfo is the SearchInputLevel "info".
+	SearchInputLevelInfo SearchInputLevel = "info"
+	// SearchInputLevelDebug is the SearchInputLevel "debug".
 	SearchInputLevelDebug SearchInputLevel = "debug"
 )
 
-// SearchInputFormat: Output format.
+// SearchInputFormat is output format.
 type SearchInputFormat struct {
 	// Indentation.
 	Indent int64 `json:"indent"`
 }
 
+// OrderInput is the arguments of the tool order.
 type OrderInput struct {
 	// Items ordered.
 	Items []OrderInputItemsItem `json:"items,omitempty"`
@@ -57,6 +61,8 @@ type OrderInput struct {
 	Meta json.RawMessage `json:"meta,omitempty"`
 }
 
+// OrderInputItemsItem is the type of an item of the property items of
+// OrderInput.
 type OrderInputItemsItem struct {
 	// Name.
 	Name string `json:"name"`
@@ -64,24 +70,28 @@ type OrderInputItemsItem struct {
 	Qty int64 `json:"qty,omitempty"`
 }
 
-// OrderInputShipping: Shipping options, optional.
+// OrderInputShipping is shipping options, optional.
 type OrderInputShipping struct {
 	// Gift wrap.
 	Gift bool `json:"gift,omitempty"`
 }
 
+// OrderBox is the definition box of the tool order's schemas.
 type OrderBox struct {
 	// Size.
 	Size OrderBoxSize `json:"size,omitempty"`
 }
 
-// OrderBoxSize: Size.
+// OrderBoxSize is size.
 type OrderBoxSize string
 
 // The values of OrderBoxSize.
 const (
+	// OrderBoxSizeS is the OrderBoxSize "s".
 	OrderBoxSizeS OrderBoxSize = "s"
+	// OrderBoxSizeM is the OrderBoxSize "m".
 	OrderBoxSizeM OrderBoxSize = "m"
+	// OrderBoxSizeL is the OrderBoxSize "l".
 	OrderBoxSizeL OrderBoxSize = "l"
 )
 

@@ -11,40 +11,46 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// Address: A postal address.
+// Address is a postal address.
 type Address struct {
 	// The city.
 	City    string  `json:"city"`
 	Country Country `json:"country,omitempty"`
 }
 
-// Country: An ISO country code.
+// Country is an ISO country code.
 type Country string
 
 // The values of Country.
 const (
+	// CountryFR is the Country "FR".
 	CountryFR Country = "FR"
+	// CountryNO is the Country "NO".
 	CountryNO Country = "NO"
+	// CountryPT is the Country "PT".
 	CountryPT Country = "PT"
 )
 
-// Unused: Used by no tool.
+// Unused is used by no tool.
 type Unused struct {
 	// X.
 	X int64 `json:"x,omitempty"`
 }
 
+// ShipInput is the arguments of the tool ship.
 type ShipInput struct {
 	To     Address   `json:"to"`
 	From   *Address  `json:"from,omitempty"`
 	Weight ShipGrams `json:"weight,omitempty"`
 }
 
-type ShipOutput Address
+// ShipOutput is the structured result of the tool ship.
+type ShipOutput = Address
 
-// ShipGrams: A weight in grams.
+// ShipGrams is a weight in grams.
 type ShipGrams int64
 
+// LookupInput is the arguments of the tool lookup.
 type LookupInput struct {
 	// The city.
 	City string `json:"city,omitempty"`
@@ -52,11 +58,12 @@ type LookupInput struct {
 	Fallback *LookupInputFallback `json:"fallback,omitempty"`
 }
 
-// LookupInputFallback: The country when the city is unknown.
+// LookupInputFallback is the country when the city is unknown.
 type LookupInputFallback struct {
 	Country Country `json:"country,omitempty"`
 }
 
+// LookupOutput is the structured result of the tool lookup.
 type LookupOutput struct {
 	Country Country `json:"country,omitempty"`
 }

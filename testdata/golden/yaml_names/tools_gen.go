@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// PickInput is the arguments of the tool pick.
 type PickInput struct {
 	// A name in Japanese.
 	X名前   string         `json:"名前,omitempty"`
@@ -18,26 +19,34 @@ type PickInput struct {
 	X3d   bool           `json:"3d,omitempty"`
 }
 
+// PickInputLevel is the type of the property level of PickInput.
 type PickInputLevel int64
 
 // The values of PickInputLevel.
 const (
-	PickInputLevel5      PickInputLevel = 5
+	// PickInputLevel5 is the PickInputLevel 5.
+	PickInputLevel5 PickInputLevel = 5
+	// PickInputLevelMinus1 is the PickInputLevel -1.
 	PickInputLevelMinus1 PickInputLevel = -1
-	PickInputLevel16     PickInputLevel = 16
+	// PickInputLevel16 is the PickInputLevel 16.
+	PickInputLevel16 PickInputLevel = 16
 )
 
-type PickOutput PickPoint
+// PickOutput is the structured result of the tool pick.
+type PickOutput = PickPoint
 
+// PickPoint is the definition point of the tool pick's schemas.
 type PickPoint struct {
 	X float64 `json:"x,omitempty"`
 	Y float64 `json:"y,omitempty"`
 }
 
+// TwoInput is the arguments of the tool two.
 type TwoInput struct {
 	At *TwoPoint `json:"at,omitempty"`
 }
 
+// TwoPoint is the definition point of the tool two's schemas.
 type TwoPoint struct {
 	X float64 `json:"x,omitempty"`
 	Y float64 `json:"y,omitempty"`

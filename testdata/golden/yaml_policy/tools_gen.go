@@ -12,17 +12,22 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// ReadIssueInput is the arguments of the tool read_issue.
 type ReadIssueInput struct {
 	// Number of the issue.
 	Number int64 `json:"number"`
 }
 
+// CloseIssueInput is the arguments of the tool close_issue.
 type CloseIssueInput map[string]json.RawMessage
 
+// ExportInput is the arguments of the tool export.
 type ExportInput map[string]json.RawMessage
 
+// DeleteInput is the arguments of the tool delete.
 type DeleteInput map[string]json.RawMessage
 
+// PingInput is the arguments of the tool ping.
 type PingInput map[string]json.RawMessage
 
 // Handlers implements the tools of tools.yaml, one method each. Embed

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// EchoInput is the arguments of the tool echo.
 type EchoInput struct {
 	Text string `json:"text,omitempty"`
 }

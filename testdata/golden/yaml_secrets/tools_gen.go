@@ -11,13 +11,16 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
+// ForecastInput is the arguments of the tool forecast.
 type ForecastInput struct {
 	// City to forecast.
 	City string `json:"city,omitempty"`
 }
 
+// SyncInput is the arguments of the tool sync.
 type SyncInput map[string]json.RawMessage
 
+// LocalInput is the arguments of the tool local.
 type LocalInput map[string]json.RawMessage
 
 // Handlers implements the tools of tools.yaml, one method each. Embed

@@ -12,7 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// PlanTripInput: A trip to plan.
+// PlanTripInput is a trip to plan.
 type PlanTripInput struct {
 	// Where to.
 	// A city or a country.
@@ -37,56 +37,70 @@ type PlanTripInput struct {
 	HTTPURL  string                     `json:"http_url,omitempty"`
 }
 
-// PlanTripInputMode: How to travel.
+// PlanTripInputMode says how to travel.
 type PlanTripInputMode string
 
 // The values of PlanTripInputMode.
 const (
-	PlanTripInputModeTrain     PlanTripInputMode = "train"
-	PlanTripInputModePlane     PlanTripInputMode = "plane"
+	// PlanTripInputModeTrain is the PlanTripInputMode "train".
+	PlanTripInputModeTrain PlanTripInputMode = "train"
+	// PlanTripInputModePlane is the PlanTripInputMode "plane".
+	PlanTripInputModePlane PlanTripInputMode = "plane"
+	// PlanTripInputModeSelfDrive is the PlanTripInputMode "self-drive".
 	PlanTripInputModeSelfDrive PlanTripInputMode = "self-drive"
 )
 
+// PlanTripInputPriority is the type of the property priority of PlanTripInput.
 type PlanTripInputPriority int64
 
 // The values of PlanTripInputPriority.
 const (
+	// PlanTripInputPriority1 is the PlanTripInputPriority 1.
 	PlanTripInputPriority1 PlanTripInputPriority = 1
+	// PlanTripInputPriority2 is the PlanTripInputPriority 2.
 	PlanTripInputPriority2 PlanTripInputPriority = 2
+	// PlanTripInputPriority3 is the PlanTripInputPriority 3.
 	PlanTripInputPriority3 PlanTripInputPriority = 3
 )
 
+// PlanTripInputStopsItem is the type of an item of the property stops of
+// PlanTripInput.
 type PlanTripInputStopsItem struct {
 	City   string `json:"city"`
 	Nights int64  `json:"nights,omitempty"`
 }
 
+// PlanTripOutput is the structured result of the tool plan_trip.
 type PlanTripOutput struct {
 	ID   string        `json:"id"`
 	Legs []PlanTripLeg `json:"legs"`
 }
 
-// PlanTripPlace: A place.
+// PlanTripPlace is a place.
 type PlanTripPlace struct {
 	Name string         `json:"name"`
 	Near *PlanTripPlace `json:"near,omitempty"`
 }
 
+// PlanTripLeg is the definition leg of the tool plan_trip's schemas.
 type PlanTripLeg struct {
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
 }
 
+// ListCitiesInput is the arguments of the tool list_cities.
 type ListCitiesInput struct {
 	Country string `json:"country,omitempty"`
 }
 
-type ListCitiesOutput []string
+// ListCitiesOutput is the structured result of the tool list_cities.
+type ListCitiesOutput = []string
 
+// MottoInput is the arguments of the tool motto.
 type MottoInput struct{}
 
-// MottoOutput: A motto.
-type MottoOutput string
+// MottoOutput is a motto.
+type MottoOutput = string
 
 // Handlers implements the tools of tools.yaml, one method each. Embed
 // UnimplementedHandlers so that a tool added to the file later does not
