@@ -142,3 +142,93 @@ func TestSynthPackage(t *testing.T) {
 		t.Errorf("tool19's handler appears %d times, want 3", got)
 	}
 }
+
+// The generator's scale (DESIGN.md, "Scale of the generator"): its time
+// grows linearly with the input. BenchmarkGenerateWideStruct generates one
+// tool whose input is a struct of n fields, BenchmarkGenerateDeepChain one
+// whose input is the head of a chain of n nested struct types. The sizes
+// are fixed, whatever b.N is; see BENCHMARKS.md for the figures.
+
+func BenchmarkGenerateWideStruct(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("fields=%d", n), func(b *testing.B) {
+			benchGenerateOnce(b, wideStructPackage(b, n))
+		})
+	}
+}
+
+func BenchmarkGenerateDeepChain(b *testing.B) {
+	for _, n := range []int{500, 2000} {
+		b.Run(fmt.Sprintf("depth=%d", n), func(b *testing.B) {
+			benchGenerateOnce(b, deepChainPackage(b, n))
+		})
+	}
+}
+
+// benchGenerateOnce measures Generate on the module in dir, after one
+// warming run (which also checks that it generates).
+func benchGenerateOnce(b *testing.B, dir string) {
+	if _, err := Generate(Config{Dir: dir}, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for b.Loop() {
+		if _, err := Generate(Config{Dir: dir}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// synthModule writes a module of one package, package synth, whose
+// source is src, and returns its directory.
+func synthModule(tb testing.TB, src string) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":   "module example.com/synth\n\ngo 1.24\n",
+		"synth.go": src,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// wideStructPackage is a package with one tool whose input is a struct of
+// n documented fields of mixed kinds and tags.
+func wideStructPackage(tb testing.TB, n int) string {
+	var b strings.Builder
+	b.WriteString("// Package synth has one tool of a wide input.\npackage synth\n\nimport \"context\"\n\n// Wide is a wide input.\ntype Wide struct {\n")
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "\t// F%[1]d is field %[1]d.\n\tF%[1]d string `json:\"f%[1]d\" jsonschema:\"minLength=1\"`\n", i)
+		case 1:
+			fmt.Fprintf(&b, "\t// F%[1]d is field %[1]d.\n\tF%[1]d int `json:\"f%[1]d,omitempty\" jsonschema:\"minimum=0,default=%[1]d\"`\n", i)
+		case 2:
+			fmt.Fprintf(&b, "\t// F%[1]d is field %[1]d.\n\tF%[1]d []string `json:\"f%[1]d,omitempty\"`\n", i)
+		default:
+			fmt.Fprintf(&b, "\t// F%[1]d is field %[1]d.\n\tF%[1]d *bool `json:\"f%[1]d,omitempty\"`\n", i)
+		}
+	}
+	b.WriteString("}\n\n// Take takes a wide input.\n//\n//toolgen:tool\nfunc Take(ctx context.Context, in Wide) (string, error) { return \"\", nil }\n")
+	return synthModule(tb, b.String())
+}
+
+// deepChainPackage is a package with one tool whose input is the head of
+// a chain of n struct types, each holding the next.
+func deepChainPackage(tb testing.TB, n int) string {
+	var b strings.Builder
+	b.WriteString("// Package synth has one tool of a deep input.\npackage synth\n\nimport \"context\"\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n// T%[1]d is link %[1]d.\ntype T%[1]d struct {\n\t// Name of link %[1]d.\n\tName string `json:\"name\" jsonschema:\"minLength=1\"`\n", i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "\t// Next link.\n\tNext *T%d `json:\"next,omitempty\"`\n", i+1)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\n// Take takes a deep input.\n//\n//toolgen:tool\nfunc Take(ctx context.Context, in T0) (string, error) { return \"\", nil }\n")
+	return synthModule(tb, b.String())
+}

@@ -330,7 +330,10 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 	o := &objDefaults{typ: typ, name: name}
 	r.defaults.objs[key] = o
 	r.defaults.order = append(r.defaults.order, o)
-	fields, err := typeschema.ObjectFields(r.g.env.of(t))
+	if r.objects == nil {
+		r.objects = typeschema.NewObjects()
+	}
+	fields, err := r.objects.Fields(r.g.env.of(t))
 	if err != nil {
 		return o // reported with the schema
 	}
@@ -342,7 +345,7 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 		at := t
 		for i, pf := range of.Path {
 			step := pathStep{name: pf.Name}
-			v := structField(at, pf.Name)
+			v := structField(at, of.Index[i])
 			if v == nil || !v.Exported() && v.Pkg() != r.pkg.Types {
 				usable = false // an unexported embedded struct of another package
 			}
@@ -359,11 +362,11 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 		}
 		if f.value != nil {
 			if !usable {
-				r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(of.Pos), Msg: fmt.Sprintf("%s: toolgen cannot set the default of %s through the unexported embedded field %s of another package", typeString(t), of.Name, f.path[0].name)})
+				r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(of.Pos), Msg: fmt.Sprintf("%s: toolgen cannot set the default of %s through the unexported embedded field %s of another package", typeString(t, r.pkg.Types), of.Name, f.path[0].name)})
 				continue
 			}
 			if err := r.g.checkDefault(of.Schema); err != nil {
-				r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(of.Pos), Msg: fmt.Sprintf("%s.%s: jsonschema tag: default %s %v", typeString(t), last.Name, of.Schema.Default, err)})
+				r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(of.Pos), Msg: fmt.Sprintf("%s.%s: jsonschema tag: default %s %v", typeString(t, r.pkg.Types), last.Name, of.Schema.Default, err)})
 				continue
 			}
 			f.literal = r.literal(ft, f.value, of.AsString, of.Pos)
@@ -379,18 +382,13 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 	return o
 }
 
-// structField returns the field of struct type t by name.
-func structField(t types.Type, name string) *types.Var {
+// structField returns the field of struct type t at index i.
+func structField(t types.Type, i int) *types.Var {
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
+	if !ok || i >= st.NumFields() {
 		return nil
 	}
-	for i := range st.NumFields() {
-		if st.Field(i).Name() == name {
-			return st.Field(i)
-		}
-	}
-	return nil
+	return st.Field(i)
 }
 
 // literal is the Go source of a plain default of a field of type t: a

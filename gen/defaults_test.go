@@ -25,7 +25,7 @@ func TestCheckDefaultMetAgain(t *testing.T) {
 	if err == nil {
 		t.Fatal("generated with wrong defaults")
 	}
-	for _, typ := range []string{"d.A.N", "d.B.N"} {
+	for _, typ := range []string{"A.N", "B.N"} {
 		if want := typ + ": jsonschema tag: default 0 does not match the field's schema"; !strings.Contains(err.Error(), want) {
 			t.Errorf("no %q in:\n%v", want, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -54,6 +55,53 @@ func directives(fset *token.FileSet, g *ast.CommentGroup, e *errs) []*directive 
 		out = append(out, &directive{name: name, args: strings.TrimRight(trimmed, " \t"), pos: pos, col: pos.Column + argOff})
 	}
 	return out
+}
+
+// knownDirectives are the directives toolgen reads: those on a function,
+// then on a type, then on a package.
+var knownDirectives = []string{"tool", "example", "param", "prompt", "enum", "schema", "toolkit"}
+
+// misplaced reports a directive that does not belong where it is written:
+// a known one that applies elsewhere ("does not apply to a function
+// (function directives: ...)", what and here saying so), or one toolgen
+// does not know, with the closest known one when it is a likely typo.
+func misplaced(e *errs, d *directive, what, here string) {
+	if slices.Contains(knownDirectives, d.name) {
+		e.add(d.pos, "//toolgen:%s does not apply to %s (%s)", d.name, what, here)
+		return
+	}
+	msg := fmt.Sprintf("unknown directive //toolgen:%s (known: %s)", d.name, strings.Join(knownDirectives, ", "))
+	best, dist := "", 3 // a suggestion at most two edits away
+	for _, k := range knownDirectives {
+		if n := editDistance(strings.ToLower(d.name), k); n < dist {
+			best, dist = k, n
+		}
+	}
+	if best != "" {
+		msg += ": did you mean //toolgen:" + best + "?"
+	}
+	e.add(d.pos, "%s", msg)
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // arg is one argument of a directive: key=value or a bare flag.

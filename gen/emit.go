@@ -371,11 +371,72 @@ func jsonLit(raw json.RawMessage, indent bool) jen.Code {
 	text := raw
 	if indent {
 		var b bytes.Buffer
-		if err := json.Indent(&b, raw, "", "\t"); err == nil {
+		if err := indentJSON(&b, raw, maxIndent); err == nil {
 			text = b.Bytes()
 		}
 	}
 	return stringLit(string(text))
+}
+
+// maxIndent is the deepest indentation of the JSON in a generated file:
+// the lines of values nested deeper are indented as those at this depth,
+// so that a schema nested n levels deep takes lines of bounded length,
+// not n tabs each (a file that grows with the square of the nesting).
+const maxIndent = 32
+
+// indentJSON writes src as json.Indent(dst, src, "", "\t") does, except
+// that no line is indented by more than maxDepth tabs.
+func indentJSON(dst *bytes.Buffer, src []byte, maxDepth int) error {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, src); err != nil {
+		return err
+	}
+	src = compact.Bytes()
+	dst.Grow(len(src) + len(src)/2)
+	depth := 0
+	newline := func() {
+		dst.WriteByte('\n')
+		for range min(depth, maxDepth) {
+			dst.WriteByte('\t')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '"':
+			// A string, copied whole: compact JSON has no other place
+			// where the characters below can be.
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			dst.Write(src[i : j+1])
+			i = j
+		case '{', '[':
+			dst.WriteByte(c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst.WriteByte(src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst.WriteByte(c)
+		case ',':
+			dst.WriteByte(c)
+			newline()
+		case ':':
+			dst.WriteString(": ")
+		default:
+			dst.WriteByte(c)
+		}
+	}
+	return nil
 }
 
 // stringLit is a raw string literal when s needs escaping as a quoted one

@@ -33,6 +33,9 @@ type pkgReader struct {
 	// one that cannot have them (its error is reported once).
 	receivers map[*types.Named]*receiver
 	defaults  *defaultSet
+	// objects lists the fields of the struct types defaults are read
+	// from, each nested type's schema built once.
+	objects *typeschema.Objects
 	// resultSigs are the result parts of signatures, by output schema.
 	resultSigs map[string]string
 }
@@ -244,7 +247,7 @@ func (r *pkgReader) funcDirectives(fd *ast.FuncDecl) (*directive, []*directive, 
 		case "param":
 			params = append(params, d)
 		default:
-			errs.add(d.pos, "//toolgen:%s does not apply to a function (function directives: tool, example, param, prompt)", d.name)
+			misplaced(errs, d, "a function", "function directives: tool, example, param, prompt")
 		}
 	}
 	if !hasTool {

@@ -15,6 +15,9 @@ import (
 // typeEnv gives go/types types to the schema rules (typeschema), with doc
 // comments and toolgen directives read from source.
 type typeEnv struct {
+	// pkg is the package being read: messages name its types without
+	// their package's name (see typeString).
+	pkg  *types.Package
 	fset *token.FileSet
 	docs *docIndex
 	errs *errs
@@ -25,6 +28,11 @@ type typeEnv struct {
 	// schemas describe field for field, which get guards.
 	read     []*types.Named
 	readKeys map[string]bool
+	// ids are the types' IDs (their full type strings), and fields the
+	// struct types' fields, each computed once: the schema rules ask for
+	// them again at every step of a type's fields and nesting.
+	ids    map[types.Type]string
+	fields map[types.Type][]typeschema.Field
 }
 
 // namedInfo is what a named type's declaration adds to its type.
@@ -40,7 +48,8 @@ type namedInfo struct {
 }
 
 func newTypeEnv(fset *token.FileSet, docs *docIndex, e *errs) *typeEnv {
-	return &typeEnv{fset: fset, docs: docs, errs: e, decls: map[*types.TypeName]*namedInfo{}, readKeys: map[string]bool{}}
+	return &typeEnv{fset: fset, docs: docs, errs: e, decls: map[*types.TypeName]*namedInfo{}, readKeys: map[string]bool{},
+		ids: map[types.Type]string{}, fields: map[types.Type][]typeschema.Field{}}
 }
 
 func (env *typeEnv) of(t types.Type) typeschema.Type { return schemaType{types.Unalias(t), env} }
@@ -82,7 +91,7 @@ func (env *typeEnv) named(obj *types.TypeName) *namedInfo {
 		case "schema":
 			info.override = d
 		default:
-			env.errs.add(d.pos, "//toolgen:%s does not apply to a type (type directives: enum, schema)", d.name)
+			misplaced(env.errs, d, "a type", "type directives: enum, schema")
 		}
 	}
 	return info
@@ -163,18 +172,33 @@ func (g schemaType) EmptyInterface() bool {
 	return g.t.Underlying().(*types.Interface).Empty()
 }
 
-func (g schemaType) ID() any { return types.TypeString(g.t, nil) }
+func (g schemaType) ID() any { return g.env.id(g.t) }
 
-func (g schemaType) String() string {
-	return types.TypeString(g.t, func(p *types.Package) string { return p.Name() })
+// id is t's ID: its type string, computed once.
+func (env *typeEnv) id(t types.Type) string {
+	id, ok := env.ids[t]
+	if !ok {
+		id = types.TypeString(t, nil)
+		env.ids[t] = id
+	}
+	return id
 }
+
+func (g schemaType) String() string { return typeString(g.t, g.env.pkg) }
+
+// Label starts the paths of errors in a named type's fields as messages
+// spell the type (see typeschema's Labeler).
+func (g schemaType) Label() string { return g.String() }
 
 func (g schemaType) Fields() []typeschema.Field {
 	if n, ok := g.t.(*types.Named); ok {
-		if key := types.TypeString(n, nil); !g.env.readKeys[key] {
+		if key := g.env.id(n); !g.env.readKeys[key] {
 			g.env.readKeys[key] = true
 			g.env.read = append(g.env.read, n)
 		}
+	}
+	if fs, ok := g.env.fields[g.t]; ok {
+		return fs
 	}
 	st := g.t.Underlying().(*types.Struct)
 	fs := make([]typeschema.Field, st.NumFields())
@@ -189,6 +213,7 @@ func (g schemaType) Fields() []typeschema.Field {
 		}
 		fs[i] = f
 	}
+	g.env.fields[g.t] = fs
 	return fs
 }
 

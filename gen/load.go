@@ -163,6 +163,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		resultSigs:  map[string]string{},
 	}
 	g.env.structsRead() // this package's record starts empty
+	g.env.pkg = pkg.Types
 	for _, f := range files {
 		for _, decl := range f.Decls {
 			if fd, ok := decl.(*ast.FuncDecl); ok {
@@ -211,7 +212,7 @@ func (g *generator) toolkit(pkg *packages.Package, files []*ast.File) toolkit {
 	for _, f := range files {
 		for _, d := range directives(pkg.Fset, f.Doc, &g.errs) {
 			if d.name != "toolkit" {
-				g.errs.add(d.pos, "//toolgen:%s does not apply to a package (package directive: toolkit)", d.name)
+				misplaced(&g.errs, d, "a package", "package directive: toolkit")
 				continue
 			}
 			if at != nil {

@@ -66,7 +66,7 @@ func (g *generator) checkSignature(fn *types.Func, pos token.Position, prompt bo
 	default:
 		for i, p := range rest {
 			if p.Name() == "" || p.Name() == "_" {
-				return bad("parameter %d (%s) has no name: a flat-parameter tool names each argument after its parameter", params.Len()-len(rest)+i+1, typeString(p.Type()))
+				return bad("parameter %d (%s) has no name: a flat-parameter tool names each argument after its parameter", params.Len()-len(rest)+i+1, typeString(p.Type(), fn.Pkg()))
 			}
 			if isNamed(p.Type(), "context", "Context") {
 				return bad("context.Context must be the first parameter")
@@ -87,7 +87,7 @@ func (g *generator) checkSignature(fn *types.Func, pos token.Position, prompt bo
 		}
 	case 2:
 		if !types.Identical(res.At(1).Type(), errType) {
-			return bad("the second result must be error, not %s", typeString(res.At(1).Type()))
+			return bad("the second result must be error, not %s", typeString(res.At(1).Type(), fn.Pkg()))
 		}
 		s.resType, c.err = res.At(0).Type(), true
 	default:
@@ -100,7 +100,7 @@ func (g *generator) checkSignature(fn *types.Func, pos token.Position, prompt bo
 	case c.result == resultNone && s.resType != nil:
 		return bad("return *runtime.Result, not runtime.Result")
 	case s.resType != nil && (isNamed(s.resType, "context", "Context") || types.Identical(s.resType, errType)):
-		return bad("cannot return %s as a result", typeString(s.resType))
+		return bad("cannot return %s as a result", typeString(s.resType, fn.Pkg()))
 	}
 	return s, g.renderSignature(s, fn, pos, w)
 }
@@ -114,7 +114,7 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 	render := func(t types.Type) *typeExpr {
 		e, writable := w.expr(t)
 		if !writable {
-			g.errs.add(pos, "%s: toolgen cannot write the type %s in the generated file", fn.Name(), typeString(t))
+			g.errs.add(pos, "%s: toolgen cannot write the type %s in the generated file", fn.Name(), typeString(t, fn.Pkg()))
 			ok = false
 		}
 		return e
@@ -205,7 +205,19 @@ func isNamed(t types.Type, pkg, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
-// typeString renders t for messages, packages by name.
-func typeString(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+// typeString renders t for messages as every message spells a type: the
+// types of package own by their names alone, others' qualified by their
+// packages' names.
+func typeString(t types.Type, own *types.Package) string {
+	return types.TypeString(t, qualifier(own))
+}
+
+// qualifier qualifies the types of packages other than own by their names.
+func qualifier(own *types.Package) types.Qualifier {
+	return func(p *types.Package) string {
+		if p == own {
+			return ""
+		}
+		return p.Name()
+	}
 }

@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 		"tools:\n  - name: a\n    input: &o {type: object}\n  - name: b\n    input: *o\n",
 		"tools: [{name: x, input: {type: object, properties: {d: {type: string, format: date-time}}, $defs: {}}}]",
 		"a: &a [x, x]\nb: &b [*a, *a]\ntools: []\n", "tools:\n  - {name: 1}\n", "---\n---\n", "", "tools: {", "\t", "tools:\n- name: x\n  input: {type: object, default: .nan}\n",
+		stringBomb(), // the limit on expanded bytes
 	} {
 		f.Add(s)
 	}

@@ -162,22 +162,45 @@ type builder struct {
 	// undocumented, when not nil, collects the properties without a
 	// description (see Undocumented).
 	undocumented []*Error
-	stack        []*frame
-	defs         []Def
-	defByID      map[any]string
-	idByName     map[string]any
+	// stack are the named types being built, innermost last, and onStack
+	// the same by ID, so that a type met again is found at once however
+	// deep the nesting.
+	stack    []*frame
+	onStack  map[any]*frame
+	defs     []Def
+	defByID  map[any]string
+	idByName map[string]any
+	// built, when not nil, keeps the schemas of named struct types whose
+	// schema is the same wherever they are met (see Objects): each is
+	// built once, however many objects hold one.
+	built map[any]*Schema
 }
 
 // frame is a named type whose schema is being built.
 type frame struct {
 	id        any
 	name      string
+	depth     int  // its index in the stack
 	root      bool // its schema is the document root
 	recursive bool // it was met again while being built
+	// outer is the depth of the outermost frame its schema refers to
+	// (itself included), or -1 for a reference to a $defs entry: its
+	// schema depends on where it is met unless outer == depth.
+	outer int
 }
 
 func newBuilder() *builder {
-	return &builder{defByID: map[any]string{}, idByName: map[string]any{}}
+	return &builder{onStack: map[any]*frame{}, defByID: map[any]string{}, idByName: map[string]any{}}
+}
+
+// refer records that the schema being built refers to the frame at depth
+// (-1: a $defs entry).
+func (b *builder) refer(depth int) {
+	if n := len(b.stack); n > 0 {
+		if top := b.stack[n-1]; depth < top.outer {
+			top.outer = depth
+		}
+	}
 }
 
 func (b *builder) root(s *Schema) *Schema {
@@ -204,13 +227,24 @@ func (b *builder) root(s *Schema) *Schema {
 	return s
 }
 
-// typeLabel starts the paths of errors: a named type's name, or nothing
-// (the position says where an unnamed type is).
+// typeLabel starts the paths of errors: a named type's name (its Label,
+// for a Type that is a [Labeler]), or nothing (the position says where an
+// unnamed type is).
 func typeLabel(t Type) string {
 	if _, name, ok := t.Name(); ok {
+		if l, ok := t.(Labeler); ok {
+			return l.Label()
+		}
 		return name
 	}
 	return ""
+}
+
+// Labeler is a [Type] that names itself in the paths of errors otherwise
+// than by its bare name: a generator names another package's types with
+// their package's name, as its own messages do.
+type Labeler interface {
+	Label() string
 }
 
 func joinPath(path, field string) string {
@@ -289,17 +323,21 @@ func (b *builder) schema(t Type, path, pos string, root bool) (*Schema, error) {
 			}
 			return &Schema{Raw: raw}, nil
 		}
-		if _, ok := b.defByID[t.ID()]; ok && !b.building(t.ID()) {
-			return &Schema{Ref: "#/$defs/" + b.defByID[t.ID()]}, nil
+		id := t.ID()
+		if _, ok := b.defByID[id]; ok && !b.building(id) {
+			b.refer(-1)
+			return &Schema{Ref: "#/$defs/" + b.defByID[id]}, nil
 		}
-		for _, f := range b.stack {
-			if f.id == t.ID() {
-				f.recursive = true
-				if f.root {
-					return &Schema{Ref: "#"}, nil
-				}
-				return &Schema{Ref: "#/$defs/" + b.defName(t)}, nil
+		if f := b.onStack[id]; f != nil {
+			f.recursive = true
+			b.refer(f.depth)
+			if f.root {
+				return &Schema{Ref: "#"}, nil
 			}
+			return &Schema{Ref: "#/$defs/" + b.defName(t)}, nil
+		}
+		if s, ok := b.built[id]; ok {
+			return s.clone(), nil
 		}
 		vals, err := t.Enum()
 		if err != nil {
@@ -321,26 +359,34 @@ func (b *builder) schema(t Type, path, pos string, root bool) (*Schema, error) {
 	if !named {
 		return b.structural(t, path, pos)
 	}
-	f := &frame{id: t.ID(), name: name, root: root}
+	if t.Kind() == Struct {
+		// The paths of errors in its fields start at the type, not at
+		// the way to it, as their positions do: a field's error reads
+		// the same from every tool and every field that reaches it, and
+		// is reported once.
+		path = typeLabel(t)
+	}
+	f := &frame{id: t.ID(), name: name, depth: len(b.stack), root: root}
+	f.outer = f.depth
 	b.stack = append(b.stack, f)
+	b.onStack[f.id] = f
 	s, err := b.structural(t, path, pos)
 	b.stack = b.stack[:len(b.stack)-1]
+	delete(b.onStack, f.id)
+	b.refer(f.outer) // what f refers to, its container does
+	if err == nil && b.built != nil && !f.recursive && f.outer == f.depth && t.Kind() == Struct {
+		b.built[f.id] = s.clone() // one the caller may change
+	}
 	if err != nil || !f.recursive || f.root {
 		return s, err
 	}
 	def := b.defName(t)
 	b.defs = append(b.defs, Def{Name: def, Schema: s})
+	b.refer(-1)
 	return &Schema{Ref: "#/$defs/" + def}, nil
 }
 
-func (b *builder) building(id any) bool {
-	for _, f := range b.stack {
-		if f.id == id {
-			return true
-		}
-	}
-	return false
-}
+func (b *builder) building(id any) bool { return b.onStack[id] != nil }
 
 func (b *builder) enum(t Type, vals []any, path, pos string) (*Schema, error) {
 	k := t.Kind()
@@ -523,6 +569,8 @@ type ObjectField struct {
 	// Path are the Go fields from the struct to the property's field:
 	// the embedded structs it is promoted through, then the field.
 	Path []Field
+	// Index are the indexes of those fields, each in its struct.
+	Index []int
 	// AsString is set for a field with the json tag's ,string option: its
 	// JSON is a string holding the value's JSON.
 	AsString bool
@@ -536,18 +584,54 @@ type ObjectField struct {
 // ObjectFields lists the properties of struct type t as the rules build
 // its object: names, the Go fields behind them, and their schemas.
 func ObjectFields(t Type) ([]ObjectField, error) {
-	var out []ObjectField
+	return NewObjects().Fields(t)
+}
+
+// Objects lists the properties of many struct types, as [ObjectFields]
+// does for one, building the schema of each named struct type met in them
+// once: listing every type of a chain of nested structs costs as much as
+// listing its head. The schemas it returns share their nested schemas:
+// they are for reading.
+type Objects struct {
+	b *builder
+}
+
+// NewObjects returns an empty Objects.
+func NewObjects() *Objects {
 	b := newBuilder()
+	b.built = map[any]*Schema{}
+	return &Objects{b: b}
+}
+
+// Fields lists the properties of struct type t.
+func (o *Objects) Fields(t Type) ([]ObjectField, error) {
+	var out []ObjectField
+	b := o.b
+	b.stack, b.defs = b.stack[:0], nil
+	clear(b.onStack)
+	clear(b.defByID)
+	clear(b.idByName)
+	// The fields of the types on the way to each property, read once.
+	fields := map[any][]Field{}
+	fieldsOf := func(at Type) []Field {
+		id := at.ID()
+		fs, ok := fields[id]
+		if !ok {
+			fs = at.Fields()
+			fields[id] = fs
+		}
+		return fs
+	}
 	b.onField = func(f jsonField, s *Schema) {
 		path := make([]Field, len(f.index))
 		at := t
 		for i, x := range f.index {
-			path[i] = at.Fields()[x]
+			path[i] = fieldsOf(at)[x]
 			if at = path[i].Type; at.Kind() == Pointer {
 				at = at.Elem()
 			}
 		}
-		out = append(out, ObjectField{Name: f.name, Path: path, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
+		out = append(out, ObjectField{Name: f.name, Path: path, Index: f.index, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
 	}
 	if _, err := b.object(t, typeLabel(t)); err != nil {
 		return nil, err

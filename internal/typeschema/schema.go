@@ -3,6 +3,7 @@ package typeschema
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -64,6 +65,21 @@ type Property struct {
 
 // Def is one entry of "$defs".
 type Def = Property
+
+// clone returns a copy of s that can be changed where a schema's own
+// keywords are (its nested schemas are shared with s).
+func (s *Schema) clone() *Schema {
+	c := *s
+	c.Type = slices.Clip(c.Type)
+	c.Enum = slices.Clip(c.Enum)
+	c.Properties = slices.Clip(c.Properties)
+	c.Required = slices.Clip(c.Required)
+	c.AnyOf = slices.Clip(c.AnyOf)
+	c.AllOf = slices.Clip(c.AllOf)
+	c.Examples = slices.Clip(c.Examples)
+	c.Defs = slices.Clip(c.Defs)
+	return &c
+}
 
 // MarshalJSON writes s compactly, keywords in a fixed order.
 func (s *Schema) MarshalJSON() ([]byte, error) {

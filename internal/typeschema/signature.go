@@ -168,26 +168,40 @@ func writeLiteral(b *bytes.Buffer, v any) {
 	}
 }
 
-// render writes the type a schema describes.
+// render returns the type a schema describes.
 func render(s *node) string {
+	var b strings.Builder
+	writeType(&b, s)
+	return b.String()
+}
+
+// writeType writes the type a schema describes. It writes nested objects
+// in place, so that a schema nested n levels deep takes time linear in n.
+func writeType(b *strings.Builder, s *node) {
 	if s == nil || len(s.keys) == 0 {
-		return "any"
+		b.WriteString("any")
+		return
 	}
 	if ref, ok := s.get("$ref").(string); ok {
 		if ref == "#" {
-			return "object"
+			b.WriteString("object")
+		} else {
+			b.WriteString(ref[strings.LastIndexByte(ref, '/')+1:])
 		}
-		return ref[strings.LastIndexByte(ref, '/')+1:]
+		return
 	}
 	if c, ok := s.vals["const"]; ok {
-		return literal(c)
+		b.WriteString(literal(c))
+		return
 	}
 	if e, ok := s.get("enum").([]any); ok && len(e) > 0 {
-		parts := make([]string, len(e))
 		for i, v := range e {
-			parts[i] = literal(v)
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			b.WriteString(literal(v))
 		}
-		return strings.Join(parts, " | ")
+		return
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if alts, ok := s.get(k).([]any); ok && len(alts) > 0 {
@@ -198,12 +212,14 @@ func render(s *node) string {
 					parts = append(parts, p)
 				}
 			}
-			return strings.Join(parts, " | ")
+			b.WriteString(strings.Join(parts, " | "))
+			return
 		}
 	}
 	if all, ok := s.get("allOf").([]any); ok && len(all) == 1 {
 		an, _ := all[0].(*node)
-		return render(an)
+		writeType(b, an)
+		return
 	}
 	var types []string
 	switch t := s.get("type").(type) {
@@ -217,16 +233,19 @@ func render(s *node) string {
 		}
 	}
 	if len(types) == 0 {
-		return "any"
+		b.WriteString("any")
+		return
 	}
-	parts := make([]string, len(types))
 	for i, t := range types {
-		parts[i] = renderType(s, t)
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		writeTypeOf(b, s, t)
 	}
-	return strings.Join(parts, " | ")
 }
 
-func renderType(s *node, t string) string {
+// writeTypeOf writes the type of schema s's values of JSON type t.
+func writeTypeOf(b *strings.Builder, s *node, t string) {
 	switch t {
 	case "array":
 		items, _ := s.get("items").(*node)
@@ -234,21 +253,24 @@ func renderType(s *node, t string) string {
 		if strings.Contains(it, " | ") {
 			it = "(" + it + ")"
 		}
-		return it + "[]"
+		b.WriteString(it)
+		b.WriteString("[]")
 	case "object":
 		if props, ok := s.get("properties").(*node); ok && len(props.keys) > 0 {
-			var b strings.Builder
 			b.WriteByte('{')
-			renderProps(&b, s, false)
+			renderProps(b, s, false)
 			b.WriteByte('}')
-			return b.String()
+			return
 		}
 		if ap, ok := s.get("additionalProperties").(*node); ok {
-			return "{[key: string]: " + render(ap) + "}"
+			b.WriteString("{[key: string]: ")
+			writeType(b, ap)
+			b.WriteString("}")
+			return
 		}
-		return "object"
+		b.WriteString("object")
 	default:
-		return t
+		b.WriteString(t)
 	}
 }
 
@@ -307,7 +329,7 @@ func renderProps(b *strings.Builder, s *node, defaults bool) {
 		}
 		b.WriteString(": ")
 		p, _ := props.vals[k].(*node)
-		b.WriteString(render(p))
+		writeType(b, p)
 		if defaults && p != nil {
 			if d, ok := p.vals["default"]; ok {
 				b.WriteString(" = ")
