@@ -16,6 +16,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	basic "github.com/toolgen-go/toolgen/testdata/golden/basic_types"
+	clientcase "github.com/toolgen-go/toolgen/testdata/golden/client"
 	"github.com/toolgen-go/toolgen/testdata/golden/collections"
 	paint "github.com/toolgen-go/toolgen/testdata/golden/cross_package"
 	"github.com/toolgen-go/toolgen/testdata/golden/defaults"
@@ -47,7 +48,9 @@ import (
 // method as its method expression). The test checks that it lists every
 // tool the generator finds, so that a new case or tool cannot skip it.
 var oracleFuncs = map[string][]any{
-	"basic_types":     {basic.Echo},
+	"basic_types": {basic.Echo},
+	"client": {clientcase.Measure, clientcase.Scale, clientcase.Words, clientcase.Count, clientcase.Echo, clientcase.Pick,
+		clientcase.Banner, clientcase.Reset, clientcase.Raw, (*clientcase.Store).Add, (*clientcase.Bag).Add},
 	"collections":     {collections.Summarize, collections.Corners},
 	"cross_package":   {paint.Paint},
 	"defaults":        {defaults.Search, defaults.Order, defaults.Tree, (*defaults.Store).Get},
