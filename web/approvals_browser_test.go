@@ -34,8 +34,9 @@ const (
 )
 
 // deployArgs are the arguments of the calls of deploy in these tests: the
-// build number is larger than a double holds exactly, so the page must
-// show it as sent.
+// build number is larger than a double holds exactly (a uint64, beyond
+// int64's range, so its schema says so), and the page must show it as
+// sent.
 const deployArgs = `{"env":"prod","replicas":3,"build":12345678901234567890}`
 
 // approvalFixture serves the test tools and deploy, whose every call
@@ -45,7 +46,7 @@ func approvalFixture(t *testing.T) *fixture {
 	deploy := runtime.Tool{
 		Name:        "deploy",
 		Description: "Deploy a service; an operator approves each call.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"env":{"type":"string"},"replicas":{"type":"integer"},"build":{"type":"integer"}},"required":["env"]}`),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"env":{"type":"string"},"replicas":{"type":"integer"},"build":{"type":"integer","minimum":0,"maximum":18446744073709551615}},"required":["env"]}`),
 		Approval:    runtime.ApprovalOperator,
 		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in struct {
