@@ -56,18 +56,7 @@ func (s *Server) humanStore() (history.Humans, error) {
 // humanScope is whose human requests the caller ctx names may see: nil
 // for all, else the requests it made.
 func (s *Server) humanScope(ctx context.Context) *string {
-	if s.opts.AuthHook == nil {
-		return nil
-	}
-	p, _ := PrincipalFromContext(ctx)
-	if p.HasScopes(ScopeApprovals) || p.HasScopes(ScopeHistoryRead) {
-		return nil
-	}
-	sub := ""
-	if p != nil {
-		sub = p.Subject
-	}
-	return &sub
+	return s.ownUnless(ctx, ScopeApprovals, ScopeHistoryRead)
 }
 
 // humanCreateBody is the body of POST /v1/human/requests.

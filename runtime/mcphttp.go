@@ -137,9 +137,11 @@ func (s *Server) serveMCP(rq *request) error {
 		// request's headers to it (a session's handlers run in the
 		// session's context, not the request's): the id goes there, for
 		// the trace. withIDs gave this request headers of its own.
-		r.Header.Del(headerRPCID)
-		if info.id != nil && s.opts.Tracer != nil {
-			r.Header.Set(headerRPCID, string(info.id))
+		if s.opts.Tracer != nil { // only a tracer reads it
+			r.Header.Del(headerRPCID)
+			if info.id != nil {
+				r.Header.Set(headerRPCID, string(info.id))
+			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
 		r.ContentLength = int64(len(rq.body))

@@ -214,12 +214,21 @@ const ScopeHistoryRead = "history:read"
 // all (no auth hook: one caller; or the history:read scope), else its own
 // (its principal's subject).
 func (s *Server) readScope(ctx context.Context) *string {
+	return s.ownUnless(ctx, ScopeHistoryRead)
+}
+
+// ownUnless is whose records the caller ctx names may see: nil for all
+// (no auth hook: one caller; or a principal with any of scopes), else
+// its own (its principal's subject).
+func (s *Server) ownUnless(ctx context.Context, scopes ...string) *string {
 	if s.opts.AuthHook == nil {
 		return nil
 	}
 	p, _ := PrincipalFromContext(ctx)
-	if p.HasScopes(ScopeHistoryRead) {
-		return nil
+	for _, sc := range scopes {
+		if p.HasScopes(sc) {
+			return nil
+		}
 	}
 	sub := ""
 	if p != nil {
