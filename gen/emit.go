@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ func render(u *unit, marks bool) ([]byte, error) {
 		markClean = func() { f.Op(cleanMark) }
 	}
 
-	emitGuards(f, u.guards)
+	emitGuards(f, filepath.Base(u.path), u.guards)
 	if u.handlers {
 		for _, d := range u.decls {
 			mark()
@@ -143,17 +144,30 @@ func groupImports(src []byte) []byte {
 
 // emitGuards writes the guards: declarations that compile only while the
 // types and functions the file was generated from are as they were.
-func emitGuards(f *jen.File, guards []guard) {
+//
+// The compiler reports a guard that no longer compiles at its first line
+// (a struct guard's "struct {", a function guard's function), so that line
+// ends with a comment saying what to do: whoever reads the error reads the
+// fix beside it.
+func emitGuards(f *jen.File, file string, guards []guard) {
 	if len(guards) == 0 {
 		return
 	}
+	stale := file + " is stale: run go generate"
 	var structs, funcs []jen.Code
 	for _, g := range guards {
 		if g.fn != "" {
-			funcs = append(funcs, jen.Id("_").Add(typeCode(g.typ)).Op("=").Id(g.fn))
-		} else {
-			structs = append(structs, jen.Id("_").Add(typeCode(g.typ)).Op("=").Add(typeCode(g.structure)).Values())
+			funcs = append(funcs, jen.Id("_").Add(typeCode(g.typ)).Op("=").Id(g.fn).Comment(stale))
+			continue
 		}
+		// struct { // stale ... }{}: jennifer's Struct starts its fields
+		// on a line of their own, which would leave the comment off the
+		// line the compiler names.
+		s := jen.Id("_").Add(typeCode(g.typ)).Op("=").Id("struct").Op("{").Comment(stale).Line()
+		for _, c := range fieldCodes(g.structure.fields) {
+			s.Add(c).Line()
+		}
+		structs = append(structs, s.Op("}").Values())
 	}
 	var defs []jen.Code
 	if len(structs) > 0 {

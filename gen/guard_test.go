@@ -14,7 +14,8 @@ import (
 // field's type, a json tag, a function's result, or a struct of another
 // package changes without regenerating; the compiler names the guard, and
 // running toolgen again (which reads a package whose generated file does
-// not compile) makes it build.
+// not compile) makes it build. The line the compiler names ends with
+// "tools_gen.go is stale: run go generate".
 func TestGuardsStopStaleBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
@@ -74,8 +75,14 @@ func TestGuardsStopStaleBuilds(t *testing.T) {
 			if ok {
 				t.Fatalf("a stale generated file still builds after changing the %s", c.name)
 			}
-			if want := lineOf(t, files[DefaultOutput], c.guard); !strings.Contains(out, want) {
+			want := lineOf(t, files[DefaultOutput], c.guard)
+			if !strings.Contains(out, want) {
 				t.Errorf("the build failed, but not at the guard (%s):\n%s", want, out)
+			}
+			// The line the compiler names says what to do.
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(want, DefaultOutput+":"), ":"))
+			if l := strings.Split(files[DefaultOutput], "\n")[n-1]; !strings.HasSuffix(l, "// "+DefaultOutput+" is stale: run go generate") {
+				t.Errorf("the guard's line does not say the file is stale: %q", l)
 			}
 			if c.onlyGuard && strings.Count(out, ".go:") != 1 {
 				t.Errorf("want the guard's error alone:\n%s", out)

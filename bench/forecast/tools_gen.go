@@ -13,12 +13,12 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		City  string `json:"city" jsonschema:"minLength=1"`
 		Days  int    `json:"days" jsonschema:"minimum=1,maximum=14"`
 		Units Units  `json:"units"`
 	}{}
-	_ Result = struct {
+	_ Result = struct { // tools_gen.go is stale: run go generate
 		City    string  `json:"city"`
 		Days    int     `json:"days"`
 		High    float64 `json:"high"`
@@ -27,7 +27,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (Result, error) = Forecast
+	_ func(context.Context, Input) (Result, error) = Forecast // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

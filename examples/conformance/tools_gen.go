@@ -13,60 +13,60 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ PromptArgs = struct {
+	_ PromptArgs = struct { // tools_gen.go is stale: run go generate
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
 	}{}
-	_ EmbedArgs = struct {
+	_ EmbedArgs = struct { // tools_gen.go is stale: run go generate
 		ResourceURI string `json:"resourceUri"`
 	}{}
-	_ SlowInput = struct {
+	_ SlowInput = struct { // tools_gen.go is stale: run go generate
 		Seconds int    `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
 		Label   string `json:"label,omitempty"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, struct{}) (string, error)                   = TestSimplePrompt
-	_ func(context.Context, PromptArgs) (string, error)                 = TestPromptWithArguments
-	_ func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error) = TestPromptWithEmbeddedResource
-	_ func(context.Context, struct{}) ([]runtime.PromptMessage, error)  = TestPromptWithImage
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultElicitation
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultSampling
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultListRoots
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultRequestState
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultTamperedState
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultipleInputs
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultiRound
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultCapabilities
-	_ func(context.Context) (string, error)                             = TestMissingCapability
-	_ func(context.Context) (string, error)                             = TestStreamingElicitation
-	_ func(context.Context) (string, error)                             = TestLoggingTool
-	_ func(context.Context) (string, error)                             = TestTriggerToolChange
-	_ func(context.Context) (string, error)                             = TestTriggerPromptChange
-	_ func(HeaderInput) string                                          = TestXMcpHeader
-	_ func(context.Context) (string, error)                             = TestReconnection
-	_ func(context.Context, struct{}) (string, error)                   = TestInputRequiredResultPrompt
-	_ func(context.Context, string) (string, error)                     = Greet
-	_ func(context.Context, SlowInput) (string, error)                  = SlowCompute
-	_ func(context.Context) (string, error)                             = FailingJob
-	_ func(context.Context) (string, error)                             = ProtocolErrorJob
-	_ func(context.Context, string) (string, error)                     = ConfirmDelete
-	_ func(context.Context) (string, error)                             = MultiInput
-	_ func(context.Context) (string, error)                             = TestToolWithTask
-	_ func() string                                                     = TestSimpleText
-	_ func() runtime.Content                                            = TestImageContent
-	_ func() runtime.Content                                            = TestAudioContent
-	_ func() runtime.Content                                            = TestEmbeddedResource
-	_ func() []runtime.Content                                          = TestMultipleContentTypes
-	_ func(context.Context) (string, error)                             = TestToolWithLogging
-	_ func(context.Context) (string, error)                             = TestToolWithProgress
-	_ func() *runtime.Result                                            = TestErrorHandling
-	_ func(context.Context, string) (string, error)                     = TestSampling
-	_ func(context.Context, string) (string, error)                     = TestElicitation
-	_ func(context.Context) (string, error)                             = TestElicitationSep1034Defaults
-	_ func(context.Context) (string, error)                             = TestElicitationSep1330Enums
-	_ func(SchemaInput) string                                          = JSONSchema202012Tool
+	_ func(context.Context, struct{}) (string, error)                   = TestSimplePrompt                      // tools_gen.go is stale: run go generate
+	_ func(context.Context, PromptArgs) (string, error)                 = TestPromptWithArguments               // tools_gen.go is stale: run go generate
+	_ func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error) = TestPromptWithEmbeddedResource        // tools_gen.go is stale: run go generate
+	_ func(context.Context, struct{}) ([]runtime.PromptMessage, error)  = TestPromptWithImage                   // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultElicitation    // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultSampling       // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultListRoots      // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultRequestState   // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultTamperedState  // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultipleInputs // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultiRound     // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestInputRequiredResultCapabilities   // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestMissingCapability                 // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestStreamingElicitation              // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestLoggingTool                       // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestTriggerToolChange                 // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestTriggerPromptChange               // tools_gen.go is stale: run go generate
+	_ func(HeaderInput) string                                          = TestXMcpHeader                        // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestReconnection                      // tools_gen.go is stale: run go generate
+	_ func(context.Context, struct{}) (string, error)                   = TestInputRequiredResultPrompt         // tools_gen.go is stale: run go generate
+	_ func(context.Context, string) (string, error)                     = Greet                                 // tools_gen.go is stale: run go generate
+	_ func(context.Context, SlowInput) (string, error)                  = SlowCompute                           // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = FailingJob                            // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = ProtocolErrorJob                      // tools_gen.go is stale: run go generate
+	_ func(context.Context, string) (string, error)                     = ConfirmDelete                         // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = MultiInput                            // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestToolWithTask                      // tools_gen.go is stale: run go generate
+	_ func() string                                                     = TestSimpleText                        // tools_gen.go is stale: run go generate
+	_ func() runtime.Content                                            = TestImageContent                      // tools_gen.go is stale: run go generate
+	_ func() runtime.Content                                            = TestAudioContent                      // tools_gen.go is stale: run go generate
+	_ func() runtime.Content                                            = TestEmbeddedResource                  // tools_gen.go is stale: run go generate
+	_ func() []runtime.Content                                          = TestMultipleContentTypes              // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestToolWithLogging                   // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestToolWithProgress                  // tools_gen.go is stale: run go generate
+	_ func() *runtime.Result                                            = TestErrorHandling                     // tools_gen.go is stale: run go generate
+	_ func(context.Context, string) (string, error)                     = TestSampling                          // tools_gen.go is stale: run go generate
+	_ func(context.Context, string) (string, error)                     = TestElicitation                       // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestElicitationSep1034Defaults        // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)                             = TestElicitationSep1330Enums           // tools_gen.go is stale: run go generate
+	_ func(SchemaInput) string                                          = JSONSchema202012Tool                  // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -13,40 +13,40 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ WeatherInput = struct {
+	_ WeatherInput = struct { // tools_gen.go is stale: run go generate
 		City  string `json:"city" jsonschema:"minLength=1,maxLength=100"`
 		Units Units  `json:"units,omitempty" jsonschema:"default=celsius"`
 		Days  int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=1"`
 	}{}
-	_ Report = struct {
+	_ Report = struct { // tools_gen.go is stale: run go generate
 		City     string `json:"city"`
 		Units    Units  `json:"units"`
 		Forecast []Day  `json:"forecast"`
 	}{}
-	_ Day = struct {
+	_ Day = struct { // tools_gen.go is stale: run go generate
 		Date       string  `json:"date"`
 		High       float64 `json:"high"`
 		Low        float64 `json:"low"`
 		Conditions string  `json:"conditions"`
 	}{}
-	_ AlertInput = struct {
+	_ AlertInput = struct { // tools_gen.go is stale: run go generate
 		ID string `json:"id" jsonschema:"pattern=^al-[0-9]+$"`
 	}{}
-	_ DeleteAlertResult = struct {
+	_ DeleteAlertResult = struct { // tools_gen.go is stale: run go generate
 		Deleted   bool `json:"deleted"`
 		Remaining int  `json:"remaining"`
 	}{}
-	_ MapInput = struct {
+	_ MapInput = struct { // tools_gen.go is stale: run go generate
 		City string `json:"city" jsonschema:"minLength=1"`
 		Size int    `json:"size,omitempty" jsonschema:"minimum=16,maximum=512,default=128"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, WeatherInput) (*Report, error)                   = GetWeather
-	_ func(float64, Units, Units) (string, error)                            = ConvertTemperature
-	_ func(*Service, context.Context, AlertInput) (DeleteAlertResult, error) = (*Service).DeleteAlert
-	_ func(context.Context, MapInput) (runtime.Content, error)               = WeatherMap
+	_ func(context.Context, WeatherInput) (*Report, error)                   = GetWeather             // tools_gen.go is stale: run go generate
+	_ func(float64, Units, Units) (string, error)                            = ConvertTemperature     // tools_gen.go is stale: run go generate
+	_ func(*Service, context.Context, AlertInput) (DeleteAlertResult, error) = (*Service).DeleteAlert // tools_gen.go is stale: run go generate
+	_ func(context.Context, MapInput) (runtime.Content, error)               = WeatherMap             // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

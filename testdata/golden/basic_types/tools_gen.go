@@ -14,7 +14,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Scalars = struct {
+	_ Scalars = struct { // tools_gen.go is stale: run go generate
 		Bool     bool            `json:"bool"`
 		Int      int             `json:"int"`
 		Int8     int8            `json:"int8"`
@@ -43,7 +43,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Scalars) (Scalars, error) = Echo
+	_ func(context.Context, Scalars) (Scalars, error) = Echo // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

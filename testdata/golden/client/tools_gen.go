@@ -13,28 +13,28 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ FigureInput = struct {
+	_ FigureInput = struct { // tools_gen.go is stale: run go generate
 		Kind Shape   `json:"kind"`
 		Size float64 `json:"size" jsonschema:"minimum=0,maximum=100"`
 	}{}
-	_ Figure = struct {
+	_ Figure = struct { // tools_gen.go is stale: run go generate
 		Kind Shape   `json:"kind"`
 		Area float64 `json:"area"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, FigureInput) (*Figure, error)       = Measure
-	_ func(*FigureInput) (Figure, error)                        = Scale
-	_ func(string) ([]string, error)                            = Words
-	_ func(context.Context, string, int32, bool) (int32, error) = Count
-	_ func(string) string                                       = Echo
-	_ func(string) (Shape, error)                               = Pick
-	_ func(context.Context) (runtime.Content, error)            = Banner
-	_ func(context.Context, bool) error                         = Reset
-	_ func() (*runtime.Result, error)                           = Raw
-	_ func(*Store, int32) int32                                 = (*Store).Add
-	_ func(*Bag, int32) int32                                   = (*Bag).Add
+	_ func(context.Context, FigureInput) (*Figure, error)       = Measure      // tools_gen.go is stale: run go generate
+	_ func(*FigureInput) (Figure, error)                        = Scale        // tools_gen.go is stale: run go generate
+	_ func(string) ([]string, error)                            = Words        // tools_gen.go is stale: run go generate
+	_ func(context.Context, string, int32, bool) (int32, error) = Count        // tools_gen.go is stale: run go generate
+	_ func(string) string                                       = Echo         // tools_gen.go is stale: run go generate
+	_ func(string) (Shape, error)                               = Pick         // tools_gen.go is stale: run go generate
+	_ func(context.Context) (runtime.Content, error)            = Banner       // tools_gen.go is stale: run go generate
+	_ func(context.Context, bool) error                         = Reset        // tools_gen.go is stale: run go generate
+	_ func() (*runtime.Result, error)                           = Raw          // tools_gen.go is stale: run go generate
+	_ func(*Store, int32) int32                                 = (*Store).Add // tools_gen.go is stale: run go generate
+	_ func(*Bag, int32) int32                                   = (*Bag).Add   // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -13,7 +13,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Tags      []string           `json:"tags"`
 		Matrix    [][]int            `json:"matrix"`
 		Triple    [3]int             `json:"triple"`
@@ -26,15 +26,15 @@ var (
 		Anything  map[string]any     `json:"anything"`
 		PtrSlice  []*Point           `json:"ptr_slice"`
 	}{}
-	_ Point = struct {
+	_ Point = struct { // tools_gen.go is stale: run go generate
 		X float64 `json:"x"`
 		Y float64 `json:"y"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (map[string]int, error) = Summarize
-	_ func(context.Context, Point) ([]Point, error)        = Corners
+	_ func(context.Context, Input) (map[string]int, error) = Summarize // tools_gen.go is stale: run go generate
+	_ func(context.Context, Point) ([]Point, error)        = Corners   // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -14,18 +14,18 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Swatch kinds.Swatch `json:"swatch"`
 		Accent kinds.Color  `json:"accent"`
 	}{}
-	_ kinds.Swatch = struct {
+	_ kinds.Swatch = struct { // tools_gen.go is stale: run go generate
 		Color kinds.Color `json:"color"`
 		Size  int         `json:"size" jsonschema:"minimum=1"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (kinds.Swatch, error) = Paint
+	_ func(context.Context, Input) (kinds.Swatch, error) = Paint // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

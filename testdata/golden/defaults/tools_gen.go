@@ -14,7 +14,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ SearchInput = struct {
+	_ SearchInput = struct { // tools_gen.go is stale: run go generate
 		Paging
 		Query  string  `json:"query"`
 		Level  Level   `json:"level,omitempty" jsonschema:"default=info"`
@@ -23,14 +23,14 @@ var (
 		Count  int64   `json:"count,omitempty,string" jsonschema:"default=7"`
 		Format Format  `json:"format,omitzero"`
 	}{}
-	_ Paging = struct {
+	_ Paging = struct { // tools_gen.go is stale: run go generate
 		Page int `json:"page,omitempty" jsonschema:"default=1"`
 	}{}
-	_ Format = struct {
+	_ Format = struct { // tools_gen.go is stale: run go generate
 		Indent int  `json:"indent,omitempty" jsonschema:"default=2"`
 		Pretty bool `json:"pretty,omitempty" jsonschema:"default=true"`
 	}{}
-	_ OrderInput = struct {
+	_ OrderInput = struct { // tools_gen.go is stale: run go generate
 		*Extra
 		Items    []Item          `json:"items"`
 		Boxes    map[string]Item `json:"boxes,omitempty"`
@@ -43,29 +43,29 @@ var (
 		Retries  *int            `json:"retries,omitempty" jsonschema:"default=3"`
 		First    Item            `json:"first,omitzero" jsonschema:"default={\"name\":\"sample\"}"`
 	}{}
-	_ Extra = struct {
+	_ Extra = struct { // tools_gen.go is stale: run go generate
 		Channel string `json:"channel,omitempty" jsonschema:"default=web"`
 	}{}
-	_ Item = struct {
+	_ Item = struct { // tools_gen.go is stale: run go generate
 		Name    string   `json:"name"`
 		Qty     int      `json:"qty,omitempty" jsonschema:"default=1"`
 		Options *Options `json:"options,omitempty"`
 	}{}
-	_ Options = struct {
+	_ Options = struct { // tools_gen.go is stale: run go generate
 		Gift bool   `json:"gift,omitempty" jsonschema:"default=true"`
 		Note string `json:"note,omitempty" jsonschema:"default=none"`
 	}{}
-	_ Node = struct {
+	_ Node = struct { // tools_gen.go is stale: run go generate
 		Label    string `json:"label,omitempty" jsonschema:"default=leaf"`
 		Children []Node `json:"children,omitempty"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, SearchInput) error         = Search
-	_ func(context.Context, *OrderInput) error         = Order
-	_ func(context.Context, Node) error                = Tree
-	_ func(*Store, context.Context, SearchInput) error = (*Store).Get
+	_ func(context.Context, SearchInput) error         = Search       // tools_gen.go is stale: run go generate
+	_ func(context.Context, *OrderInput) error         = Order        // tools_gen.go is stale: run go generate
+	_ func(context.Context, Node) error                = Tree         // tools_gen.go is stale: run go generate
+	_ func(*Store, context.Context, SearchInput) error = (*Store).Get // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -13,17 +13,17 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ PathInput = struct {
+	_ PathInput = struct { // tools_gen.go is stale: run go generate
 		Path  string `json:"path"`
 		Limit int    `json:"limit,omitempty" jsonschema:"minimum=1"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, PathInput) (string, error) = ReadFile
-	_ func(context.Context, PathInput) error           = RemoveFile
-	_ func(context.Context, PathInput) (string, error) = HTTPGet
-	_ func(context.Context, PathInput) (string, error) = ParseV2Data
+	_ func(context.Context, PathInput) (string, error) = ReadFile    // tools_gen.go is stale: run go generate
+	_ func(context.Context, PathInput) error           = RemoveFile  // tools_gen.go is stale: run go generate
+	_ func(context.Context, PathInput) (string, error) = HTTPGet     // tools_gen.go is stale: run go generate
+	_ func(context.Context, PathInput) (string, error) = ParseV2Data // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

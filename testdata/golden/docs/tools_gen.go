@@ -13,7 +13,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Title    string   `json:"title"`
 		Due      string   `json:"due"`
 		Note     string   `json:"note"`
@@ -23,15 +23,15 @@ var (
 		Quoted   string   `json:"quoted" jsonschema_description:"From jsonschema_description, commas, and all"`
 		Plain    string   `json:"plain"`
 	}{}
-	_ Options = struct {
+	_ Options = struct { // tools_gen.go is stale: run go generate
 		Verbose bool `json:"verbose"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error) = AddTask
-	_ func(context.Context, Input) (string, error) = Describe
-	_ func(context.Context, Input) (string, error) = Undocumented
+	_ func(context.Context, Input) (string, error) = AddTask      // tools_gen.go is stale: run go generate
+	_ func(context.Context, Input) (string, error) = Describe     // tools_gen.go is stale: run go generate
+	_ func(context.Context, Input) (string, error) = Undocumented // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

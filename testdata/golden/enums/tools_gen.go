@@ -13,22 +13,22 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ GreetInput = struct {
+	_ GreetInput = struct { // tools_gen.go is stale: run go generate
 		Name  string    `json:"name"`
 		Level Level     `json:"level,omitempty" jsonschema:"default=normal"`
 		Times int       `json:"times,omitempty" jsonschema:"default=1,minimum=1"`
 		Days  []Weekday `json:"days,omitempty"`
 		Other Unrelated `json:"other,omitempty"`
 	}{}
-	_ Greeting = struct {
+	_ Greeting = struct { // tools_gen.go is stale: run go generate
 		Text  string `json:"text"`
 		Count int    `json:"count"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, GreetInput) (Greeting, error) = Greet
-	_ func(Weekday, Level) string                         = Schedule
+	_ func(context.Context, GreetInput) (Greeting, error) = Greet    // tools_gen.go is stale: run go generate
+	_ func(Weekday, Level) string                         = Schedule // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

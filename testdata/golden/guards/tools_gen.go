@@ -15,7 +15,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Base
 		*Extra
 		parts.Meta
@@ -26,36 +26,36 @@ var (
 		Labels map[string]Label `json:"labels,omitempty"`
 		secret string
 	}{}
-	_ Base = struct {
+	_ Base = struct { // tools_gen.go is stale: run go generate
 		ID string `json:"id"`
 	}{}
-	_ Extra = struct {
+	_ Extra = struct { // tools_gen.go is stale: run go generate
 		Note string `json:"note,omitempty"`
 	}{}
-	_ parts.Meta = struct {
+	_ parts.Meta = struct { // tools_gen.go is stale: run go generate
 		Author string     `json:"author"`
 		Size   parts.Size `json:"size,omitempty"`
 	}{}
-	_ parts.Pair[time.Time] = struct {
+	_ parts.Pair[time.Time] = struct { // tools_gen.go is stale: run go generate
 		Low  time.Time `json:"low"`
 		High time.Time `json:"high"`
 	}{}
-	_ parts.Pair[int] = struct {
+	_ parts.Pair[int] = struct { // tools_gen.go is stale: run go generate
 		Low  int `json:"low"`
 		High int `json:"high"`
 	}{}
-	_ Label = struct {
+	_ Label = struct { // tools_gen.go is stale: run go generate
 		Text string `json:"text"`
 	}{}
-	_ Saved = struct {
+	_ Saved = struct { // tools_gen.go is stale: run go generate
 		ID   string     `json:"id"`
 		Size parts.Size `json:"size"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, *Input) (Saved, error) = Save
-	_ func(int, parts.Size) (string, error)        = Resize
+	_ func(context.Context, *Input) (Saved, error) = Save   // tools_gen.go is stale: run go generate
+	_ func(int, parts.Size) (string, error)        = Resize // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -14,16 +14,16 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Shape shapespkg.Circle `json:"shape"`
 	}{}
-	_ shapespkg.Circle = struct {
+	_ shapespkg.Circle = struct { // tools_gen.go is stale: run go generate
 		Radius float64 `json:"radius"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (float64, error) = Area
+	_ func(context.Context, Input) (float64, error) = Area // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -13,17 +13,17 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ NoteInput = struct {
+	_ NoteInput = struct { // tools_gen.go is stale: run go generate
 		Key string `json:"key"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(*Store, context.Context, NoteInput) (string, error)   = (*Store).Get
-	_ func(*Store, string, string) error                         = (*Store).Put
-	_ func(*Store) int                                           = (*Store).Count
-	_ func(*Greeter, context.Context, NoteInput) (string, error) = (*Greeter).Greet
-	_ func(context.Context, NoteInput) (string, error)           = Shout
+	_ func(*Store, context.Context, NoteInput) (string, error)   = (*Store).Get     // tools_gen.go is stale: run go generate
+	_ func(*Store, string, string) error                         = (*Store).Put     // tools_gen.go is stale: run go generate
+	_ func(*Store) int                                           = (*Store).Count   // tools_gen.go is stale: run go generate
+	_ func(*Greeter, context.Context, NoteInput) (string, error) = (*Greeter).Greet // tools_gen.go is stale: run go generate
+	_ func(context.Context, NoteInput) (string, error)           = Shout            // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

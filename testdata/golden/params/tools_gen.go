@@ -14,9 +14,9 @@ import (
 var (
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(float64, Unit, Unit) (string, error)                                  = Convert
-	_ func(context.Context, string, int, string, bool, []string) (string, error) = Repeat
-	_ func(*Box, string) string                                                  = (*Box).Label
+	_ func(float64, Unit, Unit) (string, error)                                  = Convert      // tools_gen.go is stale: run go generate
+	_ func(context.Context, string, int, string, bool, []string) (string, error) = Repeat       // tools_gen.go is stale: run go generate
+	_ func(*Box, string) string                                                  = (*Box).Label // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

@@ -14,17 +14,17 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ IssueInput = struct {
+	_ IssueInput = struct { // tools_gen.go is stale: run go generate
 		Number int `json:"number"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, IssueInput) (string, error) = ReadIssue
-	_ func(context.Context, IssueInput) error           = CloseIssue
-	_ func(context.Context) (string, error)             = Export
-	_ func(context.Context, IssueInput) error           = Delete
-	_ func(context.Context) (string, error)             = Ping
+	_ func(context.Context, IssueInput) (string, error) = ReadIssue  // tools_gen.go is stale: run go generate
+	_ func(context.Context, IssueInput) error           = CloseIssue // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)             = Export     // tools_gen.go is stale: run go generate
+	_ func(context.Context, IssueInput) error           = Delete     // tools_gen.go is stale: run go generate
+	_ func(context.Context) (string, error)             = Ping       // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

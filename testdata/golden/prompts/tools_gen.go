@@ -12,19 +12,19 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ ExplainArgs = struct {
+	_ ExplainArgs = struct { // tools_gen.go is stale: run go generate
 		Value string `json:"value"`
 		Tone  Tone   `json:"tone,omitempty"`
 	}{}
-	_ ReviewArgs = struct {
+	_ ReviewArgs = struct { // tools_gen.go is stale: run go generate
 		Code     string `json:"code"`
 		Language string `json:"language,omitempty"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, ExplainArgs) (string, error) = Explain
-	_ func(*ReviewArgs) []runtime.PromptMessage          = Review
+	_ func(context.Context, ExplainArgs) (string, error) = Explain // tools_gen.go is stale: run go generate
+	_ func(*ReviewArgs) []runtime.PromptMessage          = Review  // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

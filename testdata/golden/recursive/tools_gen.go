@@ -13,27 +13,27 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Tree  Node  `json:"tree"`
 		Other *Node `json:"other,omitempty"`
 		Expr  Expr  `json:"expr"`
 	}{}
-	_ Node = struct {
+	_ Node = struct { // tools_gen.go is stale: run go generate
 		Name     string  `json:"name"`
 		Children []*Node `json:"children,omitempty"`
 	}{}
-	_ Expr = struct {
+	_ Expr = struct { // tools_gen.go is stale: run go generate
 		Terms []Term `json:"terms"`
 	}{}
-	_ Term = struct {
+	_ Term = struct { // tools_gen.go is stale: run go generate
 		Value float64 `json:"value,omitempty"`
 		Sub   *Expr   `json:"sub,omitempty"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (int, error) = Walk
-	_ func(context.Context, Node) (Node, error) = Grow
+	_ func(context.Context, Input) (int, error) = Walk // tools_gen.go is stale: run go generate
+	_ func(context.Context, Node) (Node, error) = Grow // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

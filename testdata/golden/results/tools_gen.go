@@ -13,22 +13,22 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Out = struct {
+	_ Out = struct { // tools_gen.go is stale: run go generate
 		OK bool `json:"ok"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func() string                                  = Text
-	_ func() Mood                                    = Named
-	_ func() runtime.Content                         = Image
-	_ func() []runtime.Content                       = Blocks
-	_ func(context.Context) (*runtime.Result, error) = Whole
-	_ func() Out                                     = Struct
-	_ func() *Out                                    = Pointer
-	_ func() float64                                 = Number
-	_ func() map[string]int                          = Map
-	_ func() any                                     = Anything
+	_ func() string                                  = Text     // tools_gen.go is stale: run go generate
+	_ func() Mood                                    = Named    // tools_gen.go is stale: run go generate
+	_ func() runtime.Content                         = Image    // tools_gen.go is stale: run go generate
+	_ func() []runtime.Content                       = Blocks   // tools_gen.go is stale: run go generate
+	_ func(context.Context) (*runtime.Result, error) = Whole    // tools_gen.go is stale: run go generate
+	_ func() Out                                     = Struct   // tools_gen.go is stale: run go generate
+	_ func() *Out                                    = Pointer  // tools_gen.go is stale: run go generate
+	_ func() float64                                 = Number   // tools_gen.go is stale: run go generate
+	_ func() map[string]int                          = Map      // tools_gen.go is stale: run go generate
+	_ func() any                                     = Anything // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

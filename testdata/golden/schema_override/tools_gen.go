@@ -14,7 +14,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Version Version    `json:"version"`
 		Old     *Version   `json:"old,omitempty" jsonschema:"nullable"`
 		Flag    Flag       `json:"flag"`
@@ -23,7 +23,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (Version, error) = Pin
+	_ func(context.Context, Input) (Version, error) = Pin // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

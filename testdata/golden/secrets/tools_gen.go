@@ -13,15 +13,15 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ ForecastInput = struct {
+	_ ForecastInput = struct { // tools_gen.go is stale: run go generate
 		City string `json:"city"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, ForecastInput) (string, error) = Forecast
-	_ func(context.Context, ForecastInput) error           = Sync
-	_ func(context.Context, ForecastInput) error           = Local
+	_ func(context.Context, ForecastInput) (string, error) = Forecast // tools_gen.go is stale: run go generate
+	_ func(context.Context, ForecastInput) error           = Sync     // tools_gen.go is stale: run go generate
+	_ func(context.Context, ForecastInput) error           = Local    // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

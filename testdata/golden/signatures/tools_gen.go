@@ -13,24 +13,24 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		N int `json:"n"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error)                                   = Full
-	_ func(*Input) string                                                            = Pointer
-	_ func(context.Context, int, string, []float64, map[string]bool) (string, error) = Flat
-	_ func(int, int) int                                                             = Clash
-	_ func() string                                                                  = Nothing
-	_ func(context.Context, Input) error                                             = OnlyError
-	_ func(Input)                                                                    = NoResult
+	_ func(context.Context, Input) (string, error)                                   = Full      // tools_gen.go is stale: run go generate
+	_ func(*Input) string                                                            = Pointer   // tools_gen.go is stale: run go generate
+	_ func(context.Context, int, string, []float64, map[string]bool) (string, error) = Flat      // tools_gen.go is stale: run go generate
+	_ func(int, int) int                                                             = Clash     // tools_gen.go is stale: run go generate
+	_ func() string                                                                  = Nothing   // tools_gen.go is stale: run go generate
+	_ func(context.Context, Input) error                                             = OnlyError // tools_gen.go is stale: run go generate
+	_ func(Input)                                                                    = NoResult  // tools_gen.go is stale: run go generate
 	_ func(context.Context, struct {
 		Name string `json:"name"`
-	}) (string, error) = Anonymous
-	_ func(string) (string, error) = Single
-	_ func(int, int, int) int      = Fallback
+	}) (string, error) = Anonymous // tools_gen.go is stale: run go generate
+	_ func(string) (string, error) = Single   // tools_gen.go is stale: run go generate
+	_ func(int, int, int) int      = Fallback // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

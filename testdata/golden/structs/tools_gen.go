@@ -13,7 +13,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Base
 		*Audit
 		audited
@@ -38,33 +38,33 @@ var (
 		Ignored  string  `json:"ignored" jsonschema:"-"`
 		NoTag    string
 	}{}
-	_ Base = struct {
+	_ Base = struct { // tools_gen.go is stale: run go generate
 		ID      string `json:"id"`
 		Created string `json:"created,omitempty"`
 	}{}
-	_ Audit = struct {
+	_ Audit = struct { // tools_gen.go is stale: run go generate
 		By string `json:"by"`
 	}{}
-	_ audited = struct {
+	_ audited = struct { // tools_gen.go is stale: run go generate
 		Reason string `json:"reason,omitempty"`
 	}{}
-	_ A = struct {
+	_ A = struct { // tools_gen.go is stale: run go generate
 		Dup string
 	}{}
-	_ B = struct {
+	_ B = struct { // tools_gen.go is stale: run go generate
 		Dup string
 	}{}
-	_ TaggedDup = struct {
+	_ TaggedDup = struct { // tools_gen.go is stale: run go generate
 		Name string `json:"name"`
 	}{}
-	_ Labels = struct {
+	_ Labels = struct { // tools_gen.go is stale: run go generate
 		Primary string `json:"primary"`
 	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, *Input) (*Input, error)   = Inspect
-	_ func(context.Context, struct{}) (string, error) = Empty
+	_ func(context.Context, *Input) (*Input, error)   = Inspect // tools_gen.go is stale: run go generate
+	_ func(context.Context, struct{}) (string, error) = Empty   // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that

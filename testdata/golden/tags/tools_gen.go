@@ -13,7 +13,7 @@ import (
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct {
+	_ Input = struct { // tools_gen.go is stale: run go generate
 		Title       string   `json:"title" jsonschema:"title=The title,description=What it is called"`
 		Enum        string   `json:"enum" jsonschema:"enum=a,enum=b,enum=c"`
 		IntEnum     int      `json:"int_enum" jsonschema:"enum=1,enum=2"`
@@ -42,7 +42,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error) = Tagged
+	_ func(context.Context, Input) (string, error) = Tagged // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
