@@ -116,7 +116,7 @@ const (
 	whyMap      = "a map or an open object (map[string]T, any-valued map, additionalProperties: schema) is what the case tests; neither OpenAI's strict mode nor Gemini can describe one"
 	whyAny      = "any, interface{} and json.RawMessage arguments are {} by the type rules: what the case tests"
 	whyRecRef   = "a recursive type can only be described with a $ref; toolgen inlines every non-recursive one"
-	whyYAMLRef  = "a tools.yaml's $defs are kept as references (each is a Go type of its own); toolgen could inline the non-recursive ones in the schema it serves (see the README) but does not yet"
+	whyYAMLRef  = "a tools.yaml schema is served as written, key order too (DESIGN.md, schema-first): toolgen does not rewrite the author's $ref, and the lint's fix says to write the schema in place; each $defs entry is a Go type of its own either way"
 	whyNullable = "jsonschema:\"nullable\" and a nullable tools.yaml type are written as a type list, which is what the case tests"
 	whyKeywords = "the case covers every jsonschema tag keyword the type rules take"
 	whyConst    = "const is part of what the case tests (a tag, a //toolgen:schema, a tools.yaml)"
