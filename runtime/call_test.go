@@ -40,8 +40,11 @@ func callTools() ToolList {
 		},
 		{
 			Name: "slow",
+			// Ignores ctx on purpose, and outlasts any test's wait for a
+			// timeout answer by far: a test that waited for it would show.
+			Timeout: slowTimeout,
 			Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-				time.Sleep(200 * time.Millisecond) // ignores ctx on purpose
+				time.Sleep(time.Minute)
 				return TextResult("late"), nil
 			},
 		},
@@ -215,24 +218,40 @@ func TestInvokeOutcome(t *testing.T) {
 	}
 }
 
+// slowTimeout is the timeout of callTools' slow tool. Only that tool has
+// one, so that on a loaded machine no other call in the same server can
+// time out; and its handler never answers before it, so it always does.
+const slowTimeout = 50 * time.Millisecond
+
+// answeredWithin is a generous ceiling for an answer that must not wait for
+// a handler which ignores its context (callTools' slow sleeps a minute):
+// far above any scheduling delay, far below the handler.
+const answeredWithin = 30 * time.Second
+
 // A timeout is its own status, answered at the deadline without waiting
 // for a handler that ignores its context; without one the handler runs to
 // the end.
 func TestInvokeTimeout(t *testing.T) {
 	var logs logBuffer
-	s := NewServer(callTools(), &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.logger()})
+	tools := callTools()
+	tools[5].Timeout = 0 // Options.CallTimeout applies
+	s := NewServer(tools, &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.logger()})
 	start := time.Now()
 	out := s.Invoke(context.Background(), &Call{Tool: "slow"})
 	if out.Status != StatusTimeout || !errors.Is(out.Err, errTimedOut) || wire(t, out.Result) != `{"content":[{"type":"text","text":"Tool slow timed out after 20ms."}],"isError":true}` {
 		t.Errorf("got %v %v %s", out.Status, out.Err, wire(t, out.Result))
 	}
-	if d := time.Since(start); d > 150*time.Millisecond {
-		t.Errorf("answered after %v; the handler's own 200ms should not be waited for", d)
+	if d := time.Since(start); d > answeredWithin {
+		t.Errorf("answered after %v: the handler was waited for", d)
 	}
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "tool call timed out") {
 		t.Errorf("timeout not logged at WARN: %s", logs.String())
 	}
-	if out := NewServer(callTools(), nil).Invoke(context.Background(), &Call{Tool: "slow"}); out.Status != StatusOK {
+	unhurried := Tool{Name: "slow", Handler: func(context.Context, json.RawMessage) (*Result, error) {
+		time.Sleep(100 * time.Millisecond)
+		return TextResult("late"), nil
+	}}
+	if out := NewServer(ToolList{unhurried}, nil).Invoke(context.Background(), &Call{Tool: "slow"}); out.Status != StatusOK {
 		t.Errorf("without a timeout: %v", out.Status)
 	}
 }

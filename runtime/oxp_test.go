@@ -270,10 +270,10 @@ func TestOXPFailures(t *testing.T) {
 			return nil, &ToolError{Message: "No such city."}
 		}},
 		{Name: "panics", Toolkit: "K", Handler: callTools()[4].Handler},
-		{Name: "slow", Toolkit: "K", Handler: callTools()[5].Handler},
+		{Name: "slow", Toolkit: "K", Timeout: slowTimeout, Handler: callTools()[5].Handler},
 		{Name: "soft", Toolkit: "K", Handler: callTools()[2].Handler},
 	}
-	s := NewServer(tools, &Options{Logger: logs.logger(), CallTimeout: 50 * time.Millisecond})
+	s := NewServer(tools, &Options{Logger: logs.logger()})
 	for id, want := range map[string]string{
 		"K.Limited":     `{"message":"Too many requests.","can_retry":true,"additional_prompt_content":"Ask less often.","retry_after_ms":1500}`,
 		"K.UnknownCity": `{"message":"No such city.","can_retry":false}`,

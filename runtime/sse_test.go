@@ -167,7 +167,7 @@ func TestSSEGuards(t *testing.T) {
 	defer close2()
 	_, close3 := openSSE(t, hs.URL, "alpha")
 	defer close3()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for postSSE(t, hs.URL+endpoint, "alpha") != 404 {
 		if time.Now().After(deadline) {
 			t.Fatal("the oldest stream is still open")

@@ -38,7 +38,7 @@ func TestTranscripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			conn := rawSession(t, NewServer(append(mcpTools(), sessionTool()), &Options{Logger: discard(), CallTimeout: 50 * time.Millisecond}))
+			conn := rawSession(t, NewServer(append(mcpTools(), sessionTool()), &Options{Logger: discard()}))
 			responses := map[string]string{}
 			var order []string
 			for _, f := range ar.Files {
