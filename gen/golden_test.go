@@ -148,11 +148,23 @@ func TestGolden(t *testing.T) {
 	if testing.Short() || len(compiled) == 0 {
 		return
 	}
-	// Every expected output compiles, is vet-clean, and passes the tests
-	// its case carries.
+	// Every expected output compiles and is vet-clean, and every case's
+	// checks (its *_checks.go) pass: all run by one test binary,
+	// testdata/golden's TestCases, so the step links once, not once a case.
 	t.Run("compile", func(t *testing.T) {
+		harness, err := os.ReadFile(filepath.Join(root, goldenDir, "cases_test.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range compiled {
+			checks, _ := filepath.Glob(filepath.Join(root, c, "*_checks.go"))
+			if len(checks) > 0 && !bytes.Contains(harness, []byte(`"github.com/toolgen-go/toolgen/`+strings.TrimPrefix(c, "./")+`"`)) {
+				t.Errorf("%s has checks that %s/cases_test.go does not run", c, goldenDir)
+			}
+		}
 		goCmd(t, root, append([]string{"vet"}, compiled...)...)
-		goCmd(t, root, append([]string{"test", "-count=1"}, compiled...)...)
+		goCmd(t, root, append([]string{"build"}, compiled...)...)
+		goCmd(t, root, "test", "-count=1", "-vet=off", "./"+goldenDir)
 	})
 }
 

@@ -2,10 +2,10 @@ package types
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"io"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +13,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"gopkg.in/yaml.v3"
 )
+
+// toolsYAML is the file the case was generated from, embedded so that the
+// check reads it wherever the test binary runs (testdata/golden's).
+//
+//go:embed tools.yaml
+var toolsYAML []byte
 
 type handlers struct {
 	UnimplementedHandlers
@@ -61,10 +67,7 @@ func TestTypes(t *testing.T) {
 	}
 
 	// Every schema is the yaml's, converted to JSON with its key order.
-	src, err := os.ReadFile("tools.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := toolsYAML
 	var file struct {
 		Tools []struct {
 			Name   string
