@@ -115,3 +115,40 @@ func TestCutPieces(t *testing.T) {
 		t.Errorf("formatPieces:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// BenchmarkFormat compares the two ways to format the file of the
+// synthetic package of 1,000 tools: in pieces (what Generate does) and
+// whole with format.Source. What piecewise formatting buys, for
+// BENCHMARKS.md: the wall time of the format phase, on every CPU, and
+// the CPU it saves by not formatting the schema constants.
+func BenchmarkFormat(b *testing.B) {
+	g := testGenerator(b, synthPackage(b, 1000))
+	units := g.read([]string{"."})
+	if err := g.errs.err(); err != nil || len(units) != 1 {
+		b.Fatal(err)
+	}
+	marked, err := render(units[0], true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plain, err := render(units[0], false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("path=pieces", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			if _, err := formatFile(marked, gofmtPieces); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("path=whole", func(b *testing.B) {
+		defer reportCPU(b)()
+		for b.Loop() {
+			if _, err := formatFile(plain, format.Source); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -88,3 +88,38 @@ func FuzzEncodeString(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkEncodeCallResponse compares encodeCallResponse with
+// encoding/json on the forecast tool's answer (a text block holding the
+// structured result, and the structured result), what every REST call of
+// the benchmarks encodes: what the hand-written encoder buys, for
+// BENCHMARKS.md.
+func BenchmarkEncodeCallResponse(b *testing.B) {
+	out, err := forecast(b.Context(), forecastIn{City: "Paris", Days: 3, Units: "celsius"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := StructuredResult(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp := callResponse{Result: res}
+	for _, p := range []struct {
+		name   string
+		encode func(*bytes.Buffer, callResponse) error
+	}{
+		{"hand", encodeCallResponse},
+		{"json", func(buf *bytes.Buffer, r callResponse) error { return encodeValue(buf, r) }},
+	} {
+		b.Run("path="+p.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := p.encode(&buf, resp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
