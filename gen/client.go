@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -61,7 +60,7 @@ func clientFile(u *unit) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := formatFile(src, format.Source)
+	out, err := formatFile(src)
 	if err != nil {
 		return nil, err
 	}

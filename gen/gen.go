@@ -16,8 +16,8 @@
 //   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
 //     emit_defaults.go (the code that applies defaults).
-//   - Format: format.go runs gofmt on the rendered file in pieces, on
-//     every CPU, with the bytes of one format.Source of the whole file.
+//   - Format: formatFile (emit.go) runs gofmt on the rendered file and
+//     groups its imports.
 //
 // Beside the Go files:
 //
@@ -245,11 +245,11 @@ func (g *generator) emitAll(units []*unit) []*File {
 			continue
 		}
 		seen[u.path] = u.source
-		src, err := render(u, true)
+		src, err := render(u)
 		g.clock.lap(PhaseEmit)
 		var content []byte
 		if err == nil {
-			content, err = formatFile(src, gofmtPieces)
+			content, err = formatFile(src)
 			g.clock.lap(PhaseFormat)
 		}
 		if err != nil {
