@@ -79,8 +79,12 @@ func chromePath() string {
 
 // browserContext starts Chromium once for the package. Without Chromium the
 // test skips, or fails when $CI is set: CI must run these tests for real.
+// -short skips them, for a quick loop.
 func browserContext(t *testing.T) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium: run without -short (CI does)")
+	}
 	path := chromePath()
 	if _, err := exec.LookPath(path); err != nil {
 		if os.Getenv("CI") == "" {
