@@ -108,8 +108,10 @@ type mcpState struct {
 	// them with MCPOptions.Stateless); stateful, with sessions, the rest
 	// (nil with MCPOptions.Stateless). sseHandler serves /sse.
 	stateless, stateful, sseHandler http.Handler
-	// registry is what the SDK's registry holds (see registerTools).
-	registry registry
+	// registry is what the SDK's registry holds (see registerTools), filled
+	// once, by the first use of the SDK's server (see sdk).
+	registry     registry
+	registerOnce sync.Once
 	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
 	// tasks are the MCP tasks this process runs (mcptasks.go).
@@ -155,7 +157,6 @@ func (s *Server) buildMCP() {
 		s.mcp.sessions.max = DefaultMaxSessions
 	}
 	s.mcp.sse.max = s.mcp.sessions.max
-	s.registerTools()
 	for i := range s.opts.Prompts {
 		s.addPrompt(&s.opts.Prompts[i])
 	}
@@ -198,6 +199,7 @@ type registry struct {
 
 // registered reports whether the SDK's registry has a tool of that name.
 func (s *Server) registered(name string) bool {
+	s.sdk()
 	reg := &s.mcp.registry
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
@@ -303,13 +305,24 @@ func (s *Server) setCacheable(_ context.Context, _ mcp.Request, c *mcp.Cacheable
 // MCP returns the server's go-sdk server, for what the options do not
 // cover. Its tools are the provider's: tools added to it directly are not
 // served.
-func (s *Server) MCP() *mcp.Server { return s.mcp.srv }
+func (s *Server) MCP() *mcp.Server { return s.sdk() }
+
+// sdk is the SDK's server with the fixed list's tools in its registry.
+// They are registered on first use rather than by NewServer: the SDK
+// decodes each tool's input schema as it adds it (twice, into 32 KiB
+// buffers), which made NewServer with 1,000 tools 10 to 20 times slower
+// (BenchmarkNewServer), though most servers never serve MCP from many of
+// them, and a REST-only server never from any.
+func (s *Server) sdk() *mcp.Server {
+	s.mcp.registerOnce.Do(s.registerTools)
+	return s.mcp.srv
+}
 
 // ServeStdio serves MCP on standard input and output until the client
 // disconnects or ctx is done. The auth hook does not apply: the client is
 // the process that started this one. Log to standard error.
 func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.mcp.srv.Run(ctx, &mcp.StdioTransport{})
+	return s.sdk().Run(ctx, &mcp.StdioTransport{})
 }
 
 // NotifyToolsChanged tells every MCP session that the tool list changed.
@@ -322,6 +335,7 @@ func (s *Server) NotifyToolsChanged() {
 	// again, as it is. A function provider's registry starts empty: one
 	// of its tools is registered then (calls to it go through the SDK,
 	// to serveToolCall, as the others' go through callUnregistered).
+	s.sdk()
 	reg := &s.mcp.registry
 	reg.mu.Lock()
 	last := reg.last

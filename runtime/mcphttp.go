@@ -91,7 +91,7 @@ func (s *Server) mcpHTTP() {
 	if idle == 0 {
 		idle = DefaultSessionIdleTimeout
 	}
-	getServer := func(*http.Request) *mcp.Server { return s.mcp.srv }
+	getServer := func(*http.Request) *mcp.Server { return s.sdk() }
 	common := mcp.StreamableHTTPOptions{
 		JSONResponse: o.JSONResponse,
 		// The serving path checks the Host header (browser.go) and bounds
