@@ -440,7 +440,6 @@ func TestDocs(t *testing.T) {
 				"DOCS_TMP="+filepath.Join(tmp, "docs"),
 				"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
 				"GOCACHE="+goenv[0], "GOMODCACHE="+goenv[1],
-				"TMPDIR="+tmp,
 			)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
