@@ -2,7 +2,8 @@
 // CONTRIBUTING.md and docs/*.md), so that the documentation cannot drift
 // from the code: every ```sh, ```bash, ```shell or ```console block is run,
 // in order, one bash session a file, in a fresh copy of the repository
-// (the files git knows, committed or not). Run it with
+// (the files git knows, committed or not, committed anew in a git
+// repository of its own). Run it with
 //
 //	.ci/docs                                   # every file
 //	.ci/docs -run 'TestDocs/docs/oxp.md'       # one
