@@ -247,6 +247,7 @@ func quote(s string) string {
 }
 
 const prelude = `set -euo pipefail
+export OLDPWD="$PWD"
 __docs_bg=
 __docs_n=0
 __docs_fail() { echo "docs: FAILED (exit $1): $2" >&2; exit 1; }
@@ -329,7 +330,9 @@ func script(blocks []block) (string, error) {
 			case len(c.expect) == 0:
 				fmt.Fprintf(&s, "echo %s\n%s", quote("$ "+strings.TrimSpace(c.text)), c.text)
 			default:
-				fmt.Fprintf(&s, "echo %s\n__docs_rc=0\n__docs_out=$( { %s\n} 2>&1 ) || __docs_rc=$?\nprintf '%%s\\n' \"$__docs_out\"\n", quote("$ "+strings.TrimSpace(c.text)), c.text)
+				// In this shell, not a subshell: a cd or a variable
+				// stays for the commands after it, as for a reader.
+				fmt.Fprintf(&s, "echo %s\n__docs_rc=0\n{ %s\n} > \"$DOCS_TMP/out\" 2>&1 || __docs_rc=$?\n__docs_out=$(cat \"$DOCS_TMP/out\")\nprintf '%%s\\n' \"$__docs_out\"\n", quote("$ "+strings.TrimSpace(c.text)), c.text)
 				fmt.Fprintf(&s, "[[ $__docs_rc == 0 ]] || __docs_fail \"$__docs_rc\" %s\n", quote(strings.TrimSpace(c.text)))
 				for _, e := range c.expect {
 					fmt.Fprintf(&s, "[[ $__docs_out == %s ]] || __docs_mismatch %s\n", glob(e), quote(e))
