@@ -16,6 +16,7 @@ type Error struct {
 	Warning bool
 }
 
+// Error formats the error as file:line:col: message.
 func (e *Error) Error() string {
 	msg := e.Msg
 	if e.Warning {
@@ -31,6 +32,7 @@ func (e *Error) Error() string {
 // problem a line, as the CLI prints them.
 type ErrorList []*Error
 
+// Error gives every error, one a line.
 func (l ErrorList) Error() string {
 	lines := make([]string, len(l))
 	for i, e := range l {

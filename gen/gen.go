@@ -37,6 +37,11 @@
 //
 // gen does not import the runtime that generated code calls: rules both
 // sides share live in leaf packages (internal/toolname, internal/typeschema).
+//
+// Users' guides: https://github.com/toolgen-go/toolgen/blob/main/docs/code-first.md (the
+// directives and type rules this package implements) and
+// https://github.com/toolgen-go/toolgen/blob/main/docs/tools-yaml.md; working on the generator
+// (golden files, go test ./gen -update): https://github.com/toolgen-go/toolgen/blob/main/CONTRIBUTING.md.
 package gen
 
 import (

@@ -53,6 +53,7 @@ type StatusError struct {
 	Message    string
 }
 
+// Error gives the status and the server's message.
 func (e *StatusError) Error() string {
 	msg := e.Message
 	if msg == "" {

@@ -237,7 +237,10 @@ func wholeNumbersAsIntegers(args json.RawMessage) (json.RawMessage, bool) {
 // input type, such as a number too large for its Go type.
 type ArgumentError struct{ Err error }
 
+// Error says the arguments are invalid, and why.
 func (e *ArgumentError) Error() string { return "invalid arguments: " + e.Err.Error() }
+
+// Unwrap returns the decoding error.
 func (e *ArgumentError) Unwrap() error { return e.Err }
 
 // issue reports the error at the path of the field it names, when it does,

@@ -42,4 +42,14 @@
 // [RequestFromContext], and on MCP [SessionFromContext],
 // [MCPRequestFromContext], [ClientCapabilitiesFromContext] and
 // [ServerFromContext]; [Secret] reads a declared secret.
+//
+// The guides, one a reader, are in docs/: writing tools
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/code-first.md), MCP and its clients
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/mcp.md), the Tool Explorer
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/explorer.md), OXP
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/oxp.md), /v1 and the history
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/v1-and-history.md), auth, scopes and approvals
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/security.md), metrics and tracing
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/observability.md) and deployment
+// (https://github.com/toolgen-go/toolgen/blob/main/docs/deploy.md). This godoc is the reference.
 package runtime

@@ -152,6 +152,7 @@ type BearerChallengeError struct {
 	Reason    string
 }
 
+// Error says why the token was refused.
 func (e *BearerChallengeError) Error() string { return "bearer token refused: " + e.Reason }
 
 // authChallenge is the WWW-Authenticate header of a 401 for an auth hook's

@@ -23,6 +23,7 @@ type ScopeError struct {
 	Required, Missing []string
 }
 
+// Error names the tool and the scopes the caller lacks.
 func (e *ScopeError) Error() string {
 	return fmt.Sprintf("Tool %s needs the scope %s, which this caller does not have.", e.Tool, strings.Join(e.Missing, " "))
 }

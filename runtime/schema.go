@@ -41,6 +41,7 @@ type ValidationError struct {
 	Malformed bool
 }
 
+// Error lists the issues, one a line.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid arguments:")

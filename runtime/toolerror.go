@@ -25,6 +25,7 @@ type ToolError struct {
 	AdditionalPromptContent string
 }
 
+// Error returns the message shown to the caller.
 func (e *ToolError) Error() string { return e.Message }
 
 // RetryableError returns a ToolError that may succeed if retried after d

@@ -5,6 +5,8 @@
 // module or tools.go.tmpl as source). The templates are rendered with
 // text/template; the data they see is documented by the generator that
 // renders them (gen.Init).
+//
+// https://github.com/toolgen-go/toolgen/blob/main/docs/code-first.md describes the module init writes.
 package templates
 
 import (

@@ -237,37 +237,13 @@ func TestInitServes(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "server")
 	goIn(t, dir, "build", "-o", bin, ".")
 
-	srv := exec.Command(bin, "-addr", "127.0.0.1:0", "-allow-execute", "-history", "memory")
-	stdout, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	srv.Stderr = &stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Wait() }()
-	t.Cleanup(func() {
-		srv.Process.Kill()
-		<-done
-	})
-	lines := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		lines <- line
-		io.Copy(io.Discard, stdout)
-	}()
-	var base string
-	select {
-	case line := <-lines:
-		var ok bool
-		if base, ok = strings.CutPrefix(strings.TrimSpace(line), "Serving on "); !ok {
-			t.Fatalf("the server printed %q\n%s", line, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the server did not start\n%s", stderr.String())
+	// No -history: main.go imports the SQLite store, so the history goes
+	// to a file in the user's cache directory, and survives a restart.
+	cache := t.TempDir()
+	env := append(os.Environ(), "XDG_CACHE_HOME="+cache, "HOME="+cache)
+	srv, done, stderr, base, historyLine := startServer(t, bin, env)
+	if want := "History: sqlite:" + filepath.Join(cache, "toolgen", "server", "history.db"); historyLine != want {
+		t.Errorf("the server printed %q, want %q", historyLine, want)
 	}
 
 	post := func(path, body string, header ...string) (int, http.Header, string) {
@@ -381,4 +357,54 @@ func TestInitServes(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not stop on SIGINT")
 	}
+
+	// Started again, it still has the calls made before.
+	_, _, _, base, _ = startServer(t, bin, env)
+	if inv := get("/v1/invocations?tool_name=greet&surface=v1"); !strings.Contains(inv, `"result":"Hello, Ada!"`) {
+		t.Errorf("after a restart, /v1/invocations?tool_name=greet&surface=v1: %s", inv)
+	}
+}
+
+// startServer starts the server built at bin on a free port, with the
+// environment env, and waits for its first two lines, "Serving on URL"
+// and "History: DSN". It is killed when the test ends.
+func startServer(t *testing.T, bin string, env []string) (srv *exec.Cmd, done chan error, stderr *bytes.Buffer, base, historyLine string) {
+	t.Helper()
+	srv = exec.Command(bin, "-addr", "127.0.0.1:0", "-allow-execute")
+	srv.Env = env
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = new(bytes.Buffer)
+	srv.Stderr = stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done = make(chan error, 1)
+	go func() { done <- srv.Wait() }()
+	t.Cleanup(func() {
+		srv.Process.Kill()
+		err := <-done
+		done <- err
+	})
+	lines := make(chan [2]string, 1)
+	go func() {
+		r := bufio.NewReader(stdout)
+		first, _ := r.ReadString('\n')
+		second, _ := r.ReadString('\n')
+		lines <- [2]string{first, second}
+		io.Copy(io.Discard, r)
+	}()
+	select {
+	case l := <-lines:
+		var ok bool
+		if base, ok = strings.CutPrefix(strings.TrimSpace(l[0]), "Serving on "); !ok {
+			t.Fatalf("the server printed %q\n%s", l[0], stderr.String())
+		}
+		historyLine = strings.TrimSpace(l[1])
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server did not start\n%s", stderr.String())
+	}
+	return srv, done, stderr, base, historyLine
 }

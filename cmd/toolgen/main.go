@@ -37,7 +37,8 @@
 //
 // toolgen init writes a new server module into DIR (created if missing):
 // go.mod, with the tool directive that makes go generate run toolgen;
-// tools.go, annotated tools; main.go, serving them with runtime/serve;
+// tools.go, annotated tools; main.go, serving them with runtime/serve and
+// recording their history in a SQLite file (runtime/history/sqlite);
 // tools_test.go; README.md; and tools_gen.go and tools_client_gen.go (its
 // typed client), generated. It then runs go mod tidy there, so that go
 // run . serves at once. It refuses to
@@ -52,6 +53,12 @@
 // and do not change the exit status, unless -strict makes them errors. Used from go:generate:
 //
 //	//go:generate go tool toolgen
+//
+// The guides: https://github.com/toolgen-go/toolgen/blob/main/docs/code-first.md (directives, type
+// rules, this command), https://github.com/toolgen-go/toolgen/blob/main/docs/tools-yaml.md and
+// https://github.com/toolgen-go/toolgen/blob/main/docs/clients.md (-client, -lint); installing toolgen
+// from a checkout while the module is not published:
+// https://github.com/toolgen-go/toolgen/blob/main/README.md#install.
 package main
 
 import (

@@ -6,6 +6,9 @@
 // scheme with [Register], so that [Open] (and serve's -history flag) can
 // open it, and only a server that imports a store's package links its
 // driver.
+//
+// The guide to the /v1 API, the stores, retention and replicas is
+// https://github.com/toolgen-go/toolgen/blob/main/docs/v1-and-history.md.
 package history
 
 import (
@@ -26,8 +29,8 @@ type Status string
 
 const (
 	Pending Status = "pending" // recorded before the handler runs
-	Success Status = "success"
-	Failed  Status = "failed"
+	Success Status = "success" // the tool ran and answered without an error
+	Failed  Status = "failed"  // the call did not succeed: the record's Error says why
 )
 
 // Record is one invocation. Times are UTC, to the millisecond.

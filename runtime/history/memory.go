@@ -47,6 +47,7 @@ func NewMemory(r Retention) *Memory {
 	return m
 }
 
+// Start records a pending invocation (see [Store]).
 func (m *Memory) Start(_ context.Context, r *Record) error {
 	status, err := norm.StartStatus(r.ID, string(r.Status))
 	if err != nil {
@@ -63,6 +64,7 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 	return nil
 }
 
+// Finish completes a record (see [Store]).
 func (m *Memory) Finish(_ context.Context, r *Record) error {
 	if err := norm.FinishStatus(r.ID, string(r.Status)); err != nil {
 		return err
@@ -181,6 +183,7 @@ func (m *Memory) expire() {
 	m.humans.expire(cut)
 }
 
+// Get returns one record, or [ErrNotFound].
 func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -192,6 +195,8 @@ func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	return &c, nil
 }
 
+// List returns a page of the records that match f, newest first, and
+// how many match in all (see [Store]).
 func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	f, err := f.Normalize()
 	if err != nil {
@@ -217,11 +222,13 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	return page, total, nil
 }
 
+// Ping reports nil: memory is always there.
 func (m *Memory) Ping(context.Context) error { return nil }
 
 // String names the store, for /health.
 func (m *Memory) String() string { return "memory" }
 
+// Close stops the pruning of old records; the records stay readable.
 func (m *Memory) Close() error {
 	m.once.Do(func() { close(m.stop) })
 	return nil

@@ -23,6 +23,7 @@ type memoryHumans struct {
 
 var _ Humans = (*Memory)(nil)
 
+// CreateRequest files a human request (see [Humans]).
 func (m *Memory) CreateRequest(_ context.Context, r *Request) error {
 	c, err := CheckRequest(r)
 	if err != nil {
@@ -63,6 +64,7 @@ func (h *memoryHumans) expire(cut time.Time) {
 	h.drop(n)
 }
 
+// GetRequest returns a request and its response, if any (see [Humans]).
 func (m *Memory) GetRequest(_ context.Context, id string) (*Request, *Response, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -79,6 +81,7 @@ func (m *Memory) GetRequest(_ context.Context, id string) (*Request, *Response, 
 	return &req, resp, nil
 }
 
+// ListRequests returns a page of the requests that match f (see [Humans]).
 func (m *Memory) ListRequests(_ context.Context, f RequestFilter) ([]Request, int, error) {
 	f, err := f.Normalize()
 	if err != nil {
@@ -102,6 +105,7 @@ func (m *Memory) ListRequests(_ context.Context, f RequestFilter) ([]Request, in
 	return page, total, nil
 }
 
+// Respond records the answer to a pending request (see [Humans]).
 func (m *Memory) Respond(_ context.Context, r *Response) error {
 	c, err := CheckResponse(r)
 	if err != nil {
@@ -135,6 +139,7 @@ func Answerable(st RequestStatus) error {
 	return ErrCancelled
 }
 
+// CancelRequest marks a pending request cancelled (see [Humans]).
 func (m *Memory) CancelRequest(_ context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

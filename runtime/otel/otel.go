@@ -14,6 +14,9 @@
 // A program that builds its server itself sets Options.Tracer to
 // [NewTracer], with its own providers or the global ones. A program that
 // imports neither links no OpenTelemetry package.
+//
+// The guide, with a console exporter to try it, is
+// https://github.com/toolgen-go/toolgen/blob/main/docs/observability.md.
 package otel
 
 import (

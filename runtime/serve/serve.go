@@ -12,6 +12,7 @@
 //	-allow-execute    let the Tool Explorer page run tools
 //	-stdio            speak MCP on standard input and output instead of HTTP
 //	-stateless        serve MCP without sessions (protocol revision 2026-07-28)
+//	-call-timeout D   bound every tool call (a tool's own timeout wins)
 //	-history DSN      where to record invocations: memory, a SQLite file
 //	                  (PATH or sqlite:PATH), or a postgres:// URL
 //	-history-max-rows N, -history-max-age D   retention of the records
@@ -23,6 +24,9 @@
 //
 // It prints "Serving on http://HOST:PORT/" with the real port once it
 // listens, and stops on SIGINT or SIGTERM, letting calls in flight finish.
+//
+// The guide to running a server (flags, SQLite and PostgreSQL, replicas
+// behind HAProxy) is https://github.com/toolgen-go/toolgen/blob/main/docs/deploy.md.
 package serve
 
 import (

@@ -12,6 +12,9 @@
 //			return s
 //		})
 //	}
+//
+// The stores themselves are described in
+// https://github.com/toolgen-go/toolgen/blob/main/docs/v1-and-history.md.
 package historytest
 
 import (

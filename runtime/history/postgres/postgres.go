@@ -18,6 +18,9 @@
 // The store also keeps human requests and their answers
 // ([history.Humans]), in two tables beside the invocations, which every
 // replica sharing the database sees.
+//
+// The guide to running replicas on it behind a load balancer is
+// https://github.com/toolgen-go/toolgen/blob/main/docs/deploy.md.
 package postgres
 
 import (
@@ -535,6 +538,7 @@ func (s *Store) deleteBatches(ctx context.Context, table, key, cond string, args
 // String names the store, for /health.
 func (s *Store) String() string { return "postgres" }
 
+// Ping reports whether PostgreSQL answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.pool.Ping(ctx); err != nil {
 		return fmt.Errorf("history/postgres: %w", err)

@@ -14,6 +14,8 @@
 //
 // The store also keeps human requests and their answers
 // ([history.Humans]), in two tables of the same file.
+//
+// https://github.com/toolgen-go/toolgen/blob/main/docs/deploy.md says when to use which store.
 package sqlite
 
 import (
