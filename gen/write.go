@@ -21,6 +21,14 @@ func Write(files []*File) ([]*File, error) {
 		}
 	}
 	for _, f := range files {
+		// A rename replaces whatever has the name: a device such as
+		// /dev/null (-o /dev/null, run as root), a symbolic link, a
+		// directory. Only a regular file, or nothing, is replaced; and
+		// nothing else is read (a named pipe would block).
+		if fi, err := os.Lstat(f.Path); err == nil && !fi.Mode().IsRegular() {
+			cleanup()
+			return nil, fmt.Errorf("writing %s: not a regular file (%s); toolgen writes only regular files", f.Path, fileKind(fi.Mode()))
+		}
 		if !f.Stale() {
 			continue
 		}
@@ -51,4 +59,21 @@ func Write(files []*File) ([]*File, error) {
 		wrote = append(wrote, p.f)
 	}
 	return wrote, nil
+}
+
+// fileKind names a file mode's kind for an error.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
 }
