@@ -114,6 +114,8 @@ type mcpState struct {
 	sealer *stateSealer
 	// tasks are the MCP tasks this process runs (mcptasks.go).
 	tasks taskTable
+	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
+	fast fastState
 }
 
 func (s *Server) buildMCP() {

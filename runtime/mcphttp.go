@@ -143,6 +143,9 @@ func (s *Server) serveMCP(rq *request) error {
 				r.Header.Set(headerRPCID, string(info.id))
 			}
 		}
+		if newProtocol && s.serveMCPFast(rq) {
+			return nil // a plain tools/call or tools/list (mcpfast.go)
+		}
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
 		r.ContentLength = int64(len(rq.body))
 	}
