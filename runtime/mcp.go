@@ -367,8 +367,8 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 // the caller from looking like one that keeps changing.
 func (s *Server) noticeToolChanges(ctx context.Context, tools []Tool) {
 	c, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
-	if c == nil || c.session == nil {
-		return
+	if c == nil || c.session == nil || c.session == s.mcp.fast.session {
+		return // the fast path's one session stands for a request's own
 	}
 	key := weak.Make(c.session)
 	sum := fingerprint(tools)

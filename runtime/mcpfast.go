@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -61,9 +62,14 @@ const (
 type fastState struct {
 	// off sends every request to the SDK: the differential tests compare
 	// the two paths with it.
-	off  bool
-	once sync.Once
-	impl *mcp.Implementation // see fastImpl
+	off bool
+	// answered counts the requests the fast path answered, for the
+	// tests to know it did.
+	answered atomic.Int64
+	once     sync.Once
+	impl     *mcp.Implementation // see fastImpl
+	sessOnce sync.Once
+	session  *mcp.ServerSession // see fastSession
 }
 
 // fastRequest is what serveMCPFast reads of a request.
@@ -108,10 +114,16 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		if name == "" || h.Get("Mcp-Name") != name || !s.fastTool(rq.ctx, name) {
 			return false
 		}
-		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
-		if !fastMetaDecodes(req) {
+		ss := s.fastSession()
+		if ss == nil {
 			return false
 		}
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
+		if !fastMetaDecodes(req) { // before it has a session to fall back on
+			return false
+		}
+		req.Session = ss
+		s.mcp.fast.answered.Add(1)
 		res, err := s.serveToolCall(rq.ctx, req)
 		if err != nil {
 			s.fastReply(rq.w, fr.id, nil, err)
@@ -130,6 +142,7 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		if !fastMetaDecodes(req) {
 			return false
 		}
+		s.mcp.fast.answered.Add(1)
 		ctx := rq.ctx
 		end := func(error) {}
 		if s.opts.Tracer != nil {
@@ -150,6 +163,45 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		return false
 	}
 	return true
+}
+
+// fastSession is the session the fast path's tool calls run in: the ctx
+// helpers (Ask, Log, Progress, SessionFromContext) need one, as they have
+// the SDK's per-request session on the SDK's path. It is one session for
+// all of them, of revision 2026-07-28 like that one: it sends no log
+// messages (no request sets a level), asks the client nothing (a
+// 2026-07-28 call asks with input-required results), and what it might
+// send goes nowhere. It is left out of the tool-list change detection
+// (noticeToolChanges), which never fires for a per-request session. Nil
+// if it could not be made: the fast path is then off.
+func (s *Server) fastSession() *mcp.ServerSession {
+	f := &s.mcp.fast
+	f.sessOnce.Do(func() {
+		ctx := context.Background()
+		st, ct := mcp.NewInMemoryTransports()
+		conn, err := ct.Connect(ctx)
+		if err != nil {
+			return
+		}
+		go func() { // drain: nothing reads what the session sends
+			for {
+				if _, err := conn.Read(ctx); err != nil {
+					return
+				}
+			}
+		}()
+		ss, err := s.mcp.srv.Connect(ctx, st, &mcp.ServerSessionOptions{State: &mcp.ServerSessionState{
+			InitializeParams:  &mcp.InitializeParams{ProtocolVersion: protocol20260728, Capabilities: &mcp.ClientCapabilities{}},
+			InitializedParams: &mcp.InitializedParams{},
+		}})
+		if err != nil {
+			s.log.Warn("MCP fast path off: no session for it", "err", err)
+			_ = conn.Close()
+			return
+		}
+		f.session = ss
+	})
+	return f.session
 }
 
 // fastTool reports whether a call of the tool name may take the fast
