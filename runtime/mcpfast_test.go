@@ -57,7 +57,7 @@ type fastPair struct {
 	tron, troff *recTracer
 }
 
-func newFastPair(t testing.TB, jsonResponse bool) *fastPair {
+func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
 	p := &fastPair{tron: &recTracer{}, troff: &recTracer{}}
 	mk := func(tr *recTracer) *Server {
 		return NewServer(fastTools(), &Options{
@@ -68,7 +68,7 @@ func newFastPair(t testing.TB, jsonResponse bool) *fastPair {
 			),
 			Tracer:          tr,
 			ApprovalTimeout: 20 * time.Millisecond,
-			MCP:             MCPOptions{JSONResponse: jsonResponse, StateKey: []byte("fast path tests")},
+			MCP:             MCPOptions{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")},
 		})
 	}
 	p.on, p.off = mk(p.tron), mk(p.troff)
@@ -373,12 +373,13 @@ func fastCases() []fastReq {
 
 // TestMCPFastPathSameAnswers: every class of request gets the same answer,
 // history record and trace with the fast path as without, in both of
-// the SDK's framings (one JSON body, one SSE event); and the fast path
-// answers the requests it is for.
+// the SDK's framings (one JSON body, one SSE event), with sessions for
+// older clients and without; and the fast path answers the requests it
+// is for.
 func TestMCPFastPathSameAnswers(t *testing.T) {
-	for _, jsonResponse := range []bool{true, false} {
-		t.Run(fmt.Sprintf("JSONResponse=%v", jsonResponse), func(t *testing.T) {
-			p := newFastPair(t, jsonResponse)
+	for _, o := range []struct{ jsonResponse, stateless bool }{{true, false}, {false, false}, {false, true}} {
+		t.Run(fmt.Sprintf("JSONResponse=%v,Stateless=%v", o.jsonResponse, o.stateless), func(t *testing.T) {
+			p := newFastPair(t, o.jsonResponse, o.stateless)
 			for _, c := range fastCases() {
 				p.compare(t, c)
 			}
@@ -398,7 +399,7 @@ func TestMCPFastPathSameAnswers(t *testing.T) {
 // An answer the client needs to act on, spelt out: the fast path's
 // results are the revision's.
 func TestMCPFastPathAnswers(t *testing.T) {
-	p := newFastPair(t, true)
+	p := newFastPair(t, true, false)
 	on, _ := p.compare(t, call2026("plain", ""))
 	if on.Status != 200 || on.Framing != "json" || !strings.Contains(on.Body, `"resultType":"complete"`) || !strings.Contains(on.Body, `"io.modelcontextprotocol/serverInfo"`) || !strings.Contains(on.Body, `"id":7`) {
 		t.Errorf("plain: %+v", on)
@@ -428,7 +429,7 @@ func FuzzMCPFastPath(f *testing.F) {
 	}
 	f.Add(call2026("plain", "").body, "tools/call", "plain", "2026-07-28")
 	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+fastMeta2026+`}}`, "tools/list", "", "2026-07-28")
-	p := newFastPair(f, true)
+	p := newFastPair(f, true, false)
 	f.Fuzz(func(t *testing.T, body, method, name, version string) {
 		if method == "" {
 			method = "tools/call"
