@@ -125,6 +125,9 @@ func (s *Server) serveMCP(rq *request) error {
 	r := rq.r
 	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
 	if r.Method == http.MethodPost {
+		if newProtocol && s.serveMCPFast(rq) {
+			return nil // a plain tools/call or tools/list (mcpfast.go)
+		}
 		info, err := inspectRPC(rq.body)
 		if err != nil {
 			return err
@@ -142,9 +145,6 @@ func (s *Server) serveMCP(rq *request) error {
 			if info.id != nil {
 				r.Header.Set(headerRPCID, string(info.id))
 			}
-		}
-		if newProtocol && s.serveMCPFast(rq) {
-			return nil // a plain tools/call or tools/list (mcpfast.go)
 		}
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
 		r.ContentLength = int64(len(rq.body))
