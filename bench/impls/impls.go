@@ -26,9 +26,10 @@ type Impl struct {
 	New func() http.Handler
 }
 
-// ID is "rest/NAME" or "mcp/NAME": how the server and load commands name
-// an impl.
-func (i Impl) ID() string { return string(i.Protocol) + "/" + i.Name }
+// ID is "rest/NAME" or "mcp/NAME" (an MCP2026 impl's too: its figures go
+// in MCP's tables, as the benchmarks name them): how the server and load
+// commands name an impl.
+func (i Impl) ID() string { return string(i.Protocol.Family()) + "/" + i.Name }
 
 // All lists every impl, REST first; within a protocol the baseline that
 // the others are compared with comes first.
