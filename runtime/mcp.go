@@ -116,6 +116,8 @@ type mcpState struct {
 	sealer *stateSealer
 	// tasks are the MCP tasks this process runs (mcptasks.go).
 	tasks taskTable
+	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
+	fast fastState
 }
 
 func (s *Server) buildMCP() {
@@ -379,8 +381,8 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 // the caller from looking like one that keeps changing.
 func (s *Server) noticeToolChanges(ctx context.Context, tools []Tool) {
 	c, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
-	if c == nil || c.session == nil {
-		return
+	if c == nil || c.session == nil || c.session == s.mcp.fast.session {
+		return // the fast path's one session stands for a request's own
 	}
 	key := weak.Make(c.session)
 	sum := fingerprint(tools)

@@ -27,7 +27,10 @@ import (
 //   - a request of revision 2026-07-28 or later (its MCP-Protocol-Version
 //     header, its _meta, or server/discover) is served by the SDK's
 //     stateless handler: each request stands alone, and a tool's questions
-//     to the client become input-required results;
+//     to the client become input-required results. A plain tools/call or
+//     tools/list of that revision, which needs no stream, is answered by
+//     toolgen's fast path instead, as the SDK would answer it
+//     (mcpfast.go);
 //   - any other request is served in a session (the SDK's stateful handler)
 //     whose streams can be resumed: every event has an id, and a client
 //     that reconnects with Last-Event-ID is sent what it missed.
@@ -125,6 +128,9 @@ func (s *Server) serveMCP(rq *request) error {
 	r := rq.r
 	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
 	if r.Method == http.MethodPost {
+		if newProtocol && s.serveMCPFast(rq) {
+			return nil // a plain tools/call or tools/list (mcpfast.go)
+		}
 		info, err := inspectRPC(rq.body)
 		if err != nil {
 			return err

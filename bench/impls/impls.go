@@ -26,9 +26,10 @@ type Impl struct {
 	New func() http.Handler
 }
 
-// ID is "rest/NAME" or "mcp/NAME": how the server and load commands name
-// an impl.
-func (i Impl) ID() string { return string(i.Protocol) + "/" + i.Name }
+// ID is "rest/NAME" or "mcp/NAME" (an MCP2026 impl's too: its figures go
+// in MCP's tables, as the benchmarks name them): how the server and load
+// commands name an impl.
+func (i Impl) ID() string { return string(i.Protocol.Family()) + "/" + i.Name }
 
 // All lists every impl, REST first; within a protocol the baseline that
 // the others are compared with comes first.
@@ -41,16 +42,18 @@ func All() []Impl {
 		{"sdk-typed", wire.MCP, "go-sdk mcp.AddTool with the same input schema: validated and decoded by the SDK", true, sdkTyped},
 		{"toolgen-stateful", wire.MCP, "toolgen's runtime.Server at /mcp, sessions (default), JSON responses", true, toolgenMCP(false)},
 		{"toolgen-stateless", wire.MCP, "toolgen's runtime.Server at /mcp, MCP.Stateless, JSON responses", true, toolgenMCP(true)},
+		{"toolgen-2026", wire.MCP2026, "toolgen's runtime.Server at /mcp (default options, JSON responses), called at MCP 2026-07-28: no session, answered by toolgen's fast path", true, toolgenMCP(false)},
 		{"mcpgo", wire.MCP, "mark3labs/mcp-go: BindArguments, no validation (its default)", false, mcpGo(false)},
 		{"mcpgo-validated", wire.MCP, "mark3labs/mcp-go with WithInputSchemaValidation", true, mcpGo(true)},
 	}
 }
 
-// Of returns the impls of one protocol, in All's order.
+// Of returns the impls of one protocol's tables (MCP's hold MCP2026's),
+// in All's order.
 func Of(p wire.Protocol) []Impl {
 	var out []Impl
 	for _, i := range All() {
-		if i.Protocol == p {
+		if i.Protocol.Family() == p {
 			out = append(out, i)
 		}
 	}

@@ -39,7 +39,23 @@ type Protocol string
 const (
 	REST Protocol = "rest"
 	MCP  Protocol = "mcp"
+	// MCP2026 is MCP at revision 2026-07-28: no session, each call
+	// stands alone with the revision's headers (Mcp-Protocol-Version,
+	// Mcp-Method, Mcp-Name) and _meta (protocol version, client
+	// capabilities). It is measured with MCP, in MCP's tables.
+	MCP2026 Protocol = "mcp2026"
 )
+
+// ProtocolVersion2026 is the revision MCP2026 speaks.
+const ProtocolVersion2026 = "2026-07-28"
+
+// Family is the protocol whose tables p's figures go in: MCP for MCP2026.
+func (p Protocol) Family() Protocol {
+	if p == MCP2026 {
+		return MCP
+	}
+	return p
+}
 
 // Path is where each protocol is served.
 func (p Protocol) Path() string {
@@ -105,11 +121,17 @@ func NewCaller(rt RoundTrip, base string, proto Protocol) (*Caller, error) {
 	}
 	c := &Caller{rt: rt, proto: proto, url: u, header: http.Header{"Content-Type": {"application/json"}}, id: 1}
 	c.expected = []byte(`"structuredContent":` + Want)
-	if proto == MCP {
+	switch proto {
+	case MCP:
 		c.header.Set("Accept", "application/json, text/event-stream")
 		if err := c.initialize(); err != nil {
 			return nil, fmt.Errorf("initializing the MCP session: %w", err)
 		}
+	case MCP2026:
+		c.header.Set("Accept", "application/json, text/event-stream")
+		c.header.Set("Mcp-Protocol-Version", ProtocolVersion2026)
+		c.header.Set("Mcp-Method", "tools/call")
+		c.header.Set("Mcp-Name", "forecast")
 	}
 	return c, nil
 }
@@ -201,7 +223,12 @@ func (c *Caller) Send(args string) (status int, header http.Header, body []byte,
 	}
 	// A new body each time: a transport may still read the last one when
 	// its answer is back.
-	const before, after = `{"jsonrpc":"2.0","id":`, `,"method":"tools/call","params":{"name":"forecast","arguments":`
+	const before = `{"jsonrpc":"2.0","id":`
+	after := `,"method":"tools/call","params":{"name":"forecast","arguments":`
+	if c.proto == MCP2026 {
+		after = `,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + ProtocolVersion2026 +
+			`","io.modelcontextprotocol/clientCapabilities":{}},"name":"forecast","arguments":`
+	}
 	msg := make([]byte, 0, len(before)+20+len(after)+len(args)+2)
 	msg = append(msg, before...)
 	msg = strconv.AppendInt(msg, int64(c.id), 10)

@@ -22,13 +22,13 @@ func main() {
 	log.SetPrefix("load: ")
 	var cfg load.Config
 	flag.StringVar(&cfg.URL, "url", "", "the server's base URL")
-	proto := flag.String("protocol", "rest", "rest or mcp")
+	proto := flag.String("protocol", "rest", "rest, mcp or mcp2026")
 	flag.IntVar(&cfg.Conns, "c", 32, "connections")
 	flag.DurationVar(&cfg.Warmup, "warmup", time.Second, "calls before the measurement, not measured")
 	flag.DurationVar(&cfg.Duration, "d", 10*time.Second, "how long to measure")
 	flag.Parse()
 	cfg.Protocol = wire.Protocol(*proto)
-	if cfg.URL == "" || (cfg.Protocol != wire.REST && cfg.Protocol != wire.MCP) {
+	if cfg.URL == "" || (cfg.Protocol != wire.REST && cfg.Protocol != wire.MCP && cfg.Protocol != wire.MCP2026) {
 		flag.Usage()
 		os.Exit(2)
 	}

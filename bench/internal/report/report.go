@@ -109,6 +109,8 @@ var Ratios = []Ratio{
 	{"toolgen MCP stateless ÷ toolgen MCP stateful", "mcp/toolgen-stateless", "mcp/toolgen-stateful"},
 	{"toolgen MCP stateful ÷ mcp-go validated", "mcp/toolgen-stateful", "mcp/mcpgo-validated"},
 	{"toolgen MCP stateful ÷ mcp-go without validation", "mcp/toolgen-stateful", "mcp/mcpgo"},
+	{"toolgen MCP 2026-07-28 ÷ mcp-go validated", "mcp/toolgen-2026", "mcp/mcpgo-validated"},
+	{"toolgen MCP 2026-07-28 ÷ toolgen MCP stateful", "mcp/toolgen-2026", "mcp/toolgen-stateful"},
 }
 
 // PerRound summarises r's ratio over the rounds, each round's ratio taken

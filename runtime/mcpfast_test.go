@@ -1,0 +1,455 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+)
+
+// The fast path of MCP 2026-07-28 (mcpfast.go) against the SDK's: the same
+// requests to two servers alike in all but the fast path must get the
+// same answers, leave the same history records and trace the same.
+
+// fastTools are the tools of the differential tests: every outcome of the
+// pipeline, and the tools the fast path leaves to the SDK (x-mcp-header,
+// tasks), or that need the client (approval by the client, elicitation).
+func fastTools() ToolList {
+	var tools ToolList
+	for _, t := range mcpTools() {
+		if t.Name != "slow" { // sleeps: the fuzz target calls every tool
+			tools = append(tools, t)
+		}
+	}
+	plain := func(text string) Handler {
+		return func(context.Context, json.RawMessage) (*Result, error) { return TextResult(text), nil }
+	}
+	tools = append(tools, shapeTools()...)
+	return append(tools,
+		headerTool(),
+		Tool{Name: "admin_only", Scopes: []string{"admin"}, Handler: plain("admin")},
+		Tool{Name: "once_an_hour", RateLimit: Rate{N: 1, Per: time.Hour}, Handler: plain("limited")},
+		Tool{Name: "client_approves", Approval: ApprovalClient, Handler: plain("approved")},
+		Tool{Name: "operator_approves", Approval: ApprovalOperator, Handler: plain("approved")},
+		Tool{Name: "as_task", Task: TaskOptional, Handler: plain("task")},
+		Tool{Name: "asks", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+			e, err := Elicit(ctx, "Go on?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
+			if err != nil {
+				return nil, err
+			}
+			return TextResult(e.Action), nil
+		}},
+		Tool{Name: "html", Handler: plain("<b>&amp;</b> \u2028")},
+	)
+}
+
+// fastPair is two servers alike but for the fast path: on and off.
+type fastPair struct {
+	on, off     *Server
+	tron, troff *recTracer
+}
+
+func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
+	p := &fastPair{tron: &recTracer{}, troff: &recTracer{}}
+	mk := func(tr *recTracer) *Server {
+		return NewServer(fastTools(), &Options{
+			Logger: discard(),
+			AuthHook: BearerCredentials(
+				Credential{Secret: "reader", Subject: "reader"},
+				Credential{Secret: "admin", Subject: "admin", Scopes: []string{"admin"}},
+			),
+			Tracer:          tr,
+			ApprovalTimeout: 20 * time.Millisecond,
+			MCP:             MCPOptions{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")},
+		})
+	}
+	p.on, p.off = mk(p.tron), mk(p.troff)
+	p.off.mcp.fast.off = true
+	return p
+}
+
+// fastReq is one HTTP request: headers (a value "" drops the default) and
+// body.
+type fastReq struct {
+	name   string
+	header map[string]string
+	body   string
+}
+
+const fastMeta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// call2026 is a plain tools/call of tool with args (raw JSON, "" for none).
+func call2026(tool, args string) fastReq {
+	params := `{` + fastMeta2026 + `,"name":` + mustJSONText(tool)
+	if args != "" {
+		params += `,"arguments":` + args
+	}
+	return fastReq{name: "call " + tool + " " + args, header: map[string]string{"Mcp-Name": tool}, body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}}`}
+}
+
+func mustJSONText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// answer is what the differential tests compare of a response.
+type answer struct {
+	Status       int
+	ContentType  string
+	CacheControl string
+	Framing      string // "json", "sse" or "other"
+	Body         string // the JSON-RPC message, normalized
+	History      string // the record the request left, normalized
+	Trace        string // what the tracer saw
+}
+
+// send sends r to s and returns what the tests compare.
+func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answer {
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(r.body))
+	req.RemoteAddr = "127.0.0.1:4000"
+	h := map[string]string{
+		"Content-Type":         "application/json",
+		"Accept":               "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2026-07-28",
+		"Mcp-Method":           "tools/call",
+		"Authorization":        "Bearer admin",
+		"X-Correlation-Id":     "corr-1",
+	}
+	if strings.Contains(r.body, `"tools/list"`) {
+		h["Mcp-Method"] = "tools/list"
+	}
+	for k, v := range r.header {
+		h[k] = v
+	}
+	for k, v := range h {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	before := s.historyCount(t)
+	tr.reset()
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	a := answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), CacheControl: w.Header().Get("Cache-Control"), Framing: "other", Trace: tr.String()}
+	body := w.Body.String()
+	switch {
+	case strings.HasPrefix(a.ContentType, "text/event-stream"):
+		if m, ok := strings.CutPrefix(body, "event: message\ndata: "); ok && strings.HasSuffix(m, "\n\n") && strings.Count(m, "\n") == 2 {
+			a.Framing, body = "sse", strings.TrimSuffix(m, "\n\n")
+		}
+	case strings.HasPrefix(a.ContentType, "application/json"):
+		a.Framing = "json"
+	}
+	a.Body = normalizeAnswer(body)
+	if s.historyCount(t) > before {
+		recs, _, err := s.history.List(context.Background(), history.Filter{Limit: 1})
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("history: %v %v", recs, err)
+		}
+		rec := recs[0]
+		rec.ID, rec.CreatedAt, rec.CompletedAt, rec.DurationMS, rec.Deadline = "", time.Time{}, nil, nil, nil
+		if rec.Approval != nil {
+			ap := *rec.Approval
+			ap.At = time.Time{}
+			rec.Approval = &ap
+		}
+		b, _ := json.Marshal(rec)
+		a.History = string(b)
+	}
+	return a
+}
+
+func (s *Server) historyCount(t testing.TB) int {
+	_, n, err := s.history.List(context.Background(), history.Filter{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// normalizeAnswer is a response body as canonical JSON (keys sorted: the
+// SDK and the fast path may order a result's members differently, which
+// no JSON reader can tell), with what differs by design replaced: a
+// requestState is sealed with a random nonce, so two seals of the same
+// state never compare equal. A body that is not JSON is kept as it is.
+func normalizeAnswer(body string) string {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if k == "requestState" {
+					v[k] = "<sealed>"
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(buf.String())
+}
+
+// compare sends r to both servers and reports how the answers differ.
+func (p *fastPair) compare(t testing.TB, r fastReq) (on, off answer) {
+	t.Helper()
+	on = p.send(t, p.on, p.tron, r)
+	off = p.send(t, p.off, p.troff, r)
+	if on != off {
+		t.Errorf("%s: %s\nfast path: %+v\nSDK:       %+v", r.name, r.body, on, off)
+	}
+	return on, off
+}
+
+// recTracer writes down what a tracer is told.
+type recTracer struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (r *recTracer) add(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.log = append(r.log, fmt.Sprintf(format, args...))
+}
+
+func (r *recTracer) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.log = nil
+}
+
+func (r *recTracer) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.log, "; ")
+}
+
+func (r *recTracer) StartCall(ctx context.Context, c *Call) (context.Context, CallSpan) {
+	info := "<nil>"
+	if c.MCP != nil {
+		info = fmt.Sprintf("%+v", *c.MCP)
+	}
+	r.add("call %s %s args=%s corr=%s trace=%s mcp=%s tc=%v", c.Tool, c.Surface, c.Arguments, c.CorrelationID, c.TraceID, info, c.TraceContext)
+	return ctx, nil
+}
+
+func (r *recTracer) StartRequest(ctx context.Context, info *MCPInfo) (context.Context, func(error)) {
+	r.add("request %+v", *info)
+	return ctx, func(err error) { r.add("end %v", err) }
+}
+
+// fastCases are requests of every class: answered by the fast path, and
+// refused (or left to the SDK) for every reason there is.
+func fastCases() []fastReq {
+	list := `{"jsonrpc":"2.0","id":"l-1","method":"tools/list","params":{` + fastMeta2026 + `}}`
+	withMeta := func(name, meta string, header ...string) fastReq {
+		r := fastReq{name: name, header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":` + meta + `,"name":"plain"}}`}
+		for i := 0; i+1 < len(header); i += 2 {
+			r.header[header[i]] = header[i+1]
+		}
+		return r
+	}
+	hdr := func(r fastReq, kv ...string) fastReq {
+		h := map[string]string{}
+		for k, v := range r.header {
+			h[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			h[kv[i]] = kv[i+1]
+			r.name += " " + kv[i] + "=" + kv[i+1]
+		}
+		r.header = h
+		return r
+	}
+	cases := []fastReq{
+		// Answered by the pipeline: results, tool errors, validation.
+		call2026("plain", ""),
+		call2026("plain", "null"),
+		call2026("plain", "{}"),
+		call2026("traced", "{}"),
+		call2026("count", `{"city":"Oslo","days":2}`),
+		call2026("count", `{"days":99,"extra":true}`),
+		call2026("count", `{"city":"Oslo","city":"Bergen"}`),
+		call2026("count", `"not an object"`),
+		call2026("count", `[1,2]`),
+		call2026("sum", `{"xs":[1,2.5]}`),
+		call2026("picture", ""),
+		call2026("soft_fail", ""),
+		call2026("hard_fail", ""),
+		call2026("panics", ""),
+		call2026("nil_result", ""),
+		call2026("loose", `{"n":1000}`),
+		call2026("answer", ""),
+		call2026("html", ""),
+		call2026("no_such_tool", "{}"),
+		call2026("admin_only", ""),
+		hdr(call2026("admin_only", ""), "Authorization", "Bearer reader"),
+		call2026("once_an_hour", ""),
+		call2026("once_an_hour", ""), // refused: the hour's call was made
+		call2026("operator_approves", ""),
+		call2026("client_approves", ""), // no elicitation capability
+		call2026("asks", ""),            // the same
+		call2026("as_task", ""),
+		call2026("where", `{"region":"eu"}`),
+		hdr(call2026("where", `{"region":"eu"}`), "Mcp-Param-Region", "eu"),
+		// tools/list, by caller.
+		{name: "list", body: list},
+		{name: "list as reader", header: map[string]string{"Authorization": "Bearer reader"}, body: list},
+		{name: "list with a cursor", body: `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + fastMeta2026 + `,"cursor":"x"}}`},
+		// Headers.
+		hdr(call2026("plain", ""), "Mcp-Method", ""),
+		hdr(call2026("plain", ""), "Mcp-Method", "tools/list"),
+		hdr(call2026("plain", ""), "Mcp-Name", ""),
+		hdr(call2026("plain", ""), "Mcp-Name", "count"),
+		hdr(call2026("plain", ""), "Mcp-Protocol-Version", ""),
+		hdr(call2026("plain", ""), "Mcp-Protocol-Version", "2025-11-25"),
+		hdr(call2026("plain", ""), "Mcp-Protocol-Version", "2026-07-29"),
+		hdr(call2026("plain", ""), "Accept", "application/json"),
+		hdr(call2026("plain", ""), "Accept", "*/*"),
+		hdr(call2026("plain", ""), "Content-Type", "text/plain"),
+		hdr(call2026("plain", ""), "Content-Type", "application/json; charset=utf-8"),
+		hdr(call2026("plain", ""), "Mcp-Session-Id", "nope"),
+		hdr(call2026("plain", ""), "Last-Event-ID", "1"),
+		hdr(call2026("plain", ""), "Authorization", ""),
+		hdr(call2026("plain", ""), "Authorization", "Bearer wrong"),
+		hdr(call2026("plain", ""), "traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
+		// _meta.
+		withMeta("meta without capabilities", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`),
+		withMeta("meta without version", `{"io.modelcontextprotocol/clientCapabilities":{}}`),
+		withMeta("meta of another version", `{"io.modelcontextprotocol/protocolVersion":"2026-07-29","io.modelcontextprotocol/clientCapabilities":{}}`),
+		withMeta("capabilities not an object", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":5}`),
+		withMeta("capabilities of the wrong shape", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":5}}`),
+		withMeta("client info", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}`),
+		withMeta("bad client info", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":5}}`),
+		withMeta("progress token", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"}`),
+		withMeta("log level", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug"}`),
+		withMeta("trace context", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}`),
+		withMeta("elicitation declared", `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`),
+		withMeta("meta null", `null`),
+		// Bodies.
+		{name: "params not an object", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`},
+		{name: "no params", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`},
+		{name: "name not a string", header: map[string]string{"Mcp-Name": "5"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"name":5}}`},
+		{name: "no name", header: map[string]string{"Mcp-Name": ""}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `}}`},
+		{name: "a notification", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain"}}`},
+		{name: "id null", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain"}}`},
+		{name: "id 1.5", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain"}}`},
+		{name: "id escaped", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":"a\u00e9<","method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain"}}`},
+		{name: "id negative", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":-42,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain"}}`},
+		{name: "repeated name", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"count","name":"plain"}}`},
+		{name: "escaped key", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"n\u0061me":"plain"}}`},
+		{name: "key in capitals", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"Name":"plain"}}`},
+		{name: "a task", header: map[string]string{"Mcp-Name": "plain"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"plain","task":{}}}`},
+		{name: "a forged requestState", header: map[string]string{"Mcp-Name": "asks"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + fastMeta2026 + `,"name":"asks","requestState":"forged"}}`},
+		{name: "spaces", header: map[string]string{"Mcp-Name": "plain"}, body: " { \"jsonrpc\" : \"2.0\" ,\n\"id\" : 1 , \"method\" : \"tools/call\" , \"params\" : { " + fastMeta2026 + " , \"name\" : \"plain\" , \"arguments\" : { } } } "},
+		{name: "a batch", header: map[string]string{"Mcp-Name": "plain"}, body: `[` + call2026("plain", "").body + `]`},
+		{name: "unknown method", header: map[string]string{"Mcp-Method": "tools/nope"}, body: `{"jsonrpc":"2.0","id":1,"method":"tools/nope","params":{` + fastMeta2026 + `}}`},
+		{name: "not JSON", body: `{"jsonrpc":`},
+	}
+	return cases
+}
+
+// TestMCPFastPathSameAnswers: every class of request gets the same answer,
+// history record and trace with the fast path as without, in both of
+// the SDK's framings (one JSON body, one SSE event), with sessions for
+// older clients and without; and the fast path answers the requests it
+// is for.
+func TestMCPFastPathSameAnswers(t *testing.T) {
+	for _, o := range []struct{ jsonResponse, stateless bool }{{true, false}, {false, false}, {false, true}} {
+		t.Run(fmt.Sprintf("JSONResponse=%v,Stateless=%v", o.jsonResponse, o.stateless), func(t *testing.T) {
+			p := newFastPair(t, o.jsonResponse, o.stateless)
+			for _, c := range fastCases() {
+				p.compare(t, c)
+			}
+			// The cases do not all go to the SDK: those the fast path is
+			// for are answered by it.
+			for _, c := range []fastReq{call2026("plain", ""), call2026("count", `{"days":99}`), call2026("no_such_tool", ""), {name: "list", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + fastMeta2026 + `}}`}} {
+				n := p.on.mcp.fast.answered.Load()
+				on, _ := p.compare(t, c)
+				if p.on.mcp.fast.answered.Load() != n+1 {
+					t.Errorf("%s: not answered by the fast path: %+v", c.name, on)
+				}
+			}
+		})
+	}
+}
+
+// An answer the client needs to act on, spelt out: the fast path's
+// results are the revision's.
+func TestMCPFastPathAnswers(t *testing.T) {
+	p := newFastPair(t, true, false)
+	on, _ := p.compare(t, call2026("plain", ""))
+	if on.Status != 200 || on.Framing != "json" || !strings.Contains(on.Body, `"resultType":"complete"`) || !strings.Contains(on.Body, `"io.modelcontextprotocol/serverInfo"`) || !strings.Contains(on.Body, `"id":7`) {
+		t.Errorf("plain: %+v", on)
+	}
+	on, _ = p.compare(t, call2026("no_such_tool", ""))
+	if on.Status != 400 || !strings.Contains(on.Body, `"code":-32602`) {
+		t.Errorf("unknown tool: %+v", on)
+	}
+	on, _ = p.compare(t, call2026("asks", ""))
+	if on.Status != 400 || !strings.Contains(on.Body, `"code":-32021`) {
+		t.Errorf("elicitation without the capability: %+v", on)
+	}
+	r := call2026("asks", "")
+	r.body = strings.Replace(r.body, `clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)
+	on, _ = p.compare(t, r)
+	if on.Status != 200 || !strings.Contains(on.Body, `"resultType":"input_required"`) || !strings.Contains(on.Body, `"requestState":"<sealed>"`) {
+		t.Errorf("elicitation: %+v", on)
+	}
+}
+
+// FuzzMCPFastPath sends the same request, body and MCP headers fuzzed, to
+// a server with the fast path and one without, and requires the same
+// answer.
+func FuzzMCPFastPath(f *testing.F) {
+	for _, c := range fastCases() {
+		f.Add(c.body, c.header["Mcp-Method"], c.header["Mcp-Name"], c.header["Mcp-Protocol-Version"])
+	}
+	f.Add(call2026("plain", "").body, "tools/call", "plain", "2026-07-28")
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+fastMeta2026+`}}`, "tools/list", "", "2026-07-28")
+	p := newFastPair(f, true, false)
+	f.Fuzz(func(t *testing.T, body, method, name, version string) {
+		if method == "" {
+			method = "tools/call"
+		}
+		if version == "" {
+			version = "2026-07-28"
+		}
+		if !validHeader(method) || !validHeader(name) || !validHeader(version) {
+			return
+		}
+		p.compare(t, fastReq{name: "fuzz", body: body, header: map[string]string{"Mcp-Method": method, "Mcp-Name": name, "Mcp-Protocol-Version": version}})
+	})
+}
+
+// validHeader reports whether v can be sent as a header value as it is.
+func validHeader(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			return false
+		}
+	}
+	return strings.TrimSpace(v) == v
+}
