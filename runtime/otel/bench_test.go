@@ -80,8 +80,8 @@ func forecastTool() runtime.Tool {
 // BenchmarkRESTCall is the cost tracing adds to a whole REST call: POST
 // /tools/forecast/call through Server.ServeHTTP (the default memory
 // history), untraced and traced (every span sampled, handed to a batch
-// processor whose exporter discards them), side by side. The aim is
-// on ÷ off ≤ 1.10. It reports the process's CPU time a call as well
+// processor whose exporter discards them), side by side; steps is traced
+// with Options.StepSpans. The aim is on ÷ off ≤ 1.10. It reports the process's CPU time a call as well
 // (cpu-ns/op), which a loaded machine disturbs less than the wall time.
 //
 //	go test ./runtime/otel -run '^$' -bench RESTCall -count 8 | benchstat -col /tracing -
@@ -95,6 +95,7 @@ func BenchmarkRESTCall(b *testing.B) {
 	}{
 		{"tracing=off", nil},
 		{"tracing=on", otel.NewTracer(&otel.Options{TracerProvider: tp})},
+		{"tracing=steps", otel.NewTracer(&otel.Options{TracerProvider: tp, StepSpans: true})},
 	} {
 		s := runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{AllowExecute: true, Tracer: bc.tracer, Logger: slog.New(slog.DiscardHandler)})
 		b.Run(bc.name, func(b *testing.B) {

@@ -75,10 +75,11 @@ type Options struct {
 	Redact func(*history.Record)
 	// StepSpans makes a child span of the call's span for each of its
 	// steps: validate, history.start, handler, history.finish. Off by
-	// default: they are four spans more a call, and made a traced REST
-	// call half as dear again (BENCHMARKS.md), for time the call's span
-	// already holds. Waiting for an approval, which takes a person's
-	// time, is a child span (approval) either way.
+	// default: they are four spans more a call, for time the call's span
+	// already holds, and make a traced REST call take about a fifth more
+	// CPU (BenchmarkRESTCall, BENCHMARKS.md). Waiting for an approval,
+	// which takes a person's time, is a child span (approval) either
+	// way.
 	StepSpans bool
 }
 
