@@ -176,7 +176,7 @@ func (s *Server) callTool(rq *request) error {
 		return refuse(http.StatusBadRequest, err.Error())
 	}
 	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(rq.r.Header.Get("traceparent")), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: traceHeaders(rq.r.Header)}
+		TraceID: traceParentID(rq.r.Header.Get(headerTraceparent)), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err

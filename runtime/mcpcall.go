@@ -161,7 +161,7 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	}
 	if e := req.GetExtra(); e != nil && e.Header != nil {
 		c2.CorrelationID = e.Header.Get(headerCorrelationID)
-		c2.TraceID = traceParentID(e.Header.Get("traceparent"))
+		c2.TraceID = traceParentID(e.Header.Get(headerTraceparent))
 	}
 	if s.opts.Tracer != nil {
 		c2.MCP = mcpInfo("tools/call", name, req)

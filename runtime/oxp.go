@@ -355,7 +355,7 @@ func (s *Server) oxpCall(rq *request) error {
 	if err != nil {
 		return refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.correlationID(), TraceContext: traceHeaders(rq.r.Header)}
+	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.correlationID(), TraceContext: s.traceContext(rq.r.Header)}
 	if c.ID == "" {
 		c.ID = newUUID()
 	} else {

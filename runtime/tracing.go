@@ -71,12 +71,31 @@ type MCPInfo struct {
 // _meta keys of the same names.
 var traceKeys = [...]string{"traceparent", "tracestate", "baggage"}
 
-// traceHeaders is the W3C trace context of an HTTP request's headers
-// (Call.TraceContext), or nil when it has none.
+// traceHeaderKeys are traceKeys in canonical form: a request's headers are
+// keyed so, and h.Get("traceparent") would allocate the canonical key on
+// every request to find it.
+var traceHeaderKeys = [...]string{"Traceparent", "Tracestate", "Baggage"}
+
+// headerTraceparent is the traceparent header, canonical, for the same
+// reason.
+const headerTraceparent = "Traceparent"
+
+// traceContext is the W3C trace context of an HTTP request's headers
+// (Call.TraceContext), or nil when it has none or nothing traces.
+func (s *Server) traceContext(h http.Header) map[string]string {
+	if s.opts.Tracer == nil {
+		return nil
+	}
+	return traceHeaders(h)
+}
+
+// traceHeaders is the W3C trace context of an HTTP request's headers, or
+// nil when it has none.
 func traceHeaders(h http.Header) map[string]string {
 	var m map[string]string
-	for _, k := range traceKeys {
-		if v := h.Get(k); v != "" {
+	for i, hk := range traceHeaderKeys {
+		if v := h.Get(hk); v != "" {
+			k := traceKeys[i]
 			if m == nil {
 				m = make(map[string]string, len(traceKeys))
 			}

@@ -112,7 +112,7 @@ func (s *Server) v1CallTool(rq *request) error {
 		return refuse(http.StatusUnprocessableEntity, err.Error())
 	}
 	name := rq.r.PathValue("name")
-	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: traceHeaders(rq.r.Header)})
+	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)})
 	switch out.Status {
 	case StatusNotFound:
 		return refuse(http.StatusNotFound, "Tool '%s' not found", name)

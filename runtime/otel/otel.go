@@ -1,9 +1,10 @@
 // Package otel traces a toolgen server with OpenTelemetry, by the
 // semantic conventions for MCP and GenAI tools: a span for every tool call
 // on every surface (`tools/call NAME` on MCP, `execute_tool NAME` on the
-// explorer, OXP and /v1), child spans for its steps (validation, waiting
-// for an approval, the history writes, the handler), a span for each of
-// MCP's other requests, and the metric mcp.server.operation.duration.
+// explorer, OXP and /v1), a child span for waiting for an approval, on
+// request ([Options.StepSpans]) child spans for the other steps too
+// (validation, the history writes, the handler), a span for each of MCP's
+// other requests, and the metric mcp.server.operation.duration.
 //
 // Importing the package is enough for a server whose main is
 // runtime/serve's Main: it configures tracing from the standard OTEL_*
@@ -24,7 +25,10 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	gotel "go.opentelemetry.io/otel"
@@ -72,6 +76,14 @@ type Options struct {
 	// Result), as Options.RedactHistory does for history; Setup passes
 	// the server's.
 	Redact func(*history.Record)
+	// StepSpans makes a child span of the call's span for each of its
+	// steps: validate, history.start, handler, history.finish. Off by
+	// default: they are four spans more a call, for time the call's span
+	// already holds, and make a traced REST call take about a fifth more
+	// CPU (BenchmarkRESTCall, BENCHMARKS.md). Waiting for an approval,
+	// which takes a person's time, is a child span (approval) either
+	// way.
+	StepSpans bool
 }
 
 // NewTracer returns a runtime.Tracer that traces with OpenTelemetry.
@@ -105,6 +117,63 @@ type tracer struct {
 	tracer   trace.Tracer
 	prop     propagation.TextMapPropagator
 	duration mcpconv.ServerOperationDuration
+	// starts caches what starts a plain call's span (see start), so that
+	// a call does not build the same name and attributes each time.
+	starts sync.Map // callKind -> *callStart
+	nStart atomic.Int32
+}
+
+// The span kinds' options, made once: each trace.WithSpanKind allocates.
+var (
+	serverKind   = trace.WithSpanKind(trace.SpanKindServer)
+	internalKind = trace.WithSpanKind(trace.SpanKindInternal)
+)
+
+// callKind is what a plain call's span name and first attributes depend
+// on.
+type callKind struct{ tool, surface string }
+
+// callStart is the name and the options of a call's span, but for what
+// the call adds to them.
+type callStart struct {
+	name  string
+	attrs []attribute.KeyValue
+	opts  []trace.SpanStartOption // serverKind, attrs
+}
+
+// maxStarts bounds the cache: a span is started before the tool is looked
+// up, so a client naming tools that do not exist must not grow it.
+const maxStarts = 1024
+
+func newCallStart(k callKind) *callStart {
+	name := "execute_tool " + k.tool
+	if k.surface == runtime.SurfaceMCP {
+		name = "tools/call " + k.tool
+	}
+	attrs := []attribute.KeyValue{
+		semconv.GenAIOperationNameKey.String("execute_tool"),
+		semconv.GenAIToolNameKey.String(k.tool),
+	}
+	if k.surface != "" {
+		attrs = append(attrs, AttrSurface.String(k.surface))
+	}
+	attrs = slices.Clip(attrs) // a call's own attributes are appended to a copy
+	return &callStart{name: name, attrs: attrs, opts: []trace.SpanStartOption{serverKind, trace.WithAttributes(attrs...)}}
+}
+
+// start is c's callStart, from the cache when it can be.
+func (t *tracer) start(c *runtime.Call) *callStart {
+	k := callKind{c.Tool, c.Surface}
+	if v, ok := t.starts.Load(k); ok {
+		return v.(*callStart)
+	}
+	cs := newCallStart(k)
+	if t.nStart.Load() < maxStarts {
+		if _, loaded := t.starts.LoadOrStore(k, cs); !loaded {
+			t.nStart.Add(1)
+		}
+	}
+	return cs
 }
 
 // parent is ctx continuing the trace the caller sent, when it sent one.
@@ -135,17 +204,8 @@ func mcpAttrs(info *runtime.MCPInfo) []attribute.KeyValue {
 }
 
 func (t *tracer) StartCall(ctx context.Context, c *runtime.Call) (context.Context, runtime.CallSpan) {
-	name := "execute_tool " + c.Tool
-	if c.Surface == runtime.SurfaceMCP {
-		name = "tools/call " + c.Tool
-	}
-	attrs := []attribute.KeyValue{
-		semconv.GenAIOperationNameKey.String("execute_tool"),
-		semconv.GenAIToolNameKey.String(c.Tool),
-	}
-	if c.Surface != "" {
-		attrs = append(attrs, AttrSurface.String(c.Surface))
-	}
+	st := t.start(c)
+	attrs := st.attrs
 	if c.MCP != nil {
 		attrs = append(attrs, mcpAttrs(c.MCP)...)
 	}
@@ -161,9 +221,16 @@ func (t *tracer) StartCall(ctx context.Context, c *runtime.Call) (context.Contex
 			attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(string(r.Input)))
 		}
 	}
-	ctx, span := t.tracer.Start(t.parent(ctx, c.TraceContext), name,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
-	return ctx, &callSpan{t: t, span: span, call: c, start: time.Now(), ctx: ctx}
+	opts := st.opts
+	if len(attrs) > len(st.attrs) {
+		opts = []trace.SpanStartOption{serverKind, trace.WithAttributes(attrs...)}
+	}
+	ctx, span := t.tracer.Start(t.parent(ctx, c.TraceContext), st.name, opts...)
+	cs := &callSpan{t: t, span: span, call: c, ctx: ctx}
+	if c.MCP != nil {
+		cs.start = time.Now() // for mcp.server.operation.duration
+	}
+	return ctx, cs
 }
 
 type callSpan struct {
@@ -174,8 +241,14 @@ type callSpan struct {
 	ctx   context.Context
 }
 
+// noStep ends a step that has no span.
+func noStep(error) {}
+
 func (cs *callSpan) Step(ctx context.Context, name string) (context.Context, func(error)) {
-	ctx, span := cs.t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	if !cs.t.o.StepSpans && name != runtime.StepApproval {
+		return ctx, noStep
+	}
+	ctx, span := cs.t.tracer.Start(ctx, name, internalKind)
 	return ctx, func(err error) {
 		if err != nil {
 			span.SetStatus(codes.Error, err.Error())
@@ -207,7 +280,8 @@ func (cs *callSpan) TraceID() string {
 
 func (cs *callSpan) End(o *runtime.Outcome) {
 	span := cs.span
-	attrs := []attribute.KeyValue{AttrStatus.String(o.Status.String())}
+	attrs := make([]attribute.KeyValue, 1, 4)
+	attrs[0] = AttrStatus.String(o.Status.String())
 	if o.InvocationID != "" {
 		attrs = append(attrs, AttrInvocationID.String(o.InvocationID))
 	}
@@ -276,8 +350,7 @@ func (t *tracer) StartRequest(ctx context.Context, r *runtime.MCPInfo) (context.
 	if r.Name != "" {
 		name += " " + r.Name
 	}
-	ctx, span := t.tracer.Start(t.parent(ctx, r.TraceContext), name,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	ctx, span := t.tracer.Start(t.parent(ctx, r.TraceContext), name, serverKind, trace.WithAttributes(attrs...))
 	start := time.Now()
 	return ctx, func(err error) {
 		var mattrs []attribute.KeyValue

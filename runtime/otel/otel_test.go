@@ -25,8 +25,8 @@ import (
 )
 
 // Every surface's call makes one server span, by the conventions, with
-// the call's steps as its children, continuing the caller's trace: one
-// table, every surface.
+// the call's steps as its children when asked for, continuing the
+// caller's trace: one table, every surface.
 
 const (
 	callerTrace  = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -201,7 +201,7 @@ func callSpan(t *testing.T, spans []sdktrace.ReadOnlySpan, name string) (sdktrac
 }
 
 func TestSpansOnEverySurface(t *testing.T) {
-	f := newFixture(t, otel.Options{RecordArguments: true, RecordResults: true})
+	f := newFixture(t, otel.Options{RecordArguments: true, RecordResults: true, StepSpans: true})
 	for _, sc := range surfaceCases(t, f.url) {
 		t.Run(sc.name, func(t *testing.T) {
 			f.spans.Reset()
@@ -265,6 +265,31 @@ func TestErrorType(t *testing.T) {
 				t.Errorf("%s %s: status %v", sc.name, tc.args, root.Status())
 			}
 		}
+	}
+}
+
+// By default a call is one span: its steps are not spans of their own.
+func TestNoStepSpansByDefault(t *testing.T) {
+	f := newFixture(t, otel.Options{})
+	for _, sc := range surfaceCases(t, f.url) {
+		f.spans.Reset()
+		sc.call(t, f.url, `{"city":"Oslo"}`)
+		_, children := callSpan(t, f.spans.Ended(), sc.spanName)
+		if len(children) != 0 {
+			t.Errorf("%s: the call has child spans %v", sc.name, children)
+		}
+	}
+	// Waiting for an approval, a person's time, is a span all the same.
+	rec := tracetest.NewSpanRecorder()
+	tr := otel.NewTracer(&otel.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))})
+	ctx, span := tr.StartCall(context.Background(), &runtime.Call{Tool: "deploy", Surface: runtime.SurfaceV1})
+	for _, step := range []string{runtime.StepValidate, runtime.StepApproval, runtime.StepHandler} {
+		_, end := span.Step(ctx, step)
+		end(nil)
+	}
+	span.End(&runtime.Outcome{Status: runtime.StatusOK})
+	if _, children := callSpan(t, rec.Ended(), "execute_tool deploy"); len(children) != 1 || children[runtime.StepApproval] == nil {
+		t.Errorf("the call's child spans are %v, want approval alone", children)
 	}
 }
 
