@@ -118,6 +118,9 @@ type mcpState struct {
 	tasks taskTable
 	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
 	fast fastState
+	// impl is the server's identity, as the SDK's server was given it
+	// (the fast path's results carry it too).
+	impl *mcp.Implementation
 }
 
 func (s *Server) buildMCP() {
@@ -153,7 +156,7 @@ func (s *Server) buildMCP() {
 	}
 	m := mcp.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
-	s.mcp = &mcpState{srv: m, sealer: newStateSealer(o.StateKey)}
+	s.mcp = &mcpState{srv: m, impl: impl, sealer: newStateSealer(o.StateKey)}
 	s.mcp.sessions.max = o.MaxSessions
 	if o.MaxSessions == 0 {
 		s.mcp.sessions.max = DefaultMaxSessions

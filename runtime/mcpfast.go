@@ -67,8 +67,6 @@ type fastState struct {
 	// answered counts the requests the fast path answered, for the
 	// tests to know it did.
 	answered atomic.Int64
-	once     sync.Once
-	impl     *mcp.Implementation // see fastImpl
 	sessOnce sync.Once
 	session  *mcp.ServerSession // see fastSession
 	metas    fastMetaCache
@@ -569,25 +567,8 @@ func (s *Server) fastServerInfo(m mcp.Meta) mcp.Meta {
 	if m == nil {
 		m = make(mcp.Meta, 1)
 	}
-	m[mcp.MetaKeyServerInfo] = s.fastImpl()
+	m[mcp.MetaKeyServerInfo] = s.mcp.impl
 	return m
-}
-
-// fastImpl is the server's identity as buildMCP gives it to the SDK.
-func (s *Server) fastImpl() *mcp.Implementation {
-	f := &s.mcp.fast
-	f.once.Do(func() {
-		name, version := buildIdentity()
-		impl := &mcp.Implementation{Name: s.opts.Name, Title: s.opts.Title, Version: s.opts.Version}
-		if impl.Name == "" {
-			impl.Name = name
-		}
-		if impl.Version == "" {
-			impl.Version = version
-		}
-		f.impl = impl
-	})
-	return f.impl
 }
 
 // callResultJSON is a CallToolResult with the resultType the SDK gives it
