@@ -488,7 +488,7 @@ func (c valuesCtx) Value(k any) any {
 func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
 		if st := stateFrom(ctx); st != nil {
-			return context.WithValue(ctx, requestKey{}, &requestState{req: st.req}), nil
+			return context.WithValue(ctx, requestKey{}, &requestState{req: st.req, requestID: st.requestID, correlationID: st.correlationID}), nil
 		}
 		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}

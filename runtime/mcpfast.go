@@ -107,18 +107,13 @@ func (s *Server) serveMCPFast(rq *request) bool {
 	if !ok {
 		return false
 	}
-	extra := &mcp.RequestExtra{Header: h}
+	extra := &mcp.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
 	if s.opts.AuthHook != nil {
 		if _, err := bearerToken(rq.r); err == nil {
 			// What withTokenInfo gives the SDK path: the caller, and
 			// the context the auth hook returned.
 			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.ctx, rq.r), Extra: map[string]any{tokenContextKey: rq.ctx}}
 		}
-	}
-	if s.opts.Tracer != nil {
-		// As serveMCP does for the SDK: the id, for MCPInfo.RequestID.
-		h.Del(headerRPCID)
-		h.Set(headerRPCID, string(fr.id))
 	}
 	switch string(fr.method) {
 	case "tools/call":

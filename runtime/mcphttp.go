@@ -139,16 +139,7 @@ func (s *Server) serveMCP(rq *request) error {
 		if newProtocol && s.serveTaskMethod(rq) {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
 		}
-		// The SDK gives a handler no JSON-RPC id, and carries a
-		// request's headers to it (a session's handlers run in the
-		// session's context, not the request's): the id goes there, for
-		// the trace. withIDs gave this request headers of its own.
-		if s.opts.Tracer != nil { // only a tracer reads it
-			r.Header.Del(headerRPCID)
-			if info.id != nil {
-				r.Header.Set(headerRPCID, string(info.id))
-			}
-		}
+		r.Header = s.sdkHeader(rq, info.id)
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
 		r.ContentLength = int64(len(rq.body))
 	}
@@ -233,6 +224,24 @@ type rpcInfo struct {
 	// id is the JSON-RPC id of a request that is the body's one message,
 	// as written; nil otherwise.
 	id json.RawMessage
+}
+
+// sdkHeader is the header an MCP handler is given (RequestExtra.Header): a
+// copy of the client's with the request's correlation id and, for the
+// trace, its JSON-RPC id. The SDK gives a handler neither, nor the
+// request's state: it carries a request's headers to it (a session's
+// handlers run in the session's context, not the request's).
+func (s *Server) sdkHeader(rq *request, rpcID []byte) http.Header {
+	h := rq.r.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h[headerCorrelationID] = []string{rq.st.correlationID}
+	delete(h, headerRPCID) // a client's own is not believed
+	if s.opts.Tracer != nil && rpcID != nil { // only a tracer reads it
+		h[headerRPCID] = []string{string(rpcID)}
+	}
+	return h
 }
 
 // headerRPCID is where serveMCP leaves a request's JSON-RPC id for the

@@ -370,7 +370,11 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 // requestState is what the handling of one HTTP request shares through its
 // context: the request, and the provider's tools once asked for.
 type requestState struct {
-	req    *http.Request
+	req *http.Request
+	// requestID and correlationID are the request's ids, as its response
+	// names them (withIDs).
+	requestID, correlationID string
+
 	mu     sync.Mutex
 	listed bool
 	tools  []Tool

@@ -31,34 +31,29 @@ import (
 // a caller cannot make the server store or echo more.
 const maxIDLength = 128
 
-// Headers that carry the ids of a request.
+// Headers that carry the ids of a request, in their canonical form: a key
+// net/http must canonicalize costs an allocation on every Get and Set.
 const (
-	headerRequestID     = "X-Request-ID"
-	headerCorrelationID = "X-Correlation-ID"
+	headerRequestID     = "X-Request-Id"
+	headerCorrelationID = "X-Correlation-Id"
 )
 
 // withIDs sets X-Request-ID and X-Correlation-ID on every response: the
 // request's own when they are sane ids (printable ASCII, at most 128
-// bytes), else new UUIDs. The adapters read the correlation id from the
-// request's header, which carries the value the response names.
+// bytes), else new UUIDs. It starts the request's state (see
+// [requestState]) with them, where the adapters read the correlation id;
+// the request's headers are left as the client sent them.
 func withIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reqID, reqOK := saneID(r.Header.Get(headerRequestID))
-		corr, corrOK := saneID(r.Header.Get(headerCorrelationID))
-		w.Header().Set(headerRequestID, reqID)
-		w.Header().Set(headerCorrelationID, corr)
-		if !reqOK || !corrOK {
-			// The handler must not change the request it was given: a
-			// shallow copy with its own header.
-			r2 := *r
-			r2.Header = r.Header.Clone()
-			if r2.Header == nil {
-				r2.Header = http.Header{}
-			}
-			r2.Header.Set(headerRequestID, reqID)
-			r2.Header.Set(headerCorrelationID, corr)
-			r = &r2
-		}
+		st := &requestState{}
+		st.requestID, _ = saneID(r.Header.Get(headerRequestID))
+		st.correlationID, _ = saneID(r.Header.Get(headerCorrelationID))
+		// Straight into the map: the keys are canonical already.
+		wh := w.Header()
+		wh[headerRequestID] = []string{st.requestID}
+		wh[headerCorrelationID] = []string{st.correlationID}
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
+		st.req = r
 		h.ServeHTTP(w, r)
 	})
 }
@@ -147,10 +142,12 @@ type request struct {
 	r    *http.Request
 	ctx  context.Context
 	body []byte
+	// st is the request's state, which withIDs started.
+	st *requestState
 }
 
-// correlationID is the request's correlation id, as withIDs left it.
-func (rq *request) correlationID() string { return rq.r.Header.Get(headerCorrelationID) }
+// correlationID is the request's correlation id, as withIDs chose it.
+func (rq *request) correlationID() string { return rq.st.correlationID }
 
 var (
 	methodsGet  = []string{http.MethodGet, http.MethodHead}
@@ -168,8 +165,7 @@ func (s *Server) handle(e endpoint) http.Handler {
 			s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": allowed}})
 			return
 		}
-		r = withState(r)
-		rq := &request{w: w, r: r, ctx: r.Context()}
+		rq := &request{w: w, r: r, ctx: r.Context(), st: stateFrom(r.Context())}
 		err := s.prepare(rq, &e)
 		if err == nil {
 			err = e.serve(rq)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -190,13 +191,19 @@ type badRequest struct {
 	run bool
 	// status, when set, is the status every surface must answer.
 	status int
-	check  func(t *testing.T, resp *http.Response, body string)
+	// correlation, when set, is the correlation id the tool must be
+	// called with (Call.CorrelationID), when it runs.
+	correlation string
+	check       func(t *testing.T, resp *http.Response, body string)
 }
 
 func TestEverySurfaceAlike(t *testing.T) {
 	var runs atomic.Int64
-	tool := runtime.MustNewTool("forecast", "A forecast.", func(_ context.Context, in forecastArgs) (string, error) {
+	var corr atomic.Value // the correlation id of the last call
+	tool := runtime.MustNewTool("forecast", "A forecast.", func(ctx context.Context, in forecastArgs) (string, error) {
 		runs.Add(1)
+		c, _ := runtime.CallFromContext(ctx)
+		corr.Store(c.CorrelationID)
 		return "sunny in " + in.City, nil
 	})
 	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{
@@ -238,7 +245,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 		{name: "too long", args: `{"city":"` + long + `"}`},
 		{name: "data after the value", args: `{"city":"Paris"} {}`},
 		{name: "oversized body", args: `{"city":"` + strings.Repeat("y", 5000) + `"}`, status: 413},
-		{name: "sane ids are echoed", args: `{"city":"Paris"}`, run: true,
+		{name: "sane ids are echoed", args: `{"city":"Paris"}`, run: true, correlation: "flow-7",
 			header: map[string]string{"X-Request-ID": "req-42", "X-Correlation-ID": "flow-7"},
 			check: func(t *testing.T, resp *http.Response, _ string) {
 				if resp.Header.Get("X-Request-ID") != "req-42" || resp.Header.Get("X-Correlation-ID") != "flow-7" {
@@ -312,6 +319,9 @@ func TestEverySurfaceAlike(t *testing.T) {
 				if ok := sf.ran(resp.StatusCode, body); ok != wantRun {
 					t.Errorf("answered as a success: %v, want %v (%d %.300s)", ok, wantRun, resp.StatusCode, body)
 				}
+				if got, _ := corr.Load().(string); ran && tc.correlation != "" && got != tc.correlation {
+					t.Errorf("the tool was called with correlation id %q, want %q", got, tc.correlation)
+				}
 				if tc.check != nil {
 					tc.check(t, resp, body)
 				}
@@ -322,6 +332,61 @@ func TestEverySurfaceAlike(t *testing.T) {
 		t.Errorf("%d requests, want at least 150", n)
 	}
 }
+
+// Serving a request leaves it as the client made it (net/http's rule for
+// handlers): the ids the server chose, and the JSON-RPC id a tracer is
+// given, travel beside the request, not in its headers. With a tracer,
+// on every surface, with the client's ids and without.
+func TestServingLeavesTheRequestAlone(t *testing.T) {
+	tool := runtime.MustNewTool("forecast", "A forecast.", func(_ context.Context, in forecastArgs) (string, error) {
+		return "sunny in " + in.City, nil
+	})
+	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{
+		AllowExecute: true,
+		AuthHook:     runtime.BearerTokens(goodToken),
+		Tracer:       nopTracer{},
+		Logger:       discardLogger(),
+	})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	for _, sf := range surfaces(t, hs.URL, goodToken) {
+		for _, ids := range [][]string{nil, {"X-Request-ID", "req-1", "X-Correlation-ID", "flow-1"}} {
+			req := sf.request(t, hs.URL, "forecast", []byte(`{"city":"Oslo"}`))
+			for i := 0; i < len(ids); i += 2 {
+				req.Header.Set(ids[i], ids[i+1])
+			}
+			before := req.Header.Clone()
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if !sf.ran(rec.Code, rec.Body.String()) {
+				t.Errorf("%s: %d %.300s", sf.name, rec.Code, rec.Body)
+			}
+			if !reflect.DeepEqual(req.Header, before) {
+				t.Errorf("%s, ids %v: the request's headers became %v, were %v", sf.name, ids, req.Header, before)
+			}
+		}
+	}
+}
+
+// nopTracer traces nothing; with it the server does what it does for a
+// tracer.
+type nopTracer struct{}
+
+func (nopTracer) StartCall(ctx context.Context, _ *runtime.Call) (context.Context, runtime.CallSpan) {
+	return ctx, nopSpan{}
+}
+
+func (nopTracer) StartRequest(ctx context.Context, _ *runtime.MCPInfo) (context.Context, func(error)) {
+	return ctx, func(error) {}
+}
+
+type nopSpan struct{}
+
+func (nopSpan) Step(ctx context.Context, _ string) (context.Context, func(error)) {
+	return ctx, func(error) {}
+}
+func (nopSpan) TraceID() string      { return "" }
+func (nopSpan) End(*runtime.Outcome) {}
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
