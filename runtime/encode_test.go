@@ -3,6 +3,8 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"reflect"
 	"testing"
 )
 
@@ -24,6 +26,12 @@ func checkEncoding(t *testing.T, resp callResponse) {
 func TestEncodeCallResponse(t *testing.T) {
 	size := int64(7)
 	structured, _ := StructuredResult(map[string]any{"city": "Zürich <&>", "n": 3})
+	// StructuredResult's bytes are written as they are; what a tool put
+	// in their place after it is checked and compacted as any other.
+	replaced, _ := StructuredResult(map[string]any{"n": 3})
+	replaced.StructuredContent = json.RawMessage("{ \"n\" : 4 }")
+	cut, _ := StructuredResult(map[string]any{"n": 3})
+	cut.StructuredContent = cut.StructuredContent.(json.RawMessage)[:3]
 	for _, tc := range []struct {
 		name string
 		resp callResponse
@@ -34,6 +42,8 @@ func TestEncodeCallResponse(t *testing.T) {
 		{"unicode", callResponse{Result: TextResult("Zürich 東京 🌧 \u2028 \u2029")}},
 		{"invalid UTF-8", callResponse{Result: TextResult("bad \xff\xfe byte \xe2\x80")}},
 		{"structured", callResponse{Result: structured}},
+		{"structured, replaced", callResponse{Result: replaced}},
+		{"structured, cut short", callResponse{Result: cut}},
 		{"structured with spaces", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage("{ \"a\" : [1, 2],\n \"b\":\"<x>\" }")}}},
 		{"structured map", callResponse{Result: &Result{Content: []Content{Text("x")}, StructuredContent: map[string]any{"result": json.RawMessage(`"a"`), "b": []int{1}}}}},
 		{"structured not JSON", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage(`{nope`)}}},
@@ -121,5 +131,17 @@ func BenchmarkEncodeCallResponse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// setHeaders sets both headers as Header.Set would, and an Add to one
+// leaves the other as it was.
+func TestSetHeaders(t *testing.T) {
+	h := http.Header{"Content-Type": {"text/plain"}}
+	setHeaders(h, "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
+	h.Add("Content-Type", "charset=utf-8")
+	want := http.Header{"Content-Type": {"application/json", "charset=utf-8"}, "X-Content-Type-Options": {"nosniff"}}
+	if !reflect.DeepEqual(h, want) {
+		t.Errorf("headers %v, want %v", h, want)
 	}
 }

@@ -182,7 +182,12 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Status = history.Failed
 	if out.Status == StatusOK {
 		r.Status = history.Success
-		r.Result = resultJSON(s.resultValue(out.Tool, out.Result))
+		v := s.resultValue(out.Tool, out.Result)
+		if raw, ok := v.(json.RawMessage); ok && out.Result.madeJSON(raw) {
+			r.Result = raw // valid already
+		} else {
+			r.Result = resultJSON(v)
+		}
 	} else {
 		msg := resultText(out.Result)
 		r.Error = &msg

@@ -418,10 +418,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b = []byte(`{"error":"Failed to encode the response."}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	setHeaders(w.Header(), "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write(b) // a Writer keeps nothing of b: the buffer can go back
+}
+
+// setHeaders sets two headers of canonical keys k1 and k2, as Header.Set
+// does but with one allocation for both values: every answer sets two.
+// Each value's slice is capped, so that an Add to one copies it.
+func setHeaders(h http.Header, k1, v1, k2, v2 string) {
+	vs := []string{v1, v2}
+	h[k1], h[k2] = vs[0:1:1], vs[1:2:2]
 }
 
 // bufferPool holds the buffers responses are encoded into.

@@ -48,10 +48,7 @@ func withIDs(h http.Handler) http.Handler {
 		st := &requestState{}
 		st.requestID, _ = saneID(r.Header.Get(headerRequestID))
 		st.correlationID, _ = saneID(r.Header.Get(headerCorrelationID))
-		// Straight into the map: the keys are canonical already.
-		wh := w.Header()
-		wh[headerRequestID] = []string{st.requestID}
-		wh[headerCorrelationID] = []string{st.correlationID}
+		setHeaders(w.Header(), headerRequestID, st.requestID, headerCorrelationID, st.correlationID)
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
 		st.req = r
 		h.ServeHTTP(w, r)
