@@ -3,9 +3,12 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // checkEncoding fails when encodeCallResponse and encoding/json disagree on
@@ -143,5 +146,24 @@ func TestSetHeaders(t *testing.T) {
 	want := http.Header{"Content-Type": {"application/json", "charset=utf-8"}, "X-Content-Type-Options": {"nosniff"}}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("headers %v, want %v", h, want)
+	}
+}
+
+// readBodyOf reads a body whole whatever length it declares: exact, short,
+// long, unknown, or past the first buffer's cap.
+func TestReadBodyOf(t *testing.T) {
+	body := strings.Repeat("x", 100)
+	big := strings.Repeat("y", 70<<10)
+	for _, tc := range []struct {
+		body string
+		n    int64
+	}{{body, 100}, {body, 10}, {body, 500}, {body, -1}, {"", 0}, {"", -1}, {big, int64(len(big))}, {big, 5}} {
+		got, err := readBodyOf(iotest.OneByteReader(strings.NewReader(tc.body)), tc.n)
+		if err != nil || string(got) != tc.body {
+			t.Errorf("declared %d: read %d bytes, %v; want %d", tc.n, len(got), err, len(tc.body))
+		}
+	}
+	if _, err := readBodyOf(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
+		t.Errorf("a failing reader: %v", err)
 	}
 }

@@ -248,12 +248,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	var body []byte
 	var err error
 	if limit < 0 {
-		body, err = io.ReadAll(r.Body)
+		body, err = readBodyOf(r.Body, r.ContentLength)
 	} else {
 		if r.ContentLength > limit {
 			return nil, tooLarge()
 		}
-		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		body, err = readBodyOf(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
 	}
 	if err != nil {
 		var big *http.MaxBytesError
@@ -263,6 +263,32 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		return nil, refuse(http.StatusBadRequest, msgUnreadableBody)
 	}
 	return body, nil
+}
+
+// readBodyOf is io.ReadAll with a first buffer the size of the body the
+// request declares (n, -1 when it does not), rather than 512 bytes: a
+// tool call's body is usually far smaller. A body longer than declared
+// is read whole all the same; n is capped, so that a header alone does not
+// make a large buffer.
+func readBodyOf(r io.Reader, n int64) ([]byte, error) {
+	const maxFirst = 64 << 10
+	if n < 0 || n > maxFirst {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, n+1) // one more, for the read that finds EOF
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // decodeEnvelope decodes a protocol's request body (OXP's call request,
