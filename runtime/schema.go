@@ -77,11 +77,13 @@ func inputSchema(t *Tool) json.RawMessage {
 // per call: the input schema compiled, and how its structured results go
 // out.
 //
-// fast, when the schema is one fastcheck handles, lets valid arguments
-// skip parseArgs and the validator (see checkArgs). Such a schema is
-// known to compile, so its jsonschema compile waits for the first call
-// that needs it: start-up does not pay for tools whose calls are all
-// valid. Any other schema is compiled at once, as before.
+// A tool's schemas are derived when it is first used (called, listed,
+// described), once, not at NewServer: start-up with a thousand tools does
+// not pay for those it never serves. fast, when the schema is one
+// fastcheck handles, lets valid arguments skip parseArgs and the
+// validator (see checkArgs). Such a schema is known to compile, so its
+// jsonschema compile waits further, for the first call that needs it; any
+// other schema is compiled with the rest.
 type compiledTool struct {
 	src, outSrc string // the schemas it was derived from
 	output      outputShape
@@ -120,15 +122,19 @@ func (c *toolCache) get(t *Tool) *compiledTool {
 	}
 	ct = &compiledTool{src: string(src), outSrc: string(t.OutputSchema), output: shapeOutput(t.OutputSchema), compiles: &c.compiles}
 	ct.fast = fastcheck.Compile(src, argLimits)
-	if ct.fast == nil {
-		ct.compile()
-	}
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = make(map[string]*compiledTool)
 	}
-	c.m[t.Name] = ct
+	if old := c.m[t.Name]; old != nil && old.src == ct.src && old.outSrc == ct.outSrc {
+		ct = old // a concurrent first use got there first: one jsonschema compile
+	} else {
+		c.m[t.Name] = ct
+	}
 	c.mu.Unlock()
+	if ct.fast == nil {
+		ct.compile()
+	}
 	return ct
 }
 

@@ -212,7 +212,6 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 				panic(fmt.Sprintf("runtime.NewServer: duplicate tool name %q", t.Name))
 			}
 			s.static[t.Name] = t
-			s.compiled.get(t)
 		}
 	}
 	s.warnUnenforced()

@@ -8,7 +8,9 @@ import (
 )
 
 // Start-up: NewServer for a thousand generated tools (each with its own
-// input schema, as generated code has). See BENCHMARKS.md.
+// input schema, as generated code has), and NewServer then the first use
+// of every tool (a call that validates its arguments), which is where
+// deriving each tool's schemas went. See BENCHMARKS.md.
 
 func manyTools(n int) ToolList {
 	tools := make(ToolList, n)
@@ -25,12 +27,25 @@ func manyTools(n int) ToolList {
 }
 
 func BenchmarkNewServer(b *testing.B) {
+	args := json.RawMessage(`{"city":"Oslo","days":2,"units":"celsius"}`)
 	for _, n := range []int{1, 1000} {
 		tools := manyTools(n)
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				NewServer(tools, nil)
+			}
+		})
+		b.Run(fmt.Sprintf("tools=%d/first-use", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s := NewServer(tools, nil)
+				for i := range tools {
+					out := s.Invoke(context.Background(), &Call{Tool: tools[i].Name, Arguments: args, ValidateOnly: true})
+					if out.Status != StatusOK {
+						b.Fatal(out.Err)
+					}
+				}
 			}
 		})
 	}
