@@ -237,7 +237,7 @@ func (s *Server) sdkHeader(rq *request, rpcID []byte) http.Header {
 		h = http.Header{}
 	}
 	h[headerCorrelationID] = []string{rq.st.correlationID}
-	delete(h, headerRPCID) // a client's own is not believed
+	delete(h, headerRPCID)                    // a client's own is not believed
 	if s.opts.Tracer != nil && rpcID != nil { // only a tracer reads it
 		h[headerRPCID] = []string{string(rpcID)}
 	}
