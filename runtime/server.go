@@ -179,13 +179,17 @@ type Server struct {
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
 //
-// When p is a [ToolList], NewServer checks it once and reads every input
-// schema up front: a schema that the fast checker covers (what toolgen
-// generates) is known to compile, and its validator is compiled on the
-// first call with arguments the fast checker does not accept; any other
-// schema is compiled at once. NewServer panics on a tool without a name or
-// handler, or on a duplicate name, as http.ServeMux does for conflicting
-// patterns: these are programming errors.
+// When p is a [ToolList], NewServer checks its names and handlers once.
+// A tool's schemas are read when it is first used (called, listed,
+// described), once: a server of a thousand tools starts in under a
+// millisecond and pays for each tool when it serves it. A schema that the
+// fast checker covers (what toolgen generates) is known to compile, and
+// its validator is compiled on the first call with arguments the fast
+// checker does not accept; any other schema is compiled at the tool's
+// first use, and a schema that does not compile is reported to every call
+// of its tool. NewServer panics on a tool without a name or handler, or on
+// a duplicate name, as http.ServeMux does for conflicting patterns: these
+// are programming errors.
 func NewServer(p ToolsProvider, opts *Options) *Server {
 	s := &Server{provider: p}
 	if opts != nil {

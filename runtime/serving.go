@@ -45,9 +45,10 @@ const (
 // the request's headers are left as the client sent them.
 func withIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := &requestState{}
-		st.requestID, _ = saneID(r.Header.Get(headerRequestID))
-		st.correlationID, _ = saneID(r.Header.Get(headerCorrelationID))
+		st := &requestState{
+			requestID:     saneID(r.Header.Get(headerRequestID)),
+			correlationID: saneID(r.Header.Get(headerCorrelationID)),
+		}
 		setHeaders(w.Header(), headerRequestID, st.requestID, headerCorrelationID, st.correlationID)
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
 		st.req = r
@@ -55,12 +56,12 @@ func withIDs(h http.Handler) http.Handler {
 	})
 }
 
-// saneID returns v when it is a usable id, else a new UUID and false.
-func saneID(v string) (string, bool) {
+// saneID returns v when it is a usable id, else a new UUID.
+func saneID(v string) string {
 	if validID(v) {
-		return v, true
+		return v
 	}
-	return newUUID(), false
+	return newUUID()
 }
 
 // validID reports whether v is a non-empty id of printable ASCII, at most
