@@ -6,7 +6,9 @@
 //
 // It builds the in-process benchmarks (package impls) and the server and
 // load commands, then runs interleaved rounds: in each, every impl once
-// in-process (one run of the test binary), and every impl once under load
+// in-process (each in a process of its own, so that no server's heap, a
+// history store's records or an SDK's open sessions, weighs on the garbage
+// collection of the impls measured after it), and every impl once under load
 // over loopback TCP (the server pinned to one CPU, the load generator to
 // another). The impls' order is rotated from round to round. Ratios are taken
 // within a round and summarised over the rounds (median, min–max); the
@@ -35,6 +37,7 @@ import (
 	"github.com/toolgen-go/toolgen/bench/impls"
 	"github.com/toolgen-go/toolgen/bench/internal/report"
 	"github.com/toolgen-go/toolgen/bench/load"
+	"github.com/toolgen-go/toolgen/bench/wire"
 )
 
 // settings are the flags; the defaults are what the published tables are
@@ -128,7 +131,7 @@ func run(s settings, cmdline string) error {
 	ids := implIDs()
 	for r := range s.Rounds {
 		log.Printf("round %d/%d: in-process benchmarks", r+1, s.Rounds)
-		out, err := runBench(bins, s.BenchTime, r)
+		out, err := runBench(bins, s.BenchTime, ids, r)
 		if err != nil {
 			return err
 		}
@@ -216,17 +219,29 @@ func build(dir string) (binaries, error) {
 	return b, nil
 }
 
-// runBench runs every in-process benchmark once, the impls of each in
-// the order rotated by round.
-func runBench(b binaries, benchtime string, round int) (string, error) {
-	cmd := exec.Command(b.bench, "-test.run", "^$", "-test.bench", "^Benchmark(REST|MCP)$", "-test.benchmem", "-test.count", "1", "-test.benchtime", benchtime, "-rotate", fmt.Sprint(round))
-	cmd.Dir = "impls"
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("the in-process benchmarks: %w\n%s", err, out)
+// runBench runs every impl's in-process benchmark once, each in a run of
+// the test binary of its own, in the order rotated by round.
+func runBench(b binaries, benchtime string, ids []string, round int) (string, error) {
+	var all strings.Builder
+	for i := range ids {
+		impl, err := impls.Lookup(ids[(i+round)%len(ids)])
+		if err != nil {
+			return "", err
+		}
+		bench := "^BenchmarkREST$/^impl=" + impl.Name + "$"
+		if impl.Protocol.Family() != wire.REST {
+			bench = "^BenchmarkMCP$/^impl=" + impl.Name + "$"
+		}
+		cmd := exec.Command(b.bench, "-test.run", "^$", "-test.bench", bench, "-test.benchmem", "-test.count", "1", "-test.benchtime", benchtime)
+		cmd.Dir = "impls"
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("the in-process benchmark of %s: %w\n%s", impl.ID(), err, out)
+		}
+		all.Write(out)
 	}
-	return string(out), nil
+	return all.String(), nil
 }
 
 func benchstat(file, name string) (string, error) {

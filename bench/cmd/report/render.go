@@ -42,7 +42,7 @@ func render(s settings, cmdline string, m machine, bench []report.Round[report.B
 
 	ids := implIDs()
 	p("### In-process: the server's work alone\n\n")
-	p("Medians over the rounds (one `go test -bench` run of every impl per round), with the range of time/op. ")
+	p("Medians over the rounds (in each round, every impl in a `go test -bench` run of its own, so that no server left alive weighs on the next one's garbage collection), with the range of time/op. ")
 	p("Ratios are of time/op, taken within each round and then summarised; above 1, the first costs more.\n\n")
 	p("%s\n%s\n", report.BenchTable(bench, ids), report.RatioTable(bench, func(x report.Bench) float64 { return x.NsPerOp }))
 	for _, name := range []string{"REST", "MCP"} {
