@@ -38,19 +38,7 @@ func BenchmarkRESTParts(b *testing.B) {
 		{"toolgen-history-discard", server(runtime.Options{History: history.Discard})},
 	} {
 		b.Run("part="+p.name, func(b *testing.B) {
-			c, err := wire.NewCaller(wire.Handler(p.new()), base, wire.REST)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := c.CallChecked(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := c.Call(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			callLoop(b, caller(b, Impl{Name: p.name, Protocol: wire.REST, New: p.new}))
 		})
 	}
 	for _, p := range []struct {
