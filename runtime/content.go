@@ -127,17 +127,6 @@ type Result struct {
 	IsError           bool `json:"isError"`
 	// TraceID, when set, is returned to the caller as _meta._trace_id.
 	TraceID string `json:"-"`
-
-	// made is what StructuredResult set StructuredContent to: JSON
-	// encoding/json made, valid and compact, which the answer and the
-	// history record then take as it is rather than check it again.
-	made json.RawMessage
-}
-
-// madeJSON reports whether raw is the structured content StructuredResult
-// made for r (the same bytes, not a value put there since).
-func (r *Result) madeJSON(raw json.RawMessage) bool {
-	return len(raw) > 0 && len(raw) == len(r.made) && &raw[0] == &r.made[0]
 }
 
 // TextResult returns a result of one text block.
@@ -175,7 +164,6 @@ func StructuredResult(v any) (*Result, error) {
 	r := &Result{Content: []Content{Text(text)}}
 	if string(b) != "null" {
 		r.StructuredContent = json.RawMessage(b)
-		r.made = b
 	}
 	return r, nil
 }

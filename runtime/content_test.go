@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -90,5 +91,26 @@ func TestDecodeArgsWholeNumbers(t *testing.T) {
 	}
 	if is := ae.issue(); is.Path != "/n" || is.Message != "expected an integer that fits int, but got number 3.5" || is.Keyword != "type" {
 		t.Errorf("issue %+v", is)
+	}
+}
+
+// Users compare results in their tests, with reflect.DeepEqual or go-cmp
+// (which refuses a struct with unexported fields unless told to skip
+// them): Result and Content stay plain values, all of their fields
+// exported, and StructuredResult's result equals the literal one would
+// write for it.
+func TestResultIsPlain(t *testing.T) {
+	for _, v := range []any{Result{}, Content{}} {
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			if f := rt.Field(i); !f.IsExported() {
+				t.Errorf("%s has the unexported field %s", rt, f.Name)
+			}
+		}
+	}
+	got, err := StructuredResult(map[string]int{"n": 3})
+	want := &Result{Content: []Content{Text(`{"n":3}`)}, StructuredContent: json.RawMessage(`{"n":3}`)}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("StructuredResult: %#v, %v; want %#v", got, err, want)
 	}
 }

@@ -41,9 +41,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 	if r.StructuredContent != nil {
 		buf.WriteString(`,"structuredContent":`)
 		var err error
-		if raw, ok := r.StructuredContent.(json.RawMessage); ok && r.madeJSON(raw) {
-			buf.Write(raw) // compact already
-		} else if ok && raw != nil {
+		if raw, ok := r.StructuredContent.(json.RawMessage); ok && raw != nil {
 			err = json.Compact(buf, raw) // what encoding/json does to a RawMessage
 		} else {
 			err = encodeValue(buf, r.StructuredContent)

@@ -29,8 +29,8 @@ func checkEncoding(t *testing.T, resp callResponse) {
 func TestEncodeCallResponse(t *testing.T) {
 	size := int64(7)
 	structured, _ := StructuredResult(map[string]any{"city": "Zürich <&>", "n": 3})
-	// StructuredResult's bytes are written as they are; what a tool put
-	// in their place after it is checked and compacted as any other.
+	// What a tool put in the place of StructuredResult's bytes is checked
+	// and compacted as any other structured content.
 	replaced, _ := StructuredResult(map[string]any{"n": 3})
 	replaced.StructuredContent = json.RawMessage("{ \"n\" : 4 }")
 	cut, _ := StructuredResult(map[string]any{"n": 3})

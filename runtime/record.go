@@ -182,12 +182,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Status = history.Failed
 	if out.Status == StatusOK {
 		r.Status = history.Success
-		v := s.resultValue(out.Tool, out.Result)
-		if raw, ok := v.(json.RawMessage); ok && out.Result.madeJSON(raw) {
-			r.Result = raw // valid already
-		} else {
-			r.Result = resultJSON(v)
-		}
+		r.Result = resultJSON(s.resultValue(out.Tool, out.Result))
 	} else {
 		msg := resultText(out.Result)
 		r.Error = &msg
