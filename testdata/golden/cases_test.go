@@ -2,11 +2,17 @@
 // binary: each case keeps its checks beside its code (in a file the
 // generator reads like any other, whose functions no directive marks as
 // tools), and linking one binary for all of them is what keeps
-// TestGolden's compile step to one build (go test ./gen runs this).
+// TestGolden's compile step to one build (go test ./gen runs this). A
+// check that a code-first case and its tools.yaml twin share is here,
+// once, run on each.
 package golden_test
 
 import (
+	"slices"
 	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 
 	basictypes "github.com/toolgen-go/toolgen/testdata/golden/basic_types"
 	client "github.com/toolgen-go/toolgen/testdata/golden/client"
@@ -45,10 +51,10 @@ func TestCases(t *testing.T) {
 		{"defaults/TestRecursive", defaults.TestRecursive},
 		{"methods/TestMethodTools", methods.TestMethodTools},
 		{"params/TestParams", params.TestParams},
-		{"policy/TestPolicy", policy.TestPolicy},
+		{"policy/TestPolicy", func(t *testing.T) { checkPolicy(t, policy.Tools()) }},
 		{"prompts/TestPrompts", prompts.TestPrompts},
 		{"results/TestResults", results.TestResults},
-		{"secrets/TestSecrets", secrets.TestSecrets},
+		{"secrets/TestSecrets", func(t *testing.T) { checkSecrets(t, secrets.Tools()) }},
 		{"signatures/TestSignatures", signatures.TestSignatures},
 		{"structs/TestInspect", structs.TestInspect},
 		{"yaml_basic/TestBasic", yamlbasic.TestBasic},
@@ -56,12 +62,55 @@ func TestCases(t *testing.T) {
 		{"yaml_defaults/TestYAMLDefaults", yamldefaults.TestYAMLDefaults},
 		{"yaml_defs/TestDefs", yamldefs.TestDefs},
 		{"yaml_names/TestNames", yamlnames.TestNames},
-		{"yaml_policy/TestPolicy", yamlpolicy.TestPolicy},
+		{"yaml_policy/TestPolicy", func(t *testing.T) { checkPolicy(t, yamlpolicy.Tools(yamlpolicy.UnimplementedHandlers{})) }},
 		{"yaml_prompts/TestTemplatePrompt", yamlprompts.TestTemplatePrompt},
-		{"yaml_secrets/TestSecrets", yamlsecrets.TestSecrets},
+		{"yaml_secrets/TestSecrets", func(t *testing.T) { checkSecrets(t, yamlsecrets.Tools(yamlsecrets.UnimplementedHandlers{})) }},
 		{"yaml_shared/TestShared", yamlshared.TestShared},
 		{"yaml_types/TestTypes", yamltypes.TestTypes},
 	} {
 		t.Run(c.name, c.check)
+	}
+}
+
+// checkPolicy checks the policy cases' tools (policy, and yaml_policy, its
+// tools.yaml twin): each tool's scopes, rate limit, timeout, approval and
+// task support as declared.
+func checkPolicy(t *testing.T, tools runtime.ToolList) {
+	want := map[string]struct {
+		scopes   []string
+		rate     runtime.Rate
+		timeout  time.Duration
+		approval runtime.Approval
+		task     runtime.TaskSupport
+	}{
+		"read_issue":  {scopes: []string{"issues:read"}},
+		"close_issue": {[]string{"issues:write", "admin"}, runtime.Rate{N: 10, Per: time.Minute}, 30 * time.Second, runtime.ApprovalOperator, ""},
+		"export":      {rate: runtime.Rate{N: 1, Per: time.Hour}, timeout: 90 * time.Minute, task: runtime.TaskOptional},
+		"delete":      {approval: runtime.ApprovalClient, task: runtime.TaskRequired},
+		"ping":        {},
+	}
+	if len(tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(tools), len(want))
+	}
+	for _, tool := range tools {
+		w := want[tool.Name]
+		if !slices.Equal(tool.Scopes, w.scopes) || tool.RateLimit != w.rate || tool.Timeout != w.timeout || tool.Approval != w.approval || tool.Task != w.task {
+			t.Errorf("%s: %q %v %s %q %q, want %q %v %s %q %q", tool.Name, tool.Scopes, tool.RateLimit, tool.Timeout, tool.Approval, tool.Task, w.scopes, w.rate, w.timeout, w.approval, w.task)
+		}
+	}
+}
+
+// checkSecrets checks the secrets cases' tools (secrets, yaml_secrets):
+// each tool's declared secrets, in order.
+func checkSecrets(t *testing.T, tools runtime.ToolList) {
+	want := map[string][]string{
+		"forecast": {"WEATHER_API_KEY"},
+		"sync":     {"SOURCE_TOKEN", "_target_token2"},
+		"local":    nil,
+	}
+	for _, tool := range tools {
+		if !slices.Equal(tool.Secrets, want[tool.Name]) {
+			t.Errorf("%s: Secrets = %q, want %q", tool.Name, tool.Secrets, want[tool.Name])
+		}
 	}
 }

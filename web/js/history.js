@@ -126,8 +126,8 @@
       : total + (total === 1 ? ' invocation' : ' invocations');
   }
 
-  function historyUnauthorized() {
-    showAuthBar();
+  // emptyHistory forgets the loaded invocations and hides the table.
+  function emptyHistory() {
     hist.items = [];
     hist.byId = {};
     hist.offset = hist.total = 0;
@@ -136,6 +136,11 @@
     $('history-more').hidden = true;
     $('history-empty').hidden = true;
     $('history-count').textContent = '';
+  }
+
+  function historyUnauthorized() {
+    showAuthBar();
+    emptyHistory();
     var enter = el('button', { type: 'button', class: 'btn btn-sm focus-token', text: 'Enter a token' });
     enter.addEventListener('click', function () { $('token-input').focus(); });
     var n = $('history-notice');
@@ -153,14 +158,7 @@
     n.textContent = 'Could not load the history: ' + msg;
     n.hidden = false;
     if (!more) {
-      hist.items = [];
-      hist.byId = {};
-      hist.offset = hist.total = 0;
-      clear($('history-rows'));
-      $('history-table').hidden = true;
-      $('history-more').hidden = true;
-      $('history-empty').hidden = true;
-      $('history-count').textContent = '';
+      emptyHistory();
     }
     setHistoryState('error');
   }
