@@ -13,8 +13,8 @@ import (
 )
 
 // BenchmarkRESTParts takes toolgen's REST call apart, to show where its
-// distance from the hand-written handler goes (BENCHMARKS.md, "Where a
-// REST call's time goes"): the whole server as users get it; the same
+// distance from the hand-written handler goes (BENCHMARKS.md, "The aims
+// of issue #27"): the whole server as users get it; the same
 // with history kept nowhere (history.Discard: the recording middleware
 // runs, the store does nothing); and, run straight through
 // Server.Invoke with no HTTP at all, the pipeline with and without a
@@ -59,6 +59,40 @@ func BenchmarkRESTParts(b *testing.B) {
 					b.Fatal(out.Err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkSessionParts is toolgen's MCP session path (2025-11-25, JSON
+// responses) beside the go-sdk's raw floor, with toolgen's history in the
+// default memory store and kept nowhere (history.Discard): what the
+// store's live records cost the garbage collection of a server whose SDK
+// makes about 200 KiB of garbage a call. Run each part in a process of
+// its own, on one CPU as the load runs' server is (BENCHMARKS.md, "The
+// aims of issue #27"):
+//
+//	go test -c -o impls.test ./impls && cd impls
+//	for i in $(seq 6); do for p in sdk-raw toolgen toolgen-history-discard; do
+//	  GOMAXPROCS=1 ../impls.test -test.run '^$' -test.bench "BenchmarkSessionParts/part=$p\$" -test.benchmem
+//	done; done > sessions.txt
+//	go tool benchstat -col /part sessions.txt
+func BenchmarkSessionParts(b *testing.B) {
+	for _, p := range []struct {
+		name string
+		new  func() http.Handler
+	}{
+		{"sdk-raw", sdkRaw},
+		{"toolgen", toolgenMCP(false)},
+		{"toolgen-history-discard", func() http.Handler {
+			return runtime.NewServer(forecast.Tools(), &runtime.Options{
+				Logger:  quiet,
+				History: history.Discard,
+				MCP:     runtime.MCPOptions{JSONResponse: true},
+			})
+		}},
+	} {
+		b.Run("part="+p.name, func(b *testing.B) {
+			callLoop(b, caller(b, Impl{Name: p.name, Protocol: wire.MCP, New: p.new}))
 		})
 	}
 }
