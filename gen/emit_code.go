@@ -331,10 +331,18 @@ func wrapText(text string) string {
 
 // comment writes a comment wrapped at 80 columns.
 func comment(f *jen.File, text string) {
+	for _, l := range wrapComment(text) {
+		f.Comment(l)
+	}
+}
+
+// wrapComment cuts text into the lines of a comment of 80 columns.
+func wrapComment(text string) []string {
+	var lines []string
 	line := ""
 	for _, w := range strings.Fields(text) {
 		if line != "" && len(line)+1+len(w) > 77 {
-			f.Comment(line)
+			lines = append(lines, line)
 			line = ""
 		}
 		if line != "" {
@@ -342,7 +350,7 @@ func comment(f *jen.File, text string) {
 		}
 		line += w
 	}
-	f.Comment(line)
+	return append(lines, line)
 }
 
 // commentLines writes a description as // comment lines, one per line

@@ -15,9 +15,12 @@
 //     defaults.go builds the part that applies defaults, from either.
 //   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
 //     guards), emit_code.go (the one handler emitter, types, Handlers) and
-//     emit_defaults.go (the code that applies defaults).
+//     emit_defaults.go (the code that applies defaults); emit_text.go
+//     writes the schema constants and the Tools bodies as gofmt-ready
+//     text, most of a large file's bytes.
 //   - Format: formatFile (emit.go) runs gofmt on the rendered file and
-//     groups its imports.
+//     groups its imports; the text pieces then go in where render left
+//     their placeholders.
 //
 // Beside the Go files:
 //
@@ -250,12 +253,15 @@ func (g *generator) emitAll(units []*unit) []*File {
 			continue
 		}
 		seen[u.path] = u.source
-		src, err := render(u)
+		src, text, err := render(u)
 		g.clock.lap(PhaseEmit)
 		var content []byte
 		if err == nil {
 			content, err = formatFile(src)
 			g.clock.lap(PhaseFormat)
+		}
+		if err == nil {
+			content, err = text.fill(content)
 		}
 		if err != nil {
 			g.errs.add(tokenPosition(u.path), "generating %s: %v", u.path, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,6 +120,13 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("generated %d files, want just %s", len(files), outPath)
 			}
 			got := files[0].Content
+			// gofmt-clean, so that -update cannot bless a text piece
+			// (emit_text.go) that is laid out otherwise than gofmt would.
+			for _, f := range files {
+				if clean, err := format.Source(f.Content); err != nil || !bytes.Equal(clean, f.Content) {
+					t.Errorf("%s is not gofmt-clean (%v):\n%s", f.Path, err, lineDiff(string(f.Content), string(clean)))
+				}
+			}
 			again, err := Generate(Config{Dir: root, Client: client}, []string{arg})
 			if err != nil || !bytes.Equal(again[0].Content, got) || client && !bytes.Equal(again[1].Content, files[1].Content) {
 				t.Errorf("a second run gave different output (%v)", err)
