@@ -1,12 +1,14 @@
 // Package names imports shapes as s and declares shapes itself: the
 // generated file, which refers to shapes.Circle in a guard, imports it
-// under a name of its own.
+// under a name of its own. It also imports a package named time, as the
+// standard library's time that a tool's timeout needs is named.
 package names
 
 import (
 	"context"
 
 	s "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
+	"github.com/toolgen-go/toolgen/testdata/golden/import_names/time"
 )
 
 var shapes = []string{"circle"}
@@ -21,4 +23,11 @@ type Input struct {
 func Area(ctx context.Context, in Input) (float64, error) {
 	_ = shapes
 	return 3.14159 * in.Shape.Radius * in.Shape.Radius, nil
+}
+
+// Plan plans a trip of a span of days.
+//
+//toolgen:tool timeout=30s
+func Plan(ctx context.Context, span time.Span) (string, error) {
+	return "planned", nil
 }

@@ -6,9 +6,11 @@ package names
 import (
 	"context"
 	"encoding/json"
+	time1 "time"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	shapespkg "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
+	"github.com/toolgen-go/toolgen/testdata/golden/import_names/time"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -20,10 +22,14 @@ var (
 	_ shapespkg.Circle = struct { // tools_gen.go is stale: run go generate
 		Radius float64 `json:"radius"`
 	}{}
+	_ time.Span = struct { // tools_gen.go is stale: run go generate
+		Days int `json:"days"`
+	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (float64, error) = Area // tools_gen.go is stale: run go generate
+	_ func(context.Context, Input) (float64, error)    = Area // tools_gen.go is stale: run go generate
+	_ func(context.Context, time.Span) (string, error) = Plan // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
@@ -37,6 +43,14 @@ func Tools() runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenAreaOutputSchema),
 		Signature:    "area(shape: {radius: number}) -> number",
 		Handler:      toolgenAreaHandler,
+	}, {
+		Name:        "plan",
+		Description: "Plans a trip of a span of days.",
+		Toolkit:     "Names",
+		InputSchema: json.RawMessage(toolgenPlanInputSchema),
+		Timeout:     30 * time1.Second,
+		Signature:   "plan(days: integer) -> string",
+		Handler:     toolgenPlanHandler,
 	}}
 }
 
@@ -83,4 +97,33 @@ func toolgenAreaHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenPlanInputSchema is the JSON Schema of plan's arguments.
+const toolgenPlanInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"days": {
+			"type": "integer"
+		}
+	},
+	"required": [
+		"days"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenPlanHandler is the handler of tool plan: it decodes the arguments and
+// calls Plan.
+func toolgenPlanHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in time.Span
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Plan(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
 }
