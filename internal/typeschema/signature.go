@@ -3,9 +3,9 @@ package typeschema
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Signature renders a tool's call compactly from its schemas, in a
@@ -68,60 +68,190 @@ func (n *node) required() map[string]bool {
 	return set
 }
 
-// parseNode decodes JSON in one pass, objects keeping their key order; nil
-// when it is not JSON.
+// parseNode decodes JSON, objects keeping their key order; nil when it is
+// not JSON. What follows the first value is not read, as json.Decoder
+// would not.
+//
+// It reads the bytes itself: json.Decoder's Token, which it used before,
+// took a quarter of the time toolgen spends reading a package of many
+// tools (BENCHMARKS.md, "Generator"). TestParseNode holds it to
+// encoding/json's decoding.
 func parseNode(data []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeNode(dec)
-	if err != nil {
+	p := nodeParser{data: data}
+	v, ok := p.value(0)
+	if !ok {
 		return nil
 	}
 	return v
 }
 
-func decodeNode(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
+type nodeParser struct {
+	data []byte
+	i    int
+}
+
+// maxNodeDepth is encoding/json's nesting limit.
+const maxNodeDepth = 10000
+
+func (p *nodeParser) skipSpace() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
 	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil
+}
+
+// next skips space and reports whether the next byte is c, taking it if
+// it is.
+func (p *nodeParser) next(c byte) bool {
+	p.skipSpace()
+	if p.i < len(p.data) && p.data[p.i] == c {
+		p.i++
+		return true
 	}
-	switch d {
+	return false
+}
+
+func (p *nodeParser) value(depth int) (any, bool) {
+	p.skipSpace()
+	if p.i >= len(p.data) || depth > maxNodeDepth {
+		return nil, false
+	}
+	switch p.data[p.i] {
 	case '{':
+		p.i++
 		n := &node{vals: map[string]any{}}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
+		if p.next('}') {
+			return n, true
+		}
+		for {
+			p.skipSpace()
+			k, ok := p.str()
+			if !ok || !p.next(':') {
+				return nil, false
 			}
-			k := kt.(string)
-			v, err := decodeNode(dec)
-			if err != nil {
-				return nil, err
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
 			}
 			if _, dup := n.vals[k]; !dup {
 				n.keys = append(n.keys, k)
 			}
 			n.vals[k] = v
+			if p.next(',') {
+				continue
+			}
+			return n, p.next('}')
 		}
-		_, err := dec.Token()
-		return n, err
 	case '[':
+		p.i++
 		list := []any{}
-		for dec.More() {
-			v, err := decodeNode(dec)
-			if err != nil {
-				return nil, err
+		if p.next(']') {
+			return list, true
+		}
+		for {
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
 			}
 			list = append(list, v)
+			if p.next(',') {
+				continue
+			}
+			return list, p.next(']')
 		}
-		_, err := dec.Token()
-		return list, err
+	case '"':
+		return p.str()
+	case 't':
+		return true, p.word("true")
+	case 'f':
+		return false, p.word("false")
+	case 'n':
+		return nil, p.word("null")
 	}
-	return nil, fmt.Errorf("unexpected %v", d)
+	return p.number()
+}
+
+// number reads a number as JSON's grammar has it, and no further (of 01,
+// the 0, as json.Decoder's Token does).
+func (p *nodeParser) number() (any, bool) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.data) && '0' <= p.data[p.i] && p.data[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	p.next('-')
+	switch {
+	case p.i < len(p.data) && p.data[p.i] == '0':
+		p.i++
+	case digits() == 0:
+		return nil, false
+	}
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	return json.Number(p.data[start:p.i]), true
+}
+
+func (p *nodeParser) word(w string) bool {
+	if !bytes.HasPrefix(p.data[p.i:], []byte(w)) {
+		return false
+	}
+	p.i += len(w)
+	return true
+}
+
+// str reads a string; one with escapes or bytes that are not UTF-8 is
+// decoded by encoding/json.
+func (p *nodeParser) str() (string, bool) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", false
+	}
+	plain := true
+	j := p.i + 1
+	for ; j < len(p.data) && p.data[j] != '"'; j++ {
+		switch c := p.data[j]; {
+		case c == '\\':
+			plain = false
+			j++
+		case c < 0x20:
+			return "", false
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	if j >= len(p.data) {
+		return "", false
+	}
+	raw := p.data[p.i : j+1]
+	p.i = j + 1
+	if plain {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // literal writes a decoded JSON value back as compact JSON.
