@@ -236,24 +236,25 @@ func (s *Server) pipeline(ctx context.Context, c *Call) *Outcome {
 	return o
 }
 
+// execute is the pipeline's one path. What happens on every call is here;
+// each way a call can stop short is a function of its own, not inlined:
+// the handler, and the JSON decoding it does, run on the stack below
+// execute's frame, and the locals of every refusal and log line would
+// make that frame (2.4 KB when they were inline) large enough to make the
+// goroutine grow its stack on calls that never need them (the go-sdk runs
+// each MCP request on a goroutine of its own, which starts small).
 func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	t, err := s.lookup(ctx, c.Tool)
-	if err != nil {
-		return &Outcome{Status: StatusUnavailable, Err: err, Result: ErrorResult(msgProviderFailed)}
-	}
-	if t == nil {
-		return &Outcome{Status: StatusNotFound, Err: fmt.Errorf("%w: %s", ErrToolNotFound, c.Tool), Result: ErrorResult("Tool not found: " + c.Tool)}
+	if err != nil || t == nil {
+		return lookupOutcome(c, err)
 	}
 	o := &Outcome{Tool: t}
 	if err := s.checkScopes(ctx, t); err != nil {
-		o.Status, o.Err, o.Result = StatusForbidden, err, ErrorResult(err.Error())
-		return o
+		return o.forbidden(err)
 	}
 	if t.RateLimit.N > 0 && !c.ValidateOnly {
 		if ok, wait := s.limiter.allow(t.Name, limitKey(ctx), t.RateLimit); !ok {
-			te := rateLimitedError(t, wait)
-			o.Status, o.Err, o.Result = StatusRateLimited, te, ErrorResult(te.Message)
-			return o
+			return o.rateLimited(t, wait)
 		}
 	}
 	args := c.Arguments
@@ -261,8 +262,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		args = emptyObject
 	}
 	_, endValidate := c.step(ctx, StepValidate)
-	verr := s.checkArgs(t, args)
-	if verr != nil {
+	if verr := s.checkArgs(t, args); verr != nil {
 		endValidate(verr)
 		return o.invalid(verr)
 	}
@@ -272,12 +272,70 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	}
 	ctx, missing := s.withSecrets(ctx, t, c.Secrets)
 	if missing != "" {
-		o.Status, o.Err = StatusFailed, &ToolError{Message: fmt.Sprintf("Tool %s needs the secret %s, which this call does not have.", t.Name, missing)}
-		o.Result = ErrorResult(o.Err.Error())
-		s.log.WarnContext(ctx, "tool call refused: a declared secret is missing", "tool", t.Name, "secret", missing)
-		return o
+		return s.missingSecret(ctx, o, t, missing)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
+	if len(c.beforeRun) > 0 {
+		if out := s.beforeRun(ctx, o, c, t); out != nil {
+			return out
+		}
+	}
+	if appr, err := s.approveStep(ctx, c, t, args); appr != nil || err != nil {
+		o.Approval = appr
+		if err != nil {
+			return o.unapproved(err)
+		}
+	}
+	hctx, endHandler := c.step(ctx, StepHandler)
+	res, err := s.run(hctx, t, args)
+	endHandler(err)
+	if err != nil {
+		return s.failed(ctx, o, t, err)
+	}
+	o.Result = s.shape(t, res)
+	if o.Result.IsError {
+		o.Status = StatusFailed
+	}
+	return o
+}
+
+// lookupOutcome is the outcome of a call whose tool the lookup did not
+// give: the provider failed (err), or there is none of that name.
+//
+//go:noinline
+func lookupOutcome(c *Call, err error) *Outcome {
+	if err != nil {
+		return &Outcome{Status: StatusUnavailable, Err: err, Result: ErrorResult(msgProviderFailed)}
+	}
+	return &Outcome{Status: StatusNotFound, Err: fmt.Errorf("%w: %s", ErrToolNotFound, c.Tool), Result: ErrorResult("Tool not found: " + c.Tool)}
+}
+
+//go:noinline
+func (o *Outcome) forbidden(err error) *Outcome {
+	o.Status, o.Err, o.Result = StatusForbidden, err, ErrorResult(err.Error())
+	return o
+}
+
+//go:noinline
+func (o *Outcome) rateLimited(t *Tool, wait time.Duration) *Outcome {
+	te := rateLimitedError(t, wait)
+	o.Status, o.Err, o.Result = StatusRateLimited, te, ErrorResult(te.Message)
+	return o
+}
+
+//go:noinline
+func (s *Server) missingSecret(ctx context.Context, o *Outcome, t *Tool, missing string) *Outcome {
+	o.Status, o.Err = StatusFailed, &ToolError{Message: fmt.Sprintf("Tool %s needs the secret %s, which this call does not have.", t.Name, missing)}
+	o.Result = ErrorResult(o.Err.Error())
+	s.log.WarnContext(ctx, "tool call refused: a declared secret is missing", "tool", t.Name, "secret", missing)
+	return o
+}
+
+// beforeRun runs the call's hooks before the handler (idempotency); a
+// non-nil outcome ends the call with it.
+//
+//go:noinline
+func (s *Server) beforeRun(ctx context.Context, o *Outcome, c *Call, t *Tool) *Outcome {
 	for _, f := range c.beforeRun {
 		var repeat *errRepeat
 		if err := f(ctx, t); errors.As(err, &repeat) {
@@ -288,18 +346,15 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 			return o
 		}
 	}
+	return nil
+}
 
-	if appr, err := s.approveStep(ctx, c, t, args); appr != nil || err != nil {
-		o.Approval = appr
-		if err != nil {
-			return o.unapproved(err)
-		}
-	}
-
-	hctx, endHandler := c.step(ctx, StepHandler)
-	res, err := s.run(hctx, t, args)
-	endHandler(err)
-	if err != nil && ctx.Err() != nil && context.Cause(ctx) != ctx.Err() {
+// failed is the outcome of a handler that returned an error, logged by
+// its kind.
+//
+//go:noinline
+func (s *Server) failed(ctx context.Context, o *Outcome, t *Tool, err error) *Outcome {
+	if ctx.Err() != nil && context.Cause(ctx) != ctx.Err() {
 		err = context.Cause(ctx) // why the call was stopped (a task cancelled)
 	}
 	var (
@@ -317,7 +372,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		o.Status, o.Err = StatusFailed, err
 		o.Result = ErrorResult(toolErr.Message)
 		s.log.InfoContext(ctx, "tool reported an error", "tool", t.Name, "err", toolErr.Message, "developer_message", toolErr.DeveloperMessage, "can_retry", toolErr.CanRetry)
-	case err != nil:
+	default:
 		o.Status, o.Err = StatusFailed, err
 		o.Result = ErrorResult(err.Error())
 		var pe *panicError
@@ -326,11 +381,6 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		} else {
 			s.log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
 		}
-	default:
-		o.Result = s.shape(t, res)
-		if o.Result.IsError {
-			o.Status = StatusFailed
-		}
 	}
 	return o
 }
@@ -338,6 +388,8 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 var emptyObject = json.RawMessage("{}")
 
 // unapproved is the outcome of a call its approval step stopped.
+//
+//go:noinline
 func (o *Outcome) unapproved(err error) *Outcome {
 	o.Status, o.Err = StatusFailed, err
 	var unfiled errUnfiled
@@ -348,6 +400,7 @@ func (o *Outcome) unapproved(err error) *Outcome {
 	return o
 }
 
+//go:noinline
 func (o *Outcome) invalid(err *ValidationError) *Outcome {
 	o.Status, o.Err = StatusInvalid, err
 	o.Result = ErrorResult(err.Error())
