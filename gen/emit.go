@@ -79,11 +79,11 @@ func render(u *unit) ([]byte, *textPieces, error) {
 	for _, t := range u.tools {
 		emitSchema(f, text, t.idents.input, "the JSON Schema of "+t.name+"'s arguments", t.input)
 		emitSchema(f, text, t.idents.output, "the JSON Schema of "+t.name+"'s structured result", t.output)
-		emitHandler(f, t.idents.handler, "tool "+t.name, t.call, false)
+		emitHandler(f, text, t.idents.handler, "tool "+t.name, t.call, false)
 	}
 	for _, p := range u.prompts {
 		if p.call != nil {
-			emitHandler(f, p.idents.handler, "prompt "+p.name, p.call, true)
+			emitHandler(f, text, p.idents.handler, "prompt "+p.name, p.call, true)
 		}
 	}
 	for _, o := range u.defaultFuncs {

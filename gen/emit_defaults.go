@@ -10,22 +10,6 @@ import (
 // The code that applies defaults (see defaults.go): a prefilled input's
 // assignments, and the functions that set what a call left out.
 
-// prefill returns the assignments that set an input's defaults before
-// decoding, for obj.prefilled inputs.
-func prefill(obj *objDefaults, target *jen.Statement) []jen.Code {
-	var out []jen.Code
-	for _, f := range obj.fields {
-		sel := selector(target, f.path)
-		if f.value != nil {
-			out = append(out, sel.Clone().Op("=").Add(literalCode(f)))
-		}
-		if f.below != nil {
-			out = append(out, prefill(f.below.obj, sel)...)
-		}
-	}
-	return out
-}
-
 // selector is target.a.b for a field's path.
 func selector(target *jen.Statement, path []pathStep) *jen.Statement {
 	s := target.Clone()

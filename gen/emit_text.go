@@ -15,13 +15,15 @@ import (
 
 // Text pieces are the parts of a generated file written as gofmt-ready
 // text instead of built with jennifer and laid out by format.Source: the
-// schema constants and the bodies of the Tools functions. They are most
-// of a large file (1.6 of the 2.4 MB of 1,000 tools) and more than half
-// of format.Source's time on it (BENCHMARKS.md, "Generator"), and their
-// layout is simple enough to write exactly as gofmt would: a doc comment
-// and a raw string, and keyed composite literals whose one-line values
-// gofmt aligns in runs. Every golden file, compared byte for byte and
-// checked gofmt-clean, holds the text to gofmt's layout.
+// schema constants, the bodies of the Tools functions and the handlers
+// (emit_handler.go). They are most of a large file (2.2 of the 2.4 MB of
+// 1,000 tools) and were most of jennifer's and format.Source's time on it
+// (BENCHMARKS.md, "Generator"), and their layout is simple enough to write
+// exactly as gofmt would: doc comments, raw strings, statements one to a
+// line, and keyed composite literals whose one-line values gofmt aligns in
+// runs (a struct type's aligned fields go through format.Source alone).
+// Every golden file, compared byte for byte and checked gofmt-clean,
+// holds the text to gofmt's layout.
 //
 // render leaves a placeholder comment where each piece goes, and
 // [textPieces.fill] puts the pieces in after format.Source. A piece that

@@ -14,10 +14,10 @@
 //   - Model: model.go. Both loaders give a unit of plain values;
 //     defaults.go builds the part that applies defaults, from either.
 //   - Emit: emit.go (the file, Tools and (*T).Tools, Prompts, schemas,
-//     guards), emit_code.go (the one handler emitter, types, Handlers) and
+//     guards), emit_code.go (types, Handlers) and
 //     emit_defaults.go (the code that applies defaults); emit_text.go
-//     writes the schema constants and the Tools bodies as gofmt-ready
-//     text, most of a large file's bytes.
+//     writes the schema constants and the Tools bodies, emit_handler.go
+//     the handlers, as gofmt-ready text: most of a large file's bytes.
 //   - Format: formatFile (emit.go) runs gofmt on the rendered file and
 //     groups its imports; the text pieces then go in where render left
 //     their placeholders.

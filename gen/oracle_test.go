@@ -58,7 +58,7 @@ var oracleFuncs = map[string][]any{
 	"docs":            {docs.AddTask, docs.Describe, docs.Undocumented},
 	"enums":           {enums.Greet, enums.Schedule},
 	"guards":          {guards.Save, guards.Resize},
-	"import_names":    {names.Area},
+	"import_names":    {names.Area, names.Plan},
 	"methods":         {(*methods.Store).Get, (*methods.Store).Put, methods.Store.Count, methods.Greeter.Greet, methods.Shout},
 	"params":          {params.Convert, params.Repeat, (*params.Box).Label},
 	"prompts":         {},
