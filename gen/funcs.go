@@ -38,6 +38,36 @@ type pkgReader struct {
 	objects *typeschema.Objects
 	// resultSigs are the result parts of signatures, by output schema.
 	resultSigs map[string]string
+	// outputs are the output schemas built, by result type: tools often
+	// share one (a package's tools all returning its Result type).
+	outputs map[types.Type]builtSchema
+}
+
+// builtSchema is a schema as JSON, or why it could not be built.
+type builtSchema struct {
+	raw json.RawMessage
+	err error
+}
+
+// outputSchema is the output schema of result type t, built once for the
+// package. (Building it again for the same type would give the same
+// schema and read the same struct types, whose guards are recorded the
+// first time.)
+func (r *pkgReader) outputSchema(t types.Type) (json.RawMessage, error) {
+	if b, ok := r.outputs[t]; ok {
+		return b.raw, b.err
+	}
+	var b builtSchema
+	out, err := typeschema.ForOutput(r.g.env.of(t))
+	if err == nil {
+		b.raw, err = out.MarshalJSON()
+	}
+	b.err = err
+	if r.outputs == nil {
+		r.outputs = map[types.Type]builtSchema{}
+	}
+	r.outputs[t] = b
+	return b.raw, b.err
 }
 
 // readFunc reads the tool or the prompt a function declares, if any.
@@ -110,11 +140,8 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	hint := ""
 	switch sig.call.result {
 	case resultStructured:
-		out, err := typeschema.ForOutput(g.env.of(sig.resType))
-		if err == nil {
-			t.output, err = out.MarshalJSON()
-		}
-		if err != nil {
+		var err error
+		if t.output, err = r.outputSchema(sig.resType); err != nil {
 			g.schemaError(pos, fd.Name.Name+" result", err)
 			return
 		}
