@@ -17,12 +17,12 @@ const DefaultMemoryRows = 10000
 // the other stores are tested against.
 type Memory struct {
 	mu      sync.RWMutex
-	records map[string]*Record
+	records map[string]*memRecord
 	// order holds the live records from head on, oldest first: by
 	// CreatedAt, then by when they were first recorded. Records leave from
 	// the front, so head moves instead of copying the slice on every
 	// eviction; the slice is compacted once half of it is dead.
-	order []*Record
+	order []*memRecord
 	head  int
 	r     Retention
 	stop  chan struct{}
@@ -37,7 +37,7 @@ func NewMemory(r Retention) *Memory {
 	if r.MaxRows <= 0 {
 		r.MaxRows = DefaultMemoryRows
 	}
-	m := &Memory{records: map[string]*Record{}, r: r, stop: make(chan struct{})}
+	m := &Memory{records: map[string]*memRecord{}, r: r, stop: make(chan struct{})}
 	m.humans.requests = map[string]*humanEntry{}
 	// MaxRows is enforced on every insert (it costs nothing here); only
 	// age needs the background loop.
@@ -53,12 +53,12 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 	if err != nil {
 		return err
 	}
-	c := clean(r)
-	c.Status = Status(status)
+	c := packRecord(r)
+	c.out.status = Status(status)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.records[c.ID]; ok {
-		return norm.Exists(c.ID)
+	if _, ok := m.records[c.id()]; ok {
+		return norm.Exists(c.id())
 	}
 	m.insert(c)
 	return nil
@@ -70,59 +70,22 @@ func (m *Memory) Finish(_ context.Context, r *Record) error {
 		return err
 	}
 	// Only the outcome changes: what Start recorded (the input, the
-	// times and identities) stays as it was, as in the SQL stores. So only
-	// the outcome is copied, unless the record was never started.
-	out := outcome(r)
+	// times and identities) stays as it was, as in the SQL stores.
+	out := newOutcome(r)
 	id := norm.Text(r.ID)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old, ok := m.records[id]
 	if !ok {
-		c := clean(r)
-		m.insert(c)
+		m.insert(packRecord(r))
 		return nil
 	}
-	old.Status, old.Result, old.Error, old.DurationMS, old.CompletedAt, old.Approval = out.Status, out.Result, out.Error, out.DurationMS, out.CompletedAt, out.Approval
+	old.out = out
 	return nil
 }
 
-// outcome is the private, normalised copy of what Finish changes.
-func outcome(r *Record) Record {
-	c := Record{Status: r.Status, Result: norm.JSON(r.Result), Error: norm.TextPtr(r.Error), CompletedAt: norm.TimePtr(r.CompletedAt), Approval: CleanApproval(r.Approval)}
-	if r.DurationMS != nil {
-		d := *r.DurationMS
-		c.DurationMS = &d
-	}
-	return c
-}
-
-// clean is the private, normalised copy of r that the store keeps, so that
-// the caller may reuse r and its buffers.
-func clean(r *Record) *Record {
-	c := *r
-	c.ID, c.Tool, c.Surface = norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)
-	c.Input, c.Result = norm.JSON(r.Input), norm.JSON(r.Result)
-	c.Error, c.CorrelationID, c.Caller = norm.TextPtr(r.Error), norm.TextPtr(r.CorrelationID), norm.TextPtr(r.Caller)
-	c.CreatedAt, c.CompletedAt, c.Deadline = norm.Time(r.CreatedAt), norm.TimePtr(r.CompletedAt), norm.TimePtr(r.Deadline)
-	c.Approval = CleanApproval(r.Approval)
-	if r.DurationMS != nil {
-		d := *r.DurationMS
-		c.DurationMS = &d
-	}
-	return &c
-}
-
-// clone is a copy of a stored record that shares nothing with it, so that a
-// caller changing what it got cannot change the store.
-func clone(r *Record) Record {
-	c := *r
-	c.Input, c.Result = cloneBytes(r.Input), cloneBytes(r.Result)
-	c.Error, c.CorrelationID, c.Caller = clonePtr(r.Error), clonePtr(r.CorrelationID), clonePtr(r.Caller)
-	c.DurationMS, c.CompletedAt, c.Deadline = clonePtr(r.DurationMS), clonePtr(r.CompletedAt), clonePtr(r.Deadline)
-	c.Approval = CleanApproval(r.Approval)
-	return c
-}
-
+// cloneBytes and clonePtr copy what a stored human request holds, for
+// a caller that may change what it got.
 func cloneBytes(b []byte) []byte {
 	if b == nil {
 		return nil
@@ -141,18 +104,18 @@ func clonePtr[T any](p *T) *T {
 // insert adds a new record in CreatedAt order (after any created in the
 // same millisecond, so that among those the last recorded lists first),
 // then drops the oldest records past MaxRows.
-func (m *Memory) insert(c *Record) {
+func (m *Memory) insert(c *memRecord) {
 	live := m.order[m.head:]
 	// Records almost always arrive in time order: look from the end.
 	i := len(live)
-	if i > 0 && live[i-1].CreatedAt.After(c.CreatedAt) {
-		i = sort.Search(len(live), func(k int) bool { return live[k].CreatedAt.After(c.CreatedAt) })
+	if i > 0 && live[i-1].created > c.created {
+		i = sort.Search(len(live), func(k int) bool { return live[k].created > c.created })
 	}
 	m.order = append(m.order, nil)
 	live = m.order[m.head:]
 	copy(live[i+1:], live[i:])
 	live[i] = c
-	m.records[c.ID] = c
+	m.records[c.id()] = c
 	if over := len(live) - m.r.MaxRows; over > 0 {
 		m.drop(over)
 	}
@@ -161,12 +124,12 @@ func (m *Memory) insert(c *Record) {
 // drop removes the n oldest records.
 func (m *Memory) drop(n int) {
 	for i := m.head; i < m.head+n; i++ {
-		delete(m.records, m.order[i].ID)
+		delete(m.records, m.order[i].id())
 		m.order[i] = nil // let the record be collected
 	}
 	m.head += n
 	if m.head > len(m.order)/2 {
-		m.order = append([]*Record(nil), m.order[m.head:]...)
+		m.order = append([]*memRecord(nil), m.order[m.head:]...)
 		m.head = 0
 	}
 }
@@ -176,7 +139,7 @@ func (m *Memory) expire() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	live := m.order[m.head:]
-	n := sort.Search(len(live), func(k int) bool { return !live[k].CreatedAt.Before(cut) })
+	n := sort.Search(len(live), func(k int) bool { return !live[k].createdAt().Before(cut) })
 	if n > 0 {
 		m.drop(n)
 	}
@@ -187,12 +150,11 @@ func (m *Memory) expire() {
 func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	r, ok := m.records[norm.Text(id)]
+	c, ok := m.records[norm.Text(id)]
 	if !ok {
 		return nil, ErrNotFound
 	}
-	c := clone(Effective(r, time.Now()))
-	return &c, nil
+	return Effective(c.record(true), time.Now()), nil
 }
 
 // List returns a page of the records that match f, newest first, and
@@ -210,12 +172,12 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	now := time.Now()
 	// order is oldest first, so newest first is backwards.
 	for i := len(m.order) - 1; i >= m.head; i-- {
-		r := Effective(m.order[i], now)
-		if !f.Matches(r) {
+		c := m.order[i]
+		if !f.Matches(Effective(c.record(false), now)) {
 			continue
 		}
 		if total >= f.Offset && len(page) < f.Limit {
-			page = append(page, clone(r))
+			page = append(page, *Effective(c.record(true), now))
 		}
 		total++
 	}
