@@ -330,12 +330,15 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 	o := &objDefaults{typ: typ, name: name}
 	r.defaults.objs[key] = o
 	r.defaults.order = append(r.defaults.order, o)
-	if r.objects == nil {
-		r.objects = typeschema.NewObjects()
-	}
-	fields, err := r.objects.Fields(r.g.env.of(t))
-	if err != nil {
-		return o // reported with the schema
+	fields := r.inputFields.fields
+	if fields == nil || !types.Identical(t, r.inputFields.typ) {
+		if r.objects == nil {
+			r.objects = typeschema.NewObjects()
+		}
+		var err error
+		if fields, err = r.objects.Fields(r.g.env.of(t)); err != nil {
+			return o // reported with the schema
+		}
 	}
 	for _, of := range fields {
 		f := &fieldDefault{json: of.Name, value: of.Schema.Default}

@@ -41,6 +41,13 @@ type pkgReader struct {
 	// outputs are the output schemas built, by result type: tools often
 	// share one (a package's tools all returning its Result type).
 	outputs map[types.Type]builtSchema
+	// inputFields are the properties of the struct type of the input
+	// schema built last (inputSchema), which its defaults are read from
+	// (objOf) without building the type a second time.
+	inputFields struct {
+		typ    types.Type
+		fields []typeschema.ObjectField
+	}
 }
 
 // builtSchema is a schema as JSON, or why it could not be built.
@@ -594,7 +601,12 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	var in *typeschema.Schema
 	var err error
 	if sig.input != nil {
-		in, err = typeschema.ForType(env.of(sig.input))
+		var fields []typeschema.ObjectField
+		in, fields, err = typeschema.ForTypeFields(env.of(sig.input))
+		r.inputFields.typ, r.inputFields.fields = sig.input, fields
+		if p, ok := types.Unalias(sig.input).(*types.Pointer); ok {
+			r.inputFields.typ = p.Elem()
+		}
 	} else {
 		in, err = typeschema.ForParams(r.params(sig))
 	}

@@ -159,8 +159,8 @@ func (g *generator) reportWarnings() {
 const (
 	PhaseLoad   = "load"   // loading Go packages (go/packages)
 	PhaseModel  = "model"  // reading them and tools.yaml files into the model, with every check
-	PhaseEmit   = "emit"   // rendering the files' Go with jennifer, and the OpenAPI document
-	PhaseFormat = "format" // gofmt of the rendered Go
+	PhaseEmit   = "emit"   // rendering the files' Go (jennifer and text pieces), and the OpenAPI document
+	PhaseFormat = "format" // gofmt of the rendered Go, and the text pieces put in
 )
 
 // Generate reads the inputs, Go package patterns or tools.yaml files
@@ -258,10 +258,10 @@ func (g *generator) emitAll(units []*unit) []*File {
 		var content []byte
 		if err == nil {
 			content, err = formatFile(src)
-			g.clock.lap(PhaseFormat)
 		}
 		if err == nil {
 			content, err = text.fill(content)
+			g.clock.lap(PhaseFormat)
 		}
 		if err != nil {
 			g.errs.add(tokenPosition(u.path), "generating %s: %v", u.path, err)

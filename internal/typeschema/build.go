@@ -611,6 +611,16 @@ func (o *Objects) Fields(t Type) ([]ObjectField, error) {
 	clear(b.onStack)
 	clear(b.defByID)
 	clear(b.idByName)
+	b.onField = collectFields(t, &out)
+	if _, err := b.object(t, typeLabel(t)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// collectFields is the builder's onField that lists the properties of
+// struct type t's object into out, as ObjectFields does.
+func collectFields(t Type, out *[]ObjectField) func(jsonField, *Schema) {
 	// The fields of the types on the way to each property, read once.
 	fields := map[any][]Field{}
 	fieldsOf := func(at Type) []Field {
@@ -622,7 +632,7 @@ func (o *Objects) Fields(t Type) ([]ObjectField, error) {
 		}
 		return fs
 	}
-	b.onField = func(f jsonField, s *Schema) {
+	return func(f jsonField, s *Schema) {
 		path := make([]Field, len(f.index))
 		at := t
 		for i, x := range f.index {
@@ -631,12 +641,31 @@ func (o *Objects) Fields(t Type) ([]ObjectField, error) {
 				at = at.Elem()
 			}
 		}
-		out = append(out, ObjectField{Name: f.name, Path: path, Index: f.index, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
+		*out = append(*out, ObjectField{Name: f.name, Path: path, Index: f.index, AsString: f.tag.asString, Schema: s, Pos: tagPos(f.field)})
 	}
-	if _, err := b.object(t, typeLabel(t)); err != nil {
-		return nil, err
+}
+
+// ForTypeFields is [ForType], and, when t is a struct type or a pointer
+// to one, the properties of that struct's object as [ObjectFields] lists
+// them, from the same build: a tool's input type is read for its schema
+// and for its defaults, and building it once is the cheaper half
+// (BENCHMARKS.md, "Generator"). The fields' schemas are the document's:
+// they are for reading.
+func ForTypeFields(t Type) (*Schema, []ObjectField, error) {
+	b := newBuilder()
+	var fields []ObjectField
+	st := t
+	if _, _, named := st.Name(); !named && st.Kind() == Pointer {
+		st = st.Elem()
 	}
-	return out, nil
+	if st.Kind() == Struct {
+		b.onField = collectFields(st, &fields)
+	}
+	s, err := b.schema(t, typeLabel(t), "", true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.root(s), fields, nil
 }
 
 func tagPos(f Field) string {

@@ -108,3 +108,67 @@ func TestJSONFieldsMatchEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+type withDefaults struct {
+	Count int    `json:"count,omitempty" jsonschema:"minimum=1,default=10"`
+	Unit  string `json:"unit,string,omitempty" jsonschema:"default=\"m\""`
+	Inner
+	Nested struct {
+		Depth int `json:"depth,omitempty" jsonschema:"default=2"`
+	} `json:"nested"`
+}
+
+// TestForTypeFields: one build gives ForType's schema and ObjectFields'
+// properties (for a struct, or a pointer to one; none for anything else).
+func TestForTypeFields(t *testing.T) {
+	for _, v := range []any{
+		Inner{}, clash{}, tagWins{}, twoTagged{}, ptrEmbed{}, deeper{}, dupEmbed{}, quirks{}, withDefaults{},
+		&withDefaults{}, map[string]Inner{}, []withDefaults{}, 3,
+	} {
+		rt := reflect.TypeOf(v)
+		s, fields, err := ForTypeFields(Reflect(rt))
+		if err != nil {
+			t.Fatalf("%s: %v", rt, err)
+		}
+		want, err := ForType(Reflect(rt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := mustJSON(t, s), mustJSON(t, want); got != want {
+			t.Errorf("%s: schema\n%s\nwant ForType's\n%s", rt, got, want)
+		}
+		st := rt
+		if st.Kind() == reflect.Pointer {
+			st = st.Elem()
+		}
+		if st.Kind() != reflect.Struct {
+			if fields != nil {
+				t.Errorf("%s: fields %v, want none", rt, fields)
+			}
+			continue
+		}
+		wantFields, err := ObjectFields(Reflect(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fields) != len(wantFields) {
+			t.Fatalf("%s: %d fields, ObjectFields %d", rt, len(fields), len(wantFields))
+		}
+		for i, f := range fields {
+			w := wantFields[i]
+			if f.Name != w.Name || !slices.Equal(f.Index, w.Index) || f.AsString != w.AsString || f.Pos != w.Pos ||
+				len(f.Path) != len(w.Path) || mustJSON(t, f.Schema) != mustJSON(t, w.Schema) || string(f.Schema.Default) != string(w.Schema.Default) {
+				t.Errorf("%s: field %d %+v, ObjectFields %+v", rt, i, f, w)
+			}
+		}
+	}
+}
+
+func mustJSON(t *testing.T, s *Schema) string {
+	t.Helper()
+	b, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
