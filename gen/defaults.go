@@ -446,7 +446,10 @@ func basicLiteral(b *types.Basic, v json.RawMessage) (string, error) {
 		if b.Info()&types.IsNumeric == 0 {
 			return "", fmt.Errorf("is not a %s", b.Name())
 		}
-		lit = x.String()
+		// As gofmt writes a number: the exponent's e in lower case
+		// (text pieces, such as a handler's prefilled defaults, are
+		// not formatted again).
+		lit = strings.Replace(x.String(), "E", "e", 1)
 		if b.Info()&types.IsInteger != 0 {
 			if r, ok := new(big.Rat).SetString(lit); ok && r.IsInt() {
 				lit = r.Num().String()

@@ -423,5 +423,5 @@ func durationText(q qualifiers, d time.Duration) string {
 			return strconv.FormatInt(int64(d/u.d), 10) + " * " + q.qual("time", u.name)
 		}
 	}
-	return q.qual("time", "Duration") + "(" + strconv.FormatInt(int64(d), 10) + ")"
+	return q.qual("time", "Duration") + "(int64(" + strconv.FormatInt(int64(d), 10) + "))" // as jennifer wrote it
 }

@@ -219,7 +219,7 @@ func typeText(q qualifiers, t *typeExpr) string {
 	const head = "package p\n\nvar _ "
 	out, err := format.Source([]byte(head + s + "\n"))
 	if err != nil {
-		return s // format.Source of the whole file would fail too, and say so
+		panic(fmt.Sprintf("a struct type does not format: %v", err)) // textPieces.write reports it
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(string(out), head), "\n")
 }

@@ -86,7 +86,7 @@ func (p *textPieces) probe(f *jen.File) {
 
 // write cuts the probe off src, as jennifer rendered it, and writes the
 // pieces with the names it read there.
-func (p *textPieces) write(src []byte) ([]byte, error) {
+func (p *textPieces) write(src []byte) (_ []byte, err error) {
 	q := qualifiers{}
 	if len(p.uses) > 0 {
 		i := bytes.LastIndex(src, []byte("// "+p.mark+"names\n"))
@@ -110,6 +110,13 @@ func (p *textPieces) write(src []byte) ([]byte, error) {
 		}
 	}
 	p.texts = make([]string, len(p.pieces))
+	defer func() {
+		// A piece that cannot be written (typeText's struct that does
+		// not format) is toolgen's bug, reported as one.
+		if e := recover(); e != nil {
+			src, err = nil, fmt.Errorf("%v", e)
+		}
+	}()
 	for i, text := range p.pieces {
 		p.texts[i] = text(q)
 	}
@@ -185,20 +192,25 @@ type keyValue struct{ key, value string }
 // writeKeyed writes the elements of a keyed composite literal, each on a
 // line of its own at depth tabs, as gofmt lays them out: the values of a
 // run of one-line elements aligned one space past the longest key's
-// colon, an element whose value spans lines standing alone with its value
-// one space after the colon. (gofmt breaks the alignment also where one
-// key is far longer than the ones before it; the keys here are short
-// field names, which never do.)
+// colon, an element that does not fit on one line (its value spans lines,
+// or it is longer than gofmt's limit of 1e6 bytes for a line it measures)
+// standing alone with its value one space after the colon. (gofmt breaks
+// the alignment also where one key is far longer than the ones before it;
+// the keys here are short field names, which never do.)
 func writeKeyed(b *strings.Builder, depth int, elems []keyValue) {
 	indent := strings.Repeat("\t", depth)
+	alone := func(e keyValue) bool {
+		const maxLine = 1e6 // go/printer's "infinity" for nodeSize
+		return strings.Contains(e.value, "\n") || len(e.key)+2+len(e.value) > maxLine
+	}
 	for i := 0; i < len(elems); {
-		if strings.Contains(elems[i].value, "\n") {
+		if alone(elems[i]) {
 			b.WriteString(indent + elems[i].key + ": " + elems[i].value + ",\n")
 			i++
 			continue
 		}
 		j, width := i, 0
-		for ; j < len(elems) && !strings.Contains(elems[j].value, "\n"); j++ {
+		for ; j < len(elems) && !alone(elems[j]); j++ {
 			width = max(width, len(elems[j].key))
 		}
 		for _, e := range elems[i:j] {

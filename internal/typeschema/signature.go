@@ -78,7 +78,7 @@ func (n *node) required() map[string]bool {
 // encoding/json's decoding.
 func parseNode(data []byte) any {
 	p := nodeParser{data: data}
-	v, ok := p.value(0)
+	v, ok := p.value()
 	if !ok {
 		return nil
 	}
@@ -89,9 +89,6 @@ type nodeParser struct {
 	data []byte
 	i    int
 }
-
-// maxNodeDepth is encoding/json's nesting limit.
-const maxNodeDepth = 10000
 
 func (p *nodeParser) skipSpace() {
 	for p.i < len(p.data) {
@@ -115,9 +112,9 @@ func (p *nodeParser) next(c byte) bool {
 	return false
 }
 
-func (p *nodeParser) value(depth int) (any, bool) {
+func (p *nodeParser) value() (any, bool) {
 	p.skipSpace()
-	if p.i >= len(p.data) || depth > maxNodeDepth {
+	if p.i >= len(p.data) {
 		return nil, false
 	}
 	switch p.data[p.i] {
@@ -133,7 +130,7 @@ func (p *nodeParser) value(depth int) (any, bool) {
 			if !ok || !p.next(':') {
 				return nil, false
 			}
-			v, ok := p.value(depth + 1)
+			v, ok := p.value()
 			if !ok {
 				return nil, false
 			}
@@ -153,7 +150,7 @@ func (p *nodeParser) value(depth int) (any, bool) {
 			return list, true
 		}
 		for {
-			v, ok := p.value(depth + 1)
+			v, ok := p.value()
 			if !ok {
 				return nil, false
 			}

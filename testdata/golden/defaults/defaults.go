@@ -45,6 +45,8 @@ type SearchInput struct {
 	Limit int `json:"limit,omitempty" jsonschema:"default=10"`
 	// Ratio is a float.
 	Ratio float32 `json:"ratio,omitempty" jsonschema:"default=0.5"`
+	// Scale is a float whose default has an exponent, written E.
+	Scale float64 `json:"scale,omitempty" jsonschema:"default=2.5E3"`
 	// Count is sent as a string.
 	Count int64 `json:"count,omitempty,string" jsonschema:"default=7"`
 	// Format of the output.

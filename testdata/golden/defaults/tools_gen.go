@@ -20,6 +20,7 @@ var (
 		Level  Level   `json:"level,omitempty" jsonschema:"default=info"`
 		Limit  int     `json:"limit,omitempty" jsonschema:"default=10"`
 		Ratio  float32 `json:"ratio,omitempty" jsonschema:"default=0.5"`
+		Scale  float64 `json:"scale,omitempty" jsonschema:"default=2.5E3"`
 		Count  int64   `json:"count,omitempty,string" jsonschema:"default=7"`
 		Format Format  `json:"format,omitzero"`
 	}{}
@@ -76,7 +77,7 @@ func Tools() runtime.ToolList {
 		Description: "Records what it got.",
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenSearchInputSchema),
-		Signature:   `search(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
+		Signature:   `search(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
 		Handler:     toolgenSearchHandler,
 	}, {
 		Name:        "order",
@@ -103,7 +104,7 @@ func (t *Store) Tools() runtime.ToolList {
 		Description: "Records what it got.",
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenStoreGetInputSchema),
-		Signature:   `store_get(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
+		Signature:   `store_get(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
 		Handler:     toolgenStoreGetHandler(t),
 	}}
 }
@@ -143,6 +144,11 @@ const toolgenSearchInputSchema = `{
 			"maximum": 3.4028234663852886e+38,
 			"default": 0.5
 		},
+		"scale": {
+			"type": "number",
+			"description": "Scale is a float whose default has an exponent, written E.",
+			"default": 2.5E3
+		},
 		"count": {
 			"type": "string",
 			"description": "Count is sent as a string.",
@@ -181,6 +187,7 @@ func toolgenSearchHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 	in.Level = "info"
 	in.Limit = 10
 	in.Ratio = 0.5
+	in.Scale = 2.5e3
 	in.Count = 7
 	in.Format.Indent = 2
 	in.Format.Pretty = true
@@ -509,6 +516,11 @@ const toolgenStoreGetInputSchema = `{
 			"maximum": 3.4028234663852886e+38,
 			"default": 0.5
 		},
+		"scale": {
+			"type": "number",
+			"description": "Scale is a float whose default has an exponent, written E.",
+			"default": 2.5E3
+		},
 		"count": {
 			"type": "string",
 			"description": "Count is sent as a string.",
@@ -548,6 +560,7 @@ func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*r
 		in.Level = "info"
 		in.Limit = 10
 		in.Ratio = 0.5
+		in.Scale = 2.5e3
 		in.Count = 7
 		in.Format.Indent = 2
 		in.Format.Pretty = true

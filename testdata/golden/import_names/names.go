@@ -27,7 +27,7 @@ func Area(ctx context.Context, in Input) (float64, error) {
 
 // Plan plans a trip of a span of days.
 //
-//toolgen:tool timeout=30s
+//toolgen:tool timeout=1500ns
 func Plan(ctx context.Context, span time.Span) (string, error) {
 	return "planned", nil
 }

@@ -48,7 +48,7 @@ func Tools() runtime.ToolList {
 		Description: "Plans a trip of a span of days.",
 		Toolkit:     "Names",
 		InputSchema: json.RawMessage(toolgenPlanInputSchema),
-		Timeout:     30 * time1.Second,
+		Timeout:     time1.Duration(int64(1500)),
 		Signature:   "plan(days: integer) -> string",
 		Handler:     toolgenPlanHandler,
 	}}
