@@ -286,9 +286,6 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 	parseError := func(msg string) error {
 		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "Parse error: " + msg}
 	}
-	invalid := func(format string, args ...any) error {
-		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest, msg: "Invalid request: " + fmt.Sprintf(format, args...)}
-	}
 	b := bytes.TrimSpace(body)
 	switch {
 	case len(b) == 0:
@@ -299,6 +296,88 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 		return info, parseError(fmt.Sprintf("the body is nested deeper than %d levels.", maxNesting))
 	case !json.Valid(b):
 		return info, parseError("the body is not valid JSON.")
+	}
+	if info, ok := inspectPlain(b); ok {
+		return info, nil
+	}
+	return inspectMessages(b)
+}
+
+// inspectPlain is inspectRPC for the body nearly every client sends: one
+// message, its members written plainly (no escapes in keys, each once, in
+// lower case), a "jsonrpc" of "2.0" and a method. It reads the members as
+// they are written instead of decoding the body twice with reflection
+// (about 4% of an MCP session call's CPU); ok is false for anything else,
+// which inspectMessages reads in full. TestInspectPlain and
+// FuzzInspectPlain hold the two to the same answers.
+func inspectPlain(b []byte) (info rpcInfo, ok bool) {
+	var jsonrpc, id, method, params, result, rpcErr []byte
+	known := [...]struct {
+		name string
+		v    *[]byte
+	}{{"jsonrpc", &jsonrpc}, {"id", &id}, {"method", &method}, {"params", &params}, {"result", &result}, {"error", &rpcErr}}
+	ok = members(b, func(k string, v []byte) bool {
+		for _, f := range known {
+			if strings.EqualFold(k, f.name) {
+				return k == f.name && once(f.v, v)
+			}
+		}
+		return true // a member the JSON-RPC message does not have
+	})
+	if !ok || string(jsonrpc) != `"2.0"` || !plainString(method) {
+		return info, false
+	}
+	if len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
+		return info, false
+	}
+	if len(params) > 0 && params[0] != '{' && params[0] != '[' && string(params) != "null" {
+		return info, false
+	}
+	if len(id) > 0 && string(id) != "null" {
+		info.id = bytes.Clone(id)
+	}
+	info.newProtocol = string(method) == `"server/discover"`
+	if len(params) == 0 || params[0] != '{' {
+		return info, true
+	}
+	var meta []byte
+	if !members(params, func(k string, v []byte) bool {
+		if strings.EqualFold(k, "_meta") {
+			return k == "_meta" && once(&meta, v)
+		}
+		return true
+	}) {
+		return info, false
+	}
+	if len(meta) == 0 || meta[0] != '{' {
+		return info, len(meta) == 0 || string(meta) == "null"
+	}
+	var version []byte
+	if !members(meta, func(k string, v []byte) bool {
+		return k != metaProtocolVersion || once(&version, v)
+	}) {
+		return info, false
+	}
+	switch {
+	case len(version) == 0:
+	case plainString(version):
+		info.newProtocol = info.newProtocol || string(version[1:len(version)-1]) >= protocol20260728
+	default:
+		return info, false
+	}
+	return info, true
+}
+
+// plainString reports whether v is a JSON string without escapes.
+func plainString(v []byte) bool {
+	return len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 && bytes.IndexByte(v[1:len(v)-1], '"') < 0
+}
+
+// inspectMessages is inspectRPC's reading of a valid JSON body in full.
+func inspectMessages(b []byte) (rpcInfo, error) {
+	var info rpcInfo
+	invalid := func(format string, args ...any) error {
+		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest, msg: "Invalid request: " + fmt.Sprintf(format, args...)}
 	}
 	var raws []json.RawMessage
 	switch b[0] {
