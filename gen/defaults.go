@@ -330,8 +330,8 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 	o := &objDefaults{typ: typ, name: name}
 	r.defaults.objs[key] = o
 	r.defaults.order = append(r.defaults.order, o)
-	fields := r.inputFields.fields
-	if fields == nil || !types.Identical(t, r.inputFields.typ) {
+	fields, built := r.inputFields[key]
+	if !built {
 		if r.objects == nil {
 			r.objects = typeschema.NewObjects()
 		}

@@ -18,13 +18,12 @@ import (
 func emitHandler(f *jen.File, text *textPieces, name, what string, c *call, prompt bool) {
 	uses := []string{"context", runtimePath}
 	if !prompt {
+		// The arguments' type, and a default given as raw JSON (only
+		// tools have defaults).
 		uses = append(uses, "encoding/json")
 	}
 	if c.in != nil {
 		uses = typePaths(c.in, uses)
-	}
-	if c.defaults != nil && c.defaults.prefilled() && c.defaults.rawJSON() {
-		uses = append(uses, "encoding/json")
 	}
 	f.Line()
 	f.Add(text.add(func(q qualifiers) string { return handlerText(q, name, what, c, prompt) }, uses...))
@@ -170,17 +169,6 @@ func writePrefill(b *strings.Builder, q qualifiers, indent string, obj *objDefau
 			writePrefill(b, q, indent, f.below.obj, sel)
 		}
 	}
-}
-
-// rawJSON reports whether a prefilled default is written as JSON
-// (json.RawMessage), at any depth.
-func (o *objDefaults) rawJSON() bool {
-	for _, f := range o.fields {
-		if f.value != nil && f.rawJSON || f.below != nil && f.below.obj != nil && f.below.obj.rawJSON() {
-			return true
-		}
-	}
-	return false
 }
 
 // typePaths adds the import paths t refers to to uses.

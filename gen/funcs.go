@@ -41,13 +41,10 @@ type pkgReader struct {
 	// outputs are the output schemas built, by result type: tools often
 	// share one (a package's tools all returning its Result type).
 	outputs map[types.Type]builtSchema
-	// inputFields are the properties of the struct type of the input
-	// schema built last (inputSchema), which its defaults are read from
-	// (objOf) without building the type a second time.
-	inputFields struct {
-		typ    types.Type
-		fields []typeschema.ObjectField
-	}
+	// inputFields are the properties of the struct types input schemas
+	// were built for (inputSchema), by objOf's key: objOf reads a type's
+	// defaults from them without building it a second time.
+	inputFields map[string][]typeschema.ObjectField
 }
 
 // builtSchema is a schema as JSON, or why it could not be built.
@@ -603,9 +600,15 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	if sig.input != nil {
 		var fields []typeschema.ObjectField
 		in, fields, err = typeschema.ForTypeFields(env.of(sig.input))
-		r.inputFields.typ, r.inputFields.fields = sig.input, fields
-		if p, ok := types.Unalias(sig.input).(*types.Pointer); ok {
-			r.inputFields.typ = p.Elem()
+		if fields != nil {
+			st := types.Unalias(sig.input)
+			if p, ok := st.(*types.Pointer); ok {
+				st = types.Unalias(p.Elem())
+			}
+			if r.inputFields == nil {
+				r.inputFields = map[string][]typeschema.ObjectField{}
+			}
+			r.inputFields[types.TypeString(st, nil)] = fields
 		}
 	} else {
 		in, err = typeschema.ForParams(r.params(sig))
