@@ -45,8 +45,22 @@ type argsProblem struct {
 // for what parseArgs refuses first (invalid UTF-8, nesting too deep): the
 // kind of body the explorer's /call counts as {}.
 func notJSON(b []byte) bool {
-	return !json.Valid(b) && utf8.Valid(b) && !nestedTooDeep(b)
+	return !plainJSON(b) && !json.Valid(b) && utf8.Valid(b) && !nestedTooDeep(b)
 }
+
+// anyValue is fastcheck's scanner with no schema: it reads a value for
+// its syntax and the limits above only.
+var anyValue = fastcheck.Compile([]byte(`{}`), argLimits)
+
+// plainJSON reports whether b is certainly one JSON value, valid UTF-8,
+// nested no deeper than maxNesting, its numbers within the limits above.
+// It is fastcheck's scan, about four times as fast as json.Valid on a
+// call's arguments or result (BenchmarkPlainJSON); false means only "not
+// known", and a caller asks encoding/json then.
+func plainJSON(b []byte) bool { return anyValue.Valid(b) }
+
+// validJSON is json.Valid, answered by plainJSON when it can.
+func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
 
 // parseArgs decodes arguments for the validator (numbers as json.Number, so
 // that no precision is lost before the schema's bounds are checked). It

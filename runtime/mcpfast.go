@@ -96,7 +96,7 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		!fastContentType(h.Get("Content-Type")) || !fastAccepts(h.Values("Accept")) {
 		return false
 	}
-	if !utf8.Valid(rq.body) || nestedTooDeep(rq.body) || !json.Valid(rq.body) {
+	if !plainJSON(rq.body) && (!utf8.Valid(rq.body) || nestedTooDeep(rq.body) || !json.Valid(rq.body)) {
 		return false // inspectRPC words the refusal
 	}
 	fr, ok := parseFast(rq.body)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,6 +45,24 @@ type metrics struct {
 	durations   *prometheus.HistogramVec
 	requests    *prometheus.CounterVec
 	storeErrors *prometheus.CounterVec
+
+	// The series every call and request counts in, kept once made:
+	// WithLabelValues hashes the labels and searches the vector under its
+	// lock on every call. The keys are bounded as the label sets are
+	// (tools, surfaces, outcomes; routes, status codes).
+	invocationSeries, durationSeries, requestSeries sync.Map
+}
+
+type invocationKey struct {
+	tool, surface string
+	status        Status
+}
+
+type durationKey struct{ tool, surface string }
+
+type routeKey struct {
+	route string
+	code  int
 }
 
 func newMetrics() *metrics {
@@ -84,10 +103,43 @@ func (m *metrics) middleware(next InvokeFunc) InvokeFunc {
 		if surface == "" {
 			surface = "direct"
 		}
-		m.invocations.WithLabelValues(out.Tool.Name, surface, out.Status.String()).Inc()
-		m.durations.WithLabelValues(out.Tool.Name, surface).Observe(out.Duration.Seconds())
+		m.invocation(out.Tool.Name, surface, out.Status).Inc()
+		m.duration(out.Tool.Name, surface).Observe(out.Duration.Seconds())
 		return out
 	}
+}
+
+// invocation is the counter of calls of tool on surface that ended so.
+func (m *metrics) invocation(tool, surface string, status Status) prometheus.Counter {
+	k := invocationKey{tool, surface, status}
+	if c, ok := m.invocationSeries.Load(k); ok {
+		return c.(prometheus.Counter)
+	}
+	c := m.invocations.WithLabelValues(tool, surface, status.String())
+	m.invocationSeries.Store(k, c)
+	return c
+}
+
+// duration is the histogram of the durations of tool's calls on surface.
+func (m *metrics) duration(tool, surface string) prometheus.Observer {
+	k := durationKey{tool, surface}
+	if o, ok := m.durationSeries.Load(k); ok {
+		return o.(prometheus.Observer)
+	}
+	o := m.durations.WithLabelValues(tool, surface)
+	m.durationSeries.Store(k, o)
+	return o
+}
+
+// request is the counter of requests route answered with code.
+func (m *metrics) request(route string, code int) prometheus.Counter {
+	k := routeKey{route, code}
+	if c, ok := m.requestSeries.Load(k); ok {
+		return c.(prometheus.Counter)
+	}
+	c := m.requests.WithLabelValues(route, strconv.Itoa(code))
+	m.requestSeries.Store(k, c)
+	return c
 }
 
 func (m *metrics) storeError(op string) {
@@ -107,7 +159,7 @@ func (m *metrics) countRequests(h http.Handler) http.Handler {
 		if route == "" {
 			route = "other"
 		}
-		m.requests.WithLabelValues(route, strconv.Itoa(sw.code())).Inc()
+		m.request(route, sw.code()).Inc()
 	})
 }
 

@@ -55,6 +55,11 @@ type recording struct {
 	deadline   time.Time
 	call       *Call // the call as the pipeline gets it, for its span
 
+	// The call the pipeline gets (call points at it), and its first
+	// beforeRun hook, start: parts of this allocation too.
+	callCopy Call
+	hooks    [1]func(context.Context, *Tool) error
+
 	// What the record's pointers point at, and the contexts of its two
 	// writes: parts of this one allocation rather than four more.
 	durationMS      float64
@@ -88,12 +93,13 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		}
 		// The pending record is written by the pipeline, just before the
 		// handler runs: a copy of the call carries the step down.
-		rcall := *c
+		rc.callCopy = *c
+		rc.call = &rc.callCopy
 		// It comes first: the steps after it find the call recorded.
-		rcall.beforeRun = append([]func(context.Context, *Tool) error{rc.start}, c.beforeRun...)
-		rcall.InvocationID = rc.rec.ID
-		rc.call = &rcall
-		out := next(ctx, &rcall)
+		rc.hooks[0] = rc.start
+		rc.call.beforeRun = append(rc.hooks[:1:1], c.beforeRun...)
+		rc.call.InvocationID = rc.rec.ID
+		out := next(ctx, rc.call)
 		if out.Tool == nil {
 			return out // nothing was called: no such tool, or no provider
 		}
@@ -271,7 +277,7 @@ func inputJSON(args json.RawMessage) json.RawMessage {
 	switch {
 	case len(args) == 0:
 		return emptyObject
-	case json.Valid(args):
+	case validJSON(args):
 		return args
 	}
 	return marshalValue(string(args))
@@ -281,7 +287,7 @@ func inputJSON(args json.RawMessage) json.RawMessage {
 // usually is JSON already (StructuredResult encodes it once): that is
 // kept as it is rather than encoded again.
 func resultJSON(v any) json.RawMessage {
-	if raw, ok := v.(json.RawMessage); ok && json.Valid(raw) {
+	if raw, ok := v.(json.RawMessage); ok && validJSON(raw) {
 		return raw
 	}
 	return marshalValue(v)

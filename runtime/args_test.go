@@ -1,0 +1,106 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// jsonSeeds reach each way plainJSON says "not known" and each way a body
+// is not JSON, besides plain values.
+var jsonSeeds = []string{
+	``, ` `, `{}`, `[]`, `null`, `true`, `false`, `0`, `-0.5e-3`, `"a"`, `"a\"b\\c\u00e9\ud83c\udf27"`,
+	`{"city":"Paris","days":3,"units":"celsius"}`, ` {"a" : [1, 2.5, {"b": null}] } `,
+	`{"a":1,"a":2}`, `{"a":1}{}`, `{"a":1} x`, `{"a":}`, `{"a" 1}`, `{a:1}`, `[1,]`, `[1 2]`, `01`, `1.`, `.5`, `1e`, `-`,
+	`"\x"`, "\"\x01\"", "\"\xff\"", "{\"\xff\":1}", `"\ud800"`, `1e400`, `1e1001`, strings.Repeat("9", 1001),
+	strings.Repeat("[", 128) + strings.Repeat("]", 128), strings.Repeat("[", 129) + strings.Repeat("]", 129),
+	`nul`, `tru`, `{"a":1`, `"abc`,
+}
+
+// plainJSON may only say yes to what encoding/json calls valid, and
+// validJSON answers as json.Valid does.
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := json.Valid(b)
+		if plainJSON(b) && !want {
+			t.Fatalf("plainJSON(%q) = true, json.Valid = false", b)
+		}
+		if got := validJSON(b); got != want {
+			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", b, got, want)
+		}
+	})
+}
+
+// plainJSON answers yes to what a call's arguments and results usually
+// are, so that the fast answer is the one taken.
+func TestPlainJSON(t *testing.T) {
+	for _, s := range []string{
+		`{"city":"Paris","days":3,"units":"celsius"}`,
+		` {"a" : [1, 2.5, {"b": null}], "c": "é \"q\"" } `,
+		`[]`, `"text"`, `-12.5e-3`, `true`, `null`,
+		strings.Repeat("[", 128) + strings.Repeat("]", 128),
+	} {
+		if !plainJSON([]byte(s)) {
+			t.Errorf("plainJSON(%q) = false, want true", s)
+		}
+	}
+	for _, s := range []string{``, `{"a":}`, `{} {}`, "\"\xff\"", strings.Repeat("[", 129) + strings.Repeat("]", 129), `1e1001`} {
+		if plainJSON([]byte(s)) {
+			t.Errorf("plainJSON(%q) = true, want false", s)
+		}
+	}
+}
+
+// isCompact is true exactly when json.Compact would leave valid JSON as
+// it is.
+func FuzzIsCompact(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := isCompact(b), buf.String() == string(b); got != want {
+			t.Fatalf("isCompact(%q) = %v, json.Compact gives %q", b, got, buf.String())
+		}
+	})
+}
+
+// BenchmarkPlainJSON is what plainJSON buys over json.Valid on a call's
+// arguments and on the forecast tool's structured result (BENCHMARKS.md).
+func BenchmarkPlainJSON(b *testing.B) {
+	out, err := forecast(b.Context(), forecastIn{City: "Paris", Days: 3, Units: "celsius"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := json.Marshal(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range []struct {
+		name string
+		b    []byte
+	}{{"args", []byte(`{"city":"Paris","days":3,"units":"celsius"}`)}, {"result", res}} {
+		for _, p := range []struct {
+			name  string
+			valid func([]byte) bool
+		}{{"plainJSON", plainJSON}, {"json.Valid", json.Valid}} {
+			b.Run("json="+in.name+"/check="+p.name, func(b *testing.B) {
+				for b.Loop() {
+					if !p.valid(in.b) {
+						b.Fatal("not valid")
+					}
+				}
+			})
+		}
+	}
+}
