@@ -69,7 +69,7 @@ func writeRPCError(w http.ResponseWriter, e *httpError) {
 	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", Error: rpcErrorValue{Code: code, Message: e.msg}})
 }
 
-func (s *Server) mcpRoutes(mux *http.ServeMux) {
+func (s *Server) mcpRoutes(mux *serveMux) {
 	s.mcpHTTP()
 	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.handle(endpoint{
 		surface: mcpSurface,
@@ -290,6 +290,7 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 	switch {
 	case len(b) == 0:
 		return info, parseError("the body is empty.")
+	case plainJSON(b):
 	case !utf8.Valid(b):
 		return info, parseError("the body is not valid UTF-8.")
 	case nestedTooDeep(b):

@@ -164,7 +164,8 @@ type Server struct {
 	// static indexes a ToolList by name, built once in NewServer; nil for
 	// other providers, which are asked on every request.
 	static map[string]*Tool
-	mux    *http.ServeMux
+	mux    *serveMux
+	calls  *callRoute   // the explorer's call route, as route takes it
 	root   http.Handler // mux behind the browser guard
 	page   func() page  // rendered on the first request for it
 	mcp    *mcpState
@@ -234,7 +235,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
-	s.root = withIDs(s.browserGuard(s.metrics.countRequests(s.mux)))
+	s.root = withIDs(s.browserGuard(s.metrics.countRequests(http.HandlerFunc(s.route))))
 	return s
 }
 
@@ -252,7 +253,7 @@ func checkTool(t *Tool) error {
 }
 
 func (s *Server) routes() {
-	s.mux = http.NewServeMux()
+	s.mux = &serveMux{ServeMux: http.NewServeMux()}
 	if !s.opts.Explorer.Disable {
 		s.explorerRoutes(s.mux)
 	}
@@ -286,6 +287,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
 	})
+	if s.mux.hosts {
+		s.calls = nil // see callRoute
+	}
 }
 
 func pathOr(p, def string) string {
@@ -397,7 +401,8 @@ func stateFrom(ctx context.Context) *requestState {
 }
 
 // RequestFromContext returns the HTTP request a tool call came in on, when
-// it came over HTTP.
+// it came over HTTP. Its path values are the router's own: a tool's name
+// is [CallFromContext]'s Tool.
 func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 	if st := stateFrom(ctx); st != nil {
 		return st.req, true

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -131,6 +133,97 @@ type endpoint struct {
 	// without one.
 	optionalAuth bool
 	serve        func(rq *request) error
+	// allowed is methods as an Allow header says them (handle sets it).
+	allowed string
+}
+
+// serveMux is the server's ServeMux, and what route must know of the
+// patterns in it.
+type serveMux struct {
+	*http.ServeMux
+	// hosts is set once a pattern does not start with "/": it names a
+	// host or a method, and the mux's choice of a route then depends on
+	// more than the path.
+	hosts bool
+}
+
+func (m *serveMux) Handle(pattern string, h http.Handler) {
+	m.hosts = m.hosts || !strings.HasPrefix(pattern, "/")
+	m.ServeMux.Handle(pattern, h)
+}
+
+func (m *serveMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(h))
+}
+
+// route serves r by the mux, but for the explorer's POST
+// /tools/{name}/call, the route nearly every REST call takes, once the mux
+// has been seen to route that tool's call path there: the mux's general
+// matching (cleaning the path, walking its tree of patterns, recording
+// the wildcards' values) cost about a tenth of a call (BENCHMARKS.md,
+// "REST"). The request is then served as the mux would serve it, with
+// its Pattern set as the mux sets it; its PathValue is not set (the
+// endpoint is handed the name), which is why a tool reads its name from
+// [CallFromContext] and not from the request.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	cr := s.calls
+	name, ok := cr.pathName(r)
+	if ok {
+		if _, known := cr.names.Load(name); known {
+			r.Pattern = cr.pattern
+			s.serveEndpoint(w, r, cr.endpoint, name)
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+	if ok && r.Pattern == cr.pattern && r.PathValue("name") == name {
+		cr.learn(name, s.static)
+	}
+}
+
+// callRoute is the explorer's call route as route serves it. It is nil
+// when the explorer is off, or when a pattern names a host (the mux's
+// choice then depends on the request's Host).
+type callRoute struct {
+	endpoint *endpoint
+	pattern  string // as registered: r.Pattern
+	prefix   string // the path before the name
+	// names are the tools whose call path the mux routed to pattern; a
+	// path is matched by the mux as a function of itself alone (every
+	// pattern is a path, without a method or a host), and so it always
+	// will be. learned counts them, up to maxCallNames.
+	names   sync.Map
+	learned atomic.Int32
+}
+
+// maxCallNames bounds the names route learns: a ToolsProvider's tools,
+// and names of tools that do not exist, are learned too until then.
+const maxCallNames = 4096
+
+// pathName returns the name in r's path when r is a POST to a path of the
+// call route's shape, written plainly (no escapes the URL keeps raw).
+func (cr *callRoute) pathName(r *http.Request) (string, bool) {
+	const suffix = "/call"
+	if cr == nil || r.Method != http.MethodPost || r.URL.RawPath != "" {
+		return "", false
+	}
+	p := r.URL.Path
+	if len(p) <= len(cr.prefix)+len(suffix) || !strings.HasPrefix(p, cr.prefix) || !strings.HasSuffix(p, suffix) {
+		return "", false
+	}
+	name := p[len(cr.prefix) : len(p)-len(suffix)]
+	return name, strings.IndexByte(name, '/') < 0
+}
+
+// learn notes that the mux routed name's call path to the call route: for
+// a static tool list, only for its tools.
+func (cr *callRoute) learn(name string, static map[string]*Tool) {
+	if static != nil && static[name] == nil || cr.learned.Load() >= maxCallNames {
+		return
+	}
+	if _, dup := cr.names.LoadOrStore(name, struct{}{}); !dup {
+		cr.learned.Add(1)
+	}
 }
 
 // request is what an adapter is given: the HTTP exchange, the context the
@@ -140,6 +233,8 @@ type request struct {
 	r    *http.Request
 	ctx  context.Context
 	body []byte
+	// name is the path's {name}, where the route has one.
+	name string
 	// st is the request's state, which withIDs started.
 	st *requestState
 }
@@ -157,21 +252,32 @@ var (
 // format. Patterns carry no method, so that a wrong one gets the surface's
 // JSON 405 rather than ServeMux's text.
 func (s *Server) handle(e endpoint) http.Handler {
-	allowed := strings.Join(e.methods, ", ")
+	ep := e.prepared()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !slices.Contains(e.methods, r.Method) {
-			s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": allowed}})
-			return
-		}
-		rq := &request{w: w, r: r, ctx: r.Context(), st: stateFrom(r.Context())}
-		err := s.prepare(rq, &e)
-		if err == nil {
-			err = e.serve(rq)
-		}
-		if err != nil {
-			s.fail(w, r, e.surface, err)
-		}
+		s.serveEndpoint(w, r, ep, r.PathValue("name"))
 	})
+}
+
+// prepared returns a copy of e ready to serve.
+func (e endpoint) prepared() *endpoint {
+	e.allowed = strings.Join(e.methods, ", ")
+	return &e
+}
+
+// serveEndpoint serves r at e, whose path gave name.
+func (s *Server) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpoint, name string) {
+	if !slices.Contains(e.methods, r.Method) {
+		s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": e.allowed}})
+		return
+	}
+	rq := &request{w: w, r: r, ctx: r.Context(), name: name, st: stateFrom(r.Context())}
+	err := s.prepare(rq, e)
+	if err == nil {
+		err = e.serve(rq)
+	}
+	if err != nil {
+		s.fail(w, r, e.surface, err)
+	}
 }
 
 func (s *Server) prepare(rq *request, e *endpoint) error {
@@ -302,13 +408,13 @@ func decodeEnvelope(body []byte, v any, strict bool) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
-	if !utf8.Valid(body) {
+	switch {
+	case plainJSON(body):
+	case !utf8.Valid(body):
 		return errors.New("the body is not valid UTF-8")
-	}
-	if nestedTooDeep(body) {
+	case nestedTooDeep(body):
 		return fmt.Errorf("the body is nested deeper than %d levels", maxNesting)
-	}
-	if !json.Valid(body) {
+	case !json.Valid(body):
 		return errors.New("the body is not valid JSON")
 	}
 	if path, key, dup := duplicateKey(body); dup {

@@ -1,0 +1,224 @@
+// Package jsonscan reads JSON text for its syntax alone, without a schema
+// and without decoding it: whether bytes are one JSON value, quickly
+// enough to ask on every call (the arguments a client sent, the result a
+// tool returned). encoding/json's Valid runs a byte-at-a-time state
+// machine through a function value per byte; a call's JSON is mostly
+// plain ASCII in strings, which this scanner passes over in a tight loop.
+package jsonscan
+
+import "unicode/utf8"
+
+// Valid reports whether b is exactly one JSON value, as encoding/json
+// reads JSON, with nothing around it but white space, every string valid
+// UTF-8, and arrays and objects nested at most maxDepth deep (a value
+// outside any is at depth 0, the members of a top-level object at depth
+// 1). Valid implies json.Valid; where Valid is false for invalid UTF-8 or
+// depth alone, json.Valid may still be true.
+func Valid(b []byte, maxDepth int) bool {
+	s := scanner{b: b, max: maxDepth}
+	i, ok := s.value(space(b, 0), 0)
+	return ok && space(b, i) == len(b)
+}
+
+type scanner struct {
+	b   []byte
+	max int
+}
+
+// value reads the value at b[i], inside depth arrays and objects, and
+// returns the index after it.
+func (s *scanner) value(i, depth int) (int, bool) {
+	b := s.b
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '{':
+		return s.object(i, depth+1)
+	case '[':
+		return s.array(i, depth+1)
+	case '"':
+		return str(b, i)
+	case 't':
+		return word(b, i, "true")
+	case 'f':
+		return word(b, i, "false")
+	case 'n':
+		return word(b, i, "null")
+	}
+	return number(b, i)
+}
+
+func (s *scanner) object(i, depth int) (int, bool) {
+	b := s.b
+	if depth > s.max {
+		return i, false
+	}
+	i = space(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		var ok bool
+		if i, ok = str(b, i); !ok {
+			return i, false
+		}
+		i = space(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		if i, ok = s.value(space(b, i+1), depth); !ok {
+			return i, false
+		}
+		i = space(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = space(b, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}
+
+func (s *scanner) array(i, depth int) (int, bool) {
+	b := s.b
+	if depth > s.max {
+		return i, false
+	}
+	i = space(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = s.value(i, depth); !ok {
+			return i, false
+		}
+		i = space(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = space(b, i+1)
+		case ']':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}
+
+// str reads the string whose opening quote is b[i].
+func str(b []byte, i int) (int, bool) {
+	for i++; i < len(b); {
+		c := b[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return i, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if !hex4(b, i+2) {
+					return i, false
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		case c < 0x20:
+			return i, false
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i, false
+			}
+			i += size
+		}
+	}
+	return i, false
+}
+
+func hex4(b []byte, i int) bool {
+	if len(b)-i < 4 {
+		return false
+	}
+	for _, c := range b[i : i+4] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func word(b []byte, i int, w string) (int, bool) {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return i, false
+	}
+	return i + len(w), true
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at b[i].
+func number(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func space(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
