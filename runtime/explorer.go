@@ -173,12 +173,12 @@ func (s *Server) callTool(rq *request) error {
 	if notJSON(body) {
 		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
-	key, err := idempotencyKey(rq.r.Header.Get(HeaderIdempotencyKey))
+	key, err := idempotencyKey(header(rq.r.Header, HeaderIdempotencyKey))
 	if err != nil {
 		return refuse(http.StatusBadRequest, err.Error())
 	}
 	c := &Call{Tool: rq.name, Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(rq.r.Header.Get(headerTraceparent)), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)}
+		TraceID: traceParentID(header(rq.r.Header, headerTraceparent)), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err

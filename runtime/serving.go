@@ -48,14 +48,23 @@ const (
 func withIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := &requestState{
-			requestID:     saneID(r.Header.Get(headerRequestID)),
-			correlationID: saneID(r.Header.Get(headerCorrelationID)),
+			requestID:     saneID(header(r.Header, headerRequestID)),
+			correlationID: saneID(header(r.Header, headerCorrelationID)),
 		}
 		setHeaders(w.Header(), headerRequestID, st.requestID, headerCorrelationID, st.correlationID)
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
 		st.req = r
 		h.ServeHTTP(w, r)
 	})
+}
+
+// header is h.Get(key) for a key in its canonical form, which Get would
+// check character by character on every request to find it is.
+func header(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // saneID returns v when it is a usable id, else a new UUID.

@@ -85,7 +85,7 @@ func packRecord(r *Record) *memRecord {
 	}
 	optional(fieldCorrelation, hasCorrelation, r.CorrelationID)
 	optional(fieldCaller, hasCaller, r.Caller)
-	b.Write(norm.JSON(r.Input))
+	writeJSON(&b, r.Input)
 	c.startEnd[fieldInput] = b.Len()
 	c.start = b.String()
 	if r.Deadline != nil {
@@ -95,12 +95,21 @@ func packRecord(r *Record) *memRecord {
 	return c
 }
 
+// writeJSON writes norm.JSON(j) to b.
+func writeJSON(b *strings.Builder, j []byte) {
+	if norm.Plain(j) {
+		b.Write(j) // b's copy is the store's own
+		return
+	}
+	b.Write(norm.JSON(j))
+}
+
 // newOutcome is the normalised copy of what Finish changes: the status,
 // result, error, duration, completion time and approval.
 func newOutcome(r *Record) memOutcome {
 	o := memOutcome{status: r.Status, approval: CleanApproval(r.Approval)}
 	var b strings.Builder
-	b.Write(norm.JSON(r.Result))
+	writeJSON(&b, r.Result)
 	o.end[fieldResult] = b.Len()
 	if r.Error != nil {
 		o.has |= hasError

@@ -58,10 +58,16 @@ func JSON(b []byte) []byte {
 	if len(b) == 0 {
 		return nil
 	}
-	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+	if !Plain(b) {
 		return bytes.ReplaceAll(bytes.ToValidUTF8(b, []byte("\uFFFD")), []byte{0}, []byte("\uFFFD"))
 	}
 	return bytes.Clone(b)
+}
+
+// Plain reports whether JSON keeps b as it is: valid UTF-8 without a NUL
+// byte. A store that copies b anyway may copy it without JSON's copy.
+func Plain(b []byte) bool {
+	return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0
 }
 
 // Statuses, as package history spells them (it cannot be imported here).
