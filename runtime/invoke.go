@@ -337,14 +337,19 @@ func (s *Server) missingSecret(ctx context.Context, o *Outcome, t *Tool, missing
 //go:noinline
 func (s *Server) beforeRun(ctx context.Context, o *Outcome, c *Call, t *Tool) *Outcome {
 	for _, f := range c.beforeRun {
-		var repeat *errRepeat
-		if err := f(ctx, t); errors.As(err, &repeat) {
-			return repeat.out // the first call's outcome, recorded
-		} else if err != nil {
-			te := &ToolError{Message: err.Error(), CanRetry: true, RetryAfter: time.Second}
-			o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)
-			return o
+		err := f(ctx, t)
+		if err == nil {
+			// (Asked first: errors.As's target is allocated where it is
+			// declared, and so only on a call that stops here.)
+			continue
 		}
+		var repeat *errRepeat
+		if errors.As(err, &repeat) {
+			return repeat.out // the first call's outcome, recorded
+		}
+		te := &ToolError{Message: err.Error(), CanRetry: true, RetryAfter: time.Second}
+		o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)
+		return o
 	}
 	return nil
 }
