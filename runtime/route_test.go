@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -31,19 +33,37 @@ var routeRequests = []struct{ method, path, body string }{
 	{"POST", "/tools/plain/validate", `{}`},
 	{"GET", "/tools/plain", ``},
 	{"POST", "/tools/echo/call", `{}`},
+	{"POST", "/tools/peek/call", `{}`},
+	{"POST", "/tools/" + strings.Repeat("x", 129) + "/call", `{}`},
+}
+
+// routeTools are callTools and peek, which answers with what the request
+// it came in on says of its route.
+func routeTools() ToolList {
+	return append(callTools(), Tool{Name: "peek", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+		r, _ := RequestFromContext(ctx)
+		return TextResult(r.Pattern + " " + r.PathValue("name")), nil
+	}})
 }
 
 // The call route answers every request as the mux alone does: the same
 // status, body and headers (the ids aside), the same route in the request
-// metrics, each request sent three times so that the route has learned
-// what it will. It learns only the call paths of tools the mux routed to
-// it, never a path some other pattern serves (Metrics.Path here).
+// metrics, the same pattern and path value for the auth hook and for a
+// tool (peek), each request sent three times so that the route has
+// learned what it will. It learns only the call paths of tools the mux
+// routed to it, never a path some other pattern serves (Metrics.Path
+// here, at a tool's call path).
 func TestCallRouteAsMux(t *testing.T) {
-	opts := func() *Options {
-		return &Options{AllowExecute: true, Logger: discard(), Metrics: EndpointOptions{Path: "/tools/traced/call"}}
+	var hooked [2][]string
+	opts := func(i int) *Options {
+		return &Options{AllowExecute: true, Logger: discard(), Metrics: EndpointOptions{Path: "/tools/traced/call"},
+			AuthHook: func(r *http.Request) (context.Context, error) {
+				hooked[i] = append(hooked[i], r.Pattern+" "+r.PathValue("name"))
+				return r.Context(), nil
+			}}
 	}
-	fast := NewServer(callTools(), opts())
-	slow := NewServer(callTools(), opts())
+	fast := NewServer(routeTools(), opts(0))
+	slow := NewServer(routeTools(), opts(1))
 	slow.calls = nil
 	if fast.calls == nil {
 		t.Fatal("no call route")
@@ -67,8 +87,11 @@ func TestCallRouteAsMux(t *testing.T) {
 		return true
 	})
 	slices.Sort(learned)
-	if want := []string{"plain"}; !slices.Equal(learned, want) {
+	if want := []string{"peek", "plain"}; !slices.Equal(learned, want) {
 		t.Errorf("learned %q, want %q", learned, want)
+	}
+	if !slices.Equal(hooked[0], hooked[1]) {
+		t.Errorf("the auth hook saw\n route %q\n mux   %q", hooked[0], hooked[1])
 	}
 	if got, want := requestLines(t, fast), requestLines(t, slow); got != want {
 		t.Errorf("request metrics:\n route %s\n mux   %s", got, want)
@@ -119,6 +142,9 @@ func TestCallRouteWhen(t *testing.T) {
 	if s := NewServer(callTools(), &Options{Logger: discard(), Health: EndpointOptions{Path: "example.com/health"}}); s.calls != nil {
 		t.Error("a host pattern, and a call route")
 	}
+	if s := NewServer(callTools(), &Options{Logger: discard(), Health: EndpointOptions{Path: "GET /health"}}); s.calls != nil {
+		t.Error("a method pattern, and a call route")
+	}
 	if s := NewServer(callTools(), &Options{Logger: discard(), Explorer: ExplorerOptions{Disable: true}}); s.calls != nil {
 		t.Error("no explorer, and a call route")
 	}
@@ -133,15 +159,42 @@ func TestCallRouteWhen(t *testing.T) {
 	}
 }
 
-// With a ToolsProvider the route learns any name the mux routed to it,
-// tools that do not exist too, up to maxCallNames.
+// With a ToolsProvider the route learns any valid tool name the mux
+// routed to it, tools that do not exist too, up to maxCallNames, however
+// many requests learn at once.
 func TestCallRouteBounded(t *testing.T) {
 	tools := callTools()
 	s := NewServer(ToolsFunc(func(context.Context) ([]Tool, error) { return tools, nil }), &Options{AllowExecute: true, Logger: discard()})
-	for i := range maxCallNames + 10 {
-		do(t, s, "POST", "/tools/t"+strconv.Itoa(i)+"/call", `{}`)
+	const workers = 4
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w / 2; i < maxCallNames+100; i += workers / 2 { // each name by two workers
+				do(t, s, "POST", "/tools/t"+strconv.Itoa(i)+"/call", `{}`)
+			}
+		})
 	}
-	if n := s.calls.learned.Load(); n != maxCallNames {
-		t.Errorf("learned %d names, want %d", n, maxCallNames)
+	wg.Wait()
+	n := 0
+	s.calls.names.Range(func(any, any) bool { n++; return true })
+	if got := s.calls.learned.Load(); got != maxCallNames || n != maxCallNames {
+		t.Errorf("learned %d names, counted %d, want %d", n, got, maxCallNames)
+	}
+}
+
+// Behind a router that matched a pattern of its own, the request is
+// routed by the server's mux (whose values replace the router's).
+func TestCallRouteBehindMux(t *testing.T) {
+	s := NewServer(routeTools(), &Options{AllowExecute: true, Logger: discard()})
+	outer := http.NewServeMux()
+	outer.Handle("/{rest...}", s)
+	for range 3 {
+		r := do(t, outer, "POST", "/tools/peek/call", `{}`)
+		if r.status != http.StatusOK || !strings.Contains(r.body, `"/tools/{name}/call peek"`) {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+	}
+	if _, ok := s.calls.names.Load("peek"); ok {
+		t.Error("learned behind a router")
 	}
 }

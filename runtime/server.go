@@ -401,8 +401,7 @@ func stateFrom(ctx context.Context) *requestState {
 }
 
 // RequestFromContext returns the HTTP request a tool call came in on, when
-// it came over HTTP. Its path values are the router's own: a tool's name
-// is [CallFromContext]'s Tool.
+// it came over HTTP.
 func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 	if st := stateFrom(ctx); st != nil {
 		return st.req, true

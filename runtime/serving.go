@@ -168,18 +168,18 @@ func (m *serveMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.
 // route serves r by the mux, but for the explorer's POST
 // /tools/{name}/call, the route nearly every REST call takes, once the mux
 // has been seen to route that tool's call path there: the mux's general
-// matching (cleaning the path, walking its tree of patterns, recording
-// the wildcards' values) cost about a tenth of a call (BENCHMARKS.md,
-// "REST"). The request is then served as the mux would serve it, with
-// its Pattern set as the mux sets it; its PathValue is not set (the
-// endpoint is handed the name), which is why a tool reads its name from
-// [CallFromContext] and not from the request.
+// matching (cleaning the path, walking its tree of patterns) is about 3%
+// of a call's instructions (BENCHMARKS.md, "REST"). The request is then
+// served as the mux would serve it, its Pattern and its "name" path value
+// set as the mux sets them, for the auth hook and for tools that read the
+// request.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	cr := s.calls
 	name, ok := cr.pathName(r)
 	if ok {
 		if _, known := cr.names.Load(name); known {
 			r.Pattern = cr.pattern
+			r.SetPathValue("name", name)
 			s.serveEndpoint(w, r, cr.endpoint, name)
 			return
 		}
@@ -191,8 +191,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 // callRoute is the explorer's call route as route serves it. It is nil
-// when the explorer is off, or when a pattern names a host (the mux's
-// choice then depends on the request's Host).
+// when the explorer is off, or when a pattern names a host or a method
+// (the mux's choice then depends on more than the path).
 type callRoute struct {
 	endpoint *endpoint
 	pattern  string // as registered: r.Pattern
@@ -205,15 +205,18 @@ type callRoute struct {
 	learned atomic.Int32
 }
 
-// maxCallNames bounds the names route learns: a ToolsProvider's tools,
-// and names of tools that do not exist, are learned too until then.
+// maxCallNames bounds the names route learns: with a ToolsProvider, any
+// valid tool name (at most 128 bytes) the mux routed is learned until
+// then, a tool that does not exist too.
 const maxCallNames = 4096
 
 // pathName returns the name in r's path when r is a POST to a path of the
-// call route's shape, written plainly (no escapes the URL keeps raw).
+// call route's shape, written plainly (no escapes the URL keeps raw), the
+// name a valid tool name, and no router before this server has matched a
+// pattern (whose path values the mux would have replaced).
 func (cr *callRoute) pathName(r *http.Request) (string, bool) {
 	const suffix = "/call"
-	if cr == nil || r.Method != http.MethodPost || r.URL.RawPath != "" {
+	if cr == nil || r.Method != http.MethodPost || r.URL.RawPath != "" || r.Pattern != "" {
 		return "", false
 	}
 	p := r.URL.Path
@@ -221,17 +224,26 @@ func (cr *callRoute) pathName(r *http.Request) (string, bool) {
 		return "", false
 	}
 	name := p[len(cr.prefix) : len(p)-len(suffix)]
-	return name, strings.IndexByte(name, '/') < 0
+	return name, ValidToolName(name)
 }
 
 // learn notes that the mux routed name's call path to the call route: for
 // a static tool list, only for its tools.
 func (cr *callRoute) learn(name string, static map[string]*Tool) {
-	if static != nil && static[name] == nil || cr.learned.Load() >= maxCallNames {
+	if static != nil && static[name] == nil {
 		return
 	}
-	if _, dup := cr.names.LoadOrStore(name, struct{}{}); !dup {
-		cr.learned.Add(1)
+	for { // a place among the maxCallNames, taken before the name is stored
+		n := cr.learned.Load()
+		if n >= maxCallNames {
+			return
+		}
+		if cr.learned.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
+	if _, dup := cr.names.LoadOrStore(name, struct{}{}); dup {
+		cr.learned.Add(-1)
 	}
 }
 
