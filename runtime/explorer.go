@@ -52,7 +52,7 @@ var explorer = &surface{name: SurfaceExplorer, writeError: func(w http.ResponseW
 	writeError(w, e.status, e.msg)
 }}
 
-func (s *Server) explorerRoutes(mux *serveMux) {
+func (s *Server) explorerRoutes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.Explorer.Prefix, "/")
 	get := func(path string, h func(*request) error, auth bool) {
 		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, auth: auth, serve: h}))
@@ -74,9 +74,7 @@ func (s *Server) explorerRoutes(mux *serveMux) {
 	// (403), tool known (404), auth (401), then the body. Auth runs before
 	// the body is read so that an unauthenticated client cannot make the
 	// server buffer one.
-	call := endpoint{surface: explorer, methods: methodsPost, before: s.executable, auth: true, body: true, serve: s.callTool}
-	mux.Handle(p+"/tools/{name}/call", s.handle(call))
-	s.calls = &callRoute{endpoint: call.prepared(), pattern: p + "/tools/{name}/call", prefix: p + "/tools/"}
+	mux.Handle(p+"/tools/{name}/call", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.executable, auth: true, body: true, serve: s.callTool}))
 	// Validation is public: no execution gate, no auth hook.
 	mux.Handle(p+"/tools/{name}/validate", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownTool, body: true, serve: s.validateTool}))
 	mux.Handle(p+"/prompts/{name}/get", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownPrompt, auth: true, body: true, serve: s.getPrompt}))
@@ -131,7 +129,7 @@ func (s *Server) getTool(rq *request) error {
 // pathTool returns the tool the path names: 404 when there is none, 500
 // when the provider failed.
 func (s *Server) pathTool(rq *request) (*Tool, error) {
-	name := rq.name
+	name := rq.r.PathValue("name")
 	t, err := s.lookup(rq.ctx, name)
 	switch {
 	case err != nil:
@@ -177,7 +175,7 @@ func (s *Server) callTool(rq *request) error {
 	if err != nil {
 		return refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: rq.name, Arguments: body, Surface: SurfaceExplorer,
+	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
 		TraceID: traceParentID(header(rq.r.Header, headerTraceparent)), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)}
 	out := s.Invoke(rq.ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
@@ -236,7 +234,7 @@ type validateResponse struct {
 // before the handler, so that it says valid exactly when a call would get
 // past validation.
 func (s *Server) validateTool(rq *request) error {
-	name := rq.name
+	name := rq.r.PathValue("name")
 	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: rq.body, Surface: SurfaceExplorer, ValidateOnly: true})
 	if err := lookupFailed(out, name); err != nil {
 		return err

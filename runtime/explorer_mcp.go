@@ -42,8 +42,8 @@ func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
 
 // knownPrompt refuses a path that names no prompt.
 func (s *Server) knownPrompt(rq *request) error {
-	if s.prompt(rq.name) == nil {
-		return refuse(http.StatusNotFound, "Prompt not found: "+rq.name)
+	if s.prompt(rq.r.PathValue("name")) == nil {
+		return refuse(http.StatusNotFound, "Prompt not found: "+rq.r.PathValue("name"))
 	}
 	return nil
 }
@@ -59,7 +59,7 @@ func (s *Server) prompt(name string) *Prompt {
 
 // getPrompt is POST /prompts/{name}/get with {"arguments": {...}}.
 func (s *Server) getPrompt(rq *request) error {
-	p := s.prompt(rq.name)
+	p := s.prompt(rq.r.PathValue("name"))
 	var req struct {
 		Arguments map[string]string `json:"arguments"`
 	}

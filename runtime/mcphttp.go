@@ -69,7 +69,7 @@ func writeRPCError(w http.ResponseWriter, e *httpError) {
 	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", Error: rpcErrorValue{Code: code, Message: e.msg}})
 }
 
-func (s *Server) mcpRoutes(mux *serveMux) {
+func (s *Server) mcpRoutes(mux *http.ServeMux) {
 	s.mcpHTTP()
 	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.handle(endpoint{
 		surface: mcpSurface,

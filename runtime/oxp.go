@@ -240,7 +240,7 @@ func semverLess(a, b [3]int) bool {
 	return false
 }
 
-func (s *Server) oxpRoutes(mux *serveMux) {
+func (s *Server) oxpRoutes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.OXP.Prefix, "/")
 	if p == "" {
 		p = defaultOXPPrefix

@@ -164,8 +164,7 @@ type Server struct {
 	// static indexes a ToolList by name, built once in NewServer; nil for
 	// other providers, which are asked on every request.
 	static map[string]*Tool
-	mux    *serveMux
-	calls  *callRoute   // the explorer's call route, as route takes it
+	mux    *http.ServeMux
 	root   http.Handler // mux behind the browser guard
 	page   func() page  // rendered on the first request for it
 	mcp    *mcpState
@@ -235,7 +234,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
-	s.root = withIDs(s.browserGuard(s.metrics.countRequests(http.HandlerFunc(s.route))))
+	s.root = withIDs(s.browserGuard(s.metrics.countRequests(s.mux)))
 	return s
 }
 
@@ -253,7 +252,7 @@ func checkTool(t *Tool) error {
 }
 
 func (s *Server) routes() {
-	s.mux = &serveMux{ServeMux: http.NewServeMux()}
+	s.mux = http.NewServeMux()
 	if !s.opts.Explorer.Disable {
 		s.explorerRoutes(s.mux)
 	}
@@ -287,9 +286,6 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
 	})
-	if s.mux.hosts {
-		s.calls = nil // see callRoute
-	}
 }
 
 func pathOr(p, def string) string {

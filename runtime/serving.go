@@ -11,8 +11,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -142,109 +140,6 @@ type endpoint struct {
 	// without one.
 	optionalAuth bool
 	serve        func(rq *request) error
-	// allowed is methods as an Allow header says them (handle sets it).
-	allowed string
-}
-
-// serveMux is the server's ServeMux, and what route must know of the
-// patterns in it.
-type serveMux struct {
-	*http.ServeMux
-	// hosts is set once a pattern does not start with "/": it names a
-	// host or a method, and the mux's choice of a route then depends on
-	// more than the path.
-	hosts bool
-}
-
-func (m *serveMux) Handle(pattern string, h http.Handler) {
-	m.hosts = m.hosts || !strings.HasPrefix(pattern, "/")
-	m.ServeMux.Handle(pattern, h)
-}
-
-func (m *serveMux) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
-	m.Handle(pattern, http.HandlerFunc(h))
-}
-
-// route serves r by the mux, but for the explorer's POST
-// /tools/{name}/call, the route nearly every REST call takes, once the mux
-// has been seen to route that tool's call path there: the mux's general
-// matching (cleaning the path, walking its tree of patterns) is about 3%
-// of a call's instructions (BENCHMARKS.md, "REST"). The request is then
-// served as the mux would serve it, its Pattern and its "name" path value
-// set as the mux sets them, for the auth hook and for tools that read the
-// request.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	cr := s.calls
-	name, ok := cr.pathName(r)
-	if ok {
-		if _, known := cr.names.Load(name); known {
-			r.Pattern = cr.pattern
-			r.SetPathValue("name", name)
-			s.serveEndpoint(w, r, cr.endpoint, name)
-			return
-		}
-	}
-	s.mux.ServeHTTP(w, r)
-	if ok && r.Pattern == cr.pattern && r.PathValue("name") == name {
-		cr.learn(name, s.static)
-	}
-}
-
-// callRoute is the explorer's call route as route serves it. It is nil
-// when the explorer is off, or when a pattern names a host or a method
-// (the mux's choice then depends on more than the path).
-type callRoute struct {
-	endpoint *endpoint
-	pattern  string // as registered: r.Pattern
-	prefix   string // the path before the name
-	// names are the tools whose call path the mux routed to pattern; a
-	// path is matched by the mux as a function of itself alone (every
-	// pattern is a path, without a method or a host), and so it always
-	// will be. learned counts them, up to maxCallNames.
-	names   sync.Map
-	learned atomic.Int32
-}
-
-// maxCallNames bounds the names route learns: with a ToolsProvider, any
-// valid tool name (at most 128 bytes) the mux routed is learned until
-// then, a tool that does not exist too.
-const maxCallNames = 4096
-
-// pathName returns the name in r's path when r is a POST to a path of the
-// call route's shape, written plainly (no escapes the URL keeps raw), the
-// name a valid tool name, and no router before this server has matched a
-// pattern (whose path values the mux would have replaced).
-func (cr *callRoute) pathName(r *http.Request) (string, bool) {
-	const suffix = "/call"
-	if cr == nil || r.Method != http.MethodPost || r.URL.RawPath != "" || r.Pattern != "" {
-		return "", false
-	}
-	p := r.URL.Path
-	if len(p) <= len(cr.prefix)+len(suffix) || !strings.HasPrefix(p, cr.prefix) || !strings.HasSuffix(p, suffix) {
-		return "", false
-	}
-	name := p[len(cr.prefix) : len(p)-len(suffix)]
-	return name, ValidToolName(name)
-}
-
-// learn notes that the mux routed name's call path to the call route: for
-// a static tool list, only for its tools.
-func (cr *callRoute) learn(name string, static map[string]*Tool) {
-	if static != nil && static[name] == nil {
-		return
-	}
-	for { // a place among the maxCallNames, taken before the name is stored
-		n := cr.learned.Load()
-		if n >= maxCallNames {
-			return
-		}
-		if cr.learned.CompareAndSwap(n, n+1) {
-			break
-		}
-	}
-	if _, dup := cr.names.LoadOrStore(name, struct{}{}); dup {
-		cr.learned.Add(-1)
-	}
 }
 
 // request is what an adapter is given: the HTTP exchange, the context the
@@ -254,8 +149,6 @@ type request struct {
 	r    *http.Request
 	ctx  context.Context
 	body []byte
-	// name is the path's {name}, where the route has one.
-	name string
 	// st is the request's state, which withIDs started.
 	st *requestState
 }
@@ -273,32 +166,21 @@ var (
 // format. Patterns carry no method, so that a wrong one gets the surface's
 // JSON 405 rather than ServeMux's text.
 func (s *Server) handle(e endpoint) http.Handler {
-	ep := e.prepared()
+	allowed := strings.Join(e.methods, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.serveEndpoint(w, r, ep, r.PathValue("name"))
+		if !slices.Contains(e.methods, r.Method) {
+			s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": allowed}})
+			return
+		}
+		rq := &request{w: w, r: r, ctx: r.Context(), st: stateFrom(r.Context())}
+		err := s.prepare(rq, &e)
+		if err == nil {
+			err = e.serve(rq)
+		}
+		if err != nil {
+			s.fail(w, r, e.surface, err)
+		}
 	})
-}
-
-// prepared returns a copy of e ready to serve.
-func (e endpoint) prepared() *endpoint {
-	e.allowed = strings.Join(e.methods, ", ")
-	return &e
-}
-
-// serveEndpoint serves r at e, whose path gave name.
-func (s *Server) serveEndpoint(w http.ResponseWriter, r *http.Request, e *endpoint, name string) {
-	if !slices.Contains(e.methods, r.Method) {
-		s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": e.allowed}})
-		return
-	}
-	rq := &request{w: w, r: r, ctx: r.Context(), name: name, st: stateFrom(r.Context())}
-	err := s.prepare(rq, e)
-	if err == nil {
-		err = e.serve(rq)
-	}
-	if err != nil {
-		s.fail(w, r, e.surface, err)
-	}
 }
 
 func (s *Server) prepare(rq *request, e *endpoint) error {

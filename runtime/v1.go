@@ -35,7 +35,7 @@ var v1 = &surface{name: SurfaceV1, writeError: func(w http.ResponseWriter, e *ht
 	}{e.msg})
 }}
 
-func (s *Server) v1Routes(mux *serveMux) {
+func (s *Server) v1Routes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.V1.Prefix, "/")
 	if p == "" {
 		p = defaultV1Prefix
@@ -111,7 +111,7 @@ func (s *Server) v1CallTool(rq *request) error {
 	if err != nil {
 		return refuse(http.StatusUnprocessableEntity, err.Error())
 	}
-	name := rq.name
+	name := rq.r.PathValue("name")
 	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)})
 	switch out.Status {
 	case StatusNotFound:
