@@ -56,6 +56,13 @@ func notJSON(b []byte) bool {
 // that must tell invalid UTF-8 or depth from bad syntax asks again.
 func plainJSON(b []byte) bool { return jsonscan.Valid(b, maxNesting) }
 
+// compactJSON reports whether b is plain JSON (see plainJSON) without
+// white space outside its strings: what json.Compact writes for it is b.
+func compactJSON(b []byte) bool {
+	valid, compact := jsonscan.Compact(b, maxNesting)
+	return valid && compact
+}
+
 // validJSON is json.Valid, answered by plainJSON when it can.
 func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
 

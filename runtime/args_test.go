@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -53,24 +52,4 @@ func TestPlainJSON(t *testing.T) {
 			t.Errorf("plainJSON(%q) = true, want false", s)
 		}
 	}
-}
-
-// isCompact is true exactly when json.Compact would leave valid JSON as
-// it is.
-func FuzzIsCompact(f *testing.F) {
-	for _, s := range jsonSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if !json.Valid(b) {
-			return
-		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, b); err != nil {
-			t.Fatal(err)
-		}
-		if got, want := isCompact(b), buf.String() == string(b); got != want {
-			t.Fatalf("isCompact(%q) = %v, json.Compact gives %q", b, got, buf.String())
-		}
-	})
 }

@@ -43,7 +43,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 		var err error
 		raw, ok := r.StructuredContent.(json.RawMessage)
 		switch {
-		case ok && raw != nil && isCompact(raw) && plainJSON(raw):
+		case ok && raw != nil && compactJSON(raw):
 			buf.Write(raw) // what Compact would write: StructuredResult's JSON
 		case ok && raw != nil:
 			err = json.Compact(buf, raw) // what encoding/json does to a RawMessage
@@ -66,31 +66,6 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 	}
 	buf.WriteByte('}')
 	return nil
-}
-
-// isCompact reports whether the JSON b has no space outside its strings,
-// and so nothing json.Compact would take out.
-func isCompact(b []byte) bool {
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ' ', '\t', '\n', '\r':
-			return false
-		}
-	}
-	return true
 }
 
 // encodeValue appends v's JSON, HTML escaping off.

@@ -15,14 +15,25 @@ import "unicode/utf8"
 // 1). Valid implies json.Valid; where Valid is false for invalid UTF-8 or
 // depth alone, json.Valid may still be true.
 func Valid(b []byte, maxDepth int) bool {
+	valid, _ := Compact(b, maxDepth)
+	return valid
+}
+
+// Compact reports whether b is valid, as Valid does, and whether it is
+// also compact: without white space outside its strings, and so what
+// json.Compact would write for it.
+func Compact(b []byte, maxDepth int) (valid, compact bool) {
 	s := scanner{b: b, max: maxDepth}
-	i, ok := s.value(space(b, 0), 0)
-	return ok && space(b, i) == len(b)
+	i, ok := s.value(s.space(0), 0)
+	valid = ok && s.space(i) == len(b)
+	return valid, valid && !s.spaced
 }
 
 type scanner struct {
 	b   []byte
 	max int
+	// spaced is set once white space outside a string was skipped.
+	spaced bool
 }
 
 // value reads the value at b[i], inside depth arrays and objects, and
@@ -54,7 +65,7 @@ func (s *scanner) object(i, depth int) (int, bool) {
 	if depth > s.max {
 		return i, false
 	}
-	i = space(b, i+1)
+	i = s.space(i + 1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
@@ -66,20 +77,20 @@ func (s *scanner) object(i, depth int) (int, bool) {
 		if i, ok = str(b, i); !ok {
 			return i, false
 		}
-		i = space(b, i)
+		i = s.space(i)
 		if i >= len(b) || b[i] != ':' {
 			return i, false
 		}
-		if i, ok = s.value(space(b, i+1), depth); !ok {
+		if i, ok = s.value(s.space(i+1), depth); !ok {
 			return i, false
 		}
-		i = space(b, i)
+		i = s.space(i)
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
-			i = space(b, i+1)
+			i = s.space(i + 1)
 		case '}':
 			return i + 1, true
 		default:
@@ -93,7 +104,7 @@ func (s *scanner) array(i, depth int) (int, bool) {
 	if depth > s.max {
 		return i, false
 	}
-	i = space(b, i+1)
+	i = s.space(i + 1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, true
 	}
@@ -102,13 +113,13 @@ func (s *scanner) array(i, depth int) (int, bool) {
 		if i, ok = s.value(i, depth); !ok {
 			return i, false
 		}
-		i = space(b, i)
+		i = s.space(i)
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
-			i = space(b, i+1)
+			i = s.space(i + 1)
 		case ']':
 			return i + 1, true
 		default:
@@ -216,9 +227,14 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-func space(b []byte, i int) int {
+// space skips the white space at b[i].
+func (s *scanner) space(i int) int {
+	b, start := s.b, i
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
+	}
+	if i != start {
+		s.spaced = true
 	}
 	return i
 }

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -61,6 +62,29 @@ func FuzzValid(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, w := Valid(b, maxDepth), want(b); got != w {
 			t.Fatalf("Valid(%q) = %v, want %v", b, got, w)
+		}
+	})
+}
+
+// Compact says compact exactly when json.Compact gives b back as it is.
+func FuzzCompact(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		valid, compact := Compact(b, maxDepth)
+		if valid != want(b) {
+			t.Fatalf("Compact(%q) valid = %v, want %v", b, valid, !valid)
+		}
+		if !valid {
+			return
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			t.Fatal(err)
+		}
+		if same := buf.String() == string(b); compact != same {
+			t.Fatalf("Compact(%q) compact = %v, json.Compact gives %q", b, compact, buf.String())
 		}
 	})
 }
