@@ -46,7 +46,7 @@ type argsProblem struct {
 // for what parseArgs refuses first (invalid UTF-8, nesting too deep): the
 // kind of body the explorer's /call counts as {}.
 func notJSON(b []byte) bool {
-	return !plainJSON(b) && !json.Valid(b) && utf8.Valid(b) && !nestedTooDeep(b)
+	return !plainJSON(b) && !json.Valid(b) && utf8.Valid(b) && !jsonscan.Deeper(b, maxNesting)
 }
 
 // plainJSON reports whether b is one JSON value, valid UTF-8, nested no
@@ -74,7 +74,7 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 	if !utf8.Valid(b) {
 		return nil, &argsProblem{msg: "not valid UTF-8"}, nil
 	}
-	if nestedTooDeep(b) {
+	if jsonscan.Deeper(b, maxNesting) {
 		return nil, &argsProblem{msg: fmt.Sprintf("nested deeper than %d levels", maxNesting)}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -177,37 +177,6 @@ func duplicateKey(b []byte) (path, key string, found bool) {
 			return "", "", false
 		}
 	}
-}
-
-// nestedTooDeep scans for brackets outside strings, whether or not the
-// text is valid JSON (encoding/json itself stops at 10,000 levels).
-func nestedTooDeep(b []byte) bool {
-	depth := 0
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > maxNesting {
-				return true
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return false
 }
 
 func checkNumbers(v any, path string, issues *[]ValidationIssue) {

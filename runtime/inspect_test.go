@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 var inspectSeeds = []string{
@@ -99,7 +101,7 @@ func BenchmarkInspectRPC(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			// inspectRPC's checks, then the reading it did before.
-			if !utf8.Valid(body) || nestedTooDeep(body) || !json.Valid(body) {
+			if !utf8.Valid(body) || jsonscan.Deeper(body, maxNesting) || !json.Valid(body) {
 				b.Fatal("invalid")
 			}
 			if _, err := inspectMessages(body); err != nil {

@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // The fast path of MCP 2026-07-28. A request of that revision stands
@@ -96,7 +98,7 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		!fastContentType(h.Get("Content-Type")) || !fastAccepts(h.Values("Accept")) {
 		return false
 	}
-	if !plainJSON(rq.body) && (!utf8.Valid(rq.body) || nestedTooDeep(rq.body) || !json.Valid(rq.body)) {
+	if !plainJSON(rq.body) && (!utf8.Valid(rq.body) || jsonscan.Deeper(rq.body, maxNesting) || !json.Valid(rq.body)) {
 		return false // inspectRPC words the refusal
 	}
 	fr, ok := parseFast(rq.body)
@@ -291,7 +293,7 @@ func (c *fastMetaCache) put(raw []byte, ok bool) {
 func parseFast(body []byte) (fastRequest, bool) {
 	var fr fastRequest
 	var jsonrpc []byte
-	ok := members(body, func(k string, v []byte) bool {
+	ok := jsonscan.Members(body, func(k string, v []byte) bool {
 		switch k {
 		case "jsonrpc":
 			return once(&jsonrpc, v)
@@ -310,7 +312,7 @@ func parseFast(body []byte) (fastRequest, bool) {
 	switch string(fr.method) {
 	case `"tools/call"`:
 		fr.method = fr.method[1 : len(fr.method)-1]
-		ok = members(fr.params, func(k string, v []byte) bool {
+		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
 			switch k {
 			case "_meta":
 				return once(&fr.meta, v)
@@ -327,7 +329,7 @@ func parseFast(body []byte) (fastRequest, bool) {
 		fr.name = fr.name[1 : len(fr.name)-1]
 	case `"tools/list"`:
 		fr.method = fr.method[1 : len(fr.method)-1]
-		ok = members(fr.params, func(k string, v []byte) bool {
+		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
 			return k == "_meta" && once(&fr.meta, v)
 		})
 		if !ok {
@@ -348,7 +350,7 @@ func parseFast(body []byte) (fastRequest, bool) {
 func fastMeta(raw []byte) (mcp.Meta, bool) {
 	var version, caps bool
 	m := make(mcp.Meta, 4)
-	ok := members(raw, func(k string, v []byte) bool {
+	ok := jsonscan.Members(raw, func(k string, v []byte) bool {
 		switch k {
 		case metaProtocolVersion:
 			version = string(v) == `"`+protocol20260728+`"`
@@ -425,103 +427,6 @@ func plainID(id []byte) bool {
 		}
 	}
 	return true
-}
-
-// members calls f with each member of the JSON object b, which inspectRPC
-// found valid, in order. It reports false when b is not an object, when a
-// key has an escape (the fast path reads keys as written), or when f
-// does.
-func members(b []byte, f func(key string, v []byte) bool) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return skipSpace(b, i+1) == len(b)
-	}
-	for i < len(b) && b[i] == '"' {
-		j := i + 1
-		for j < len(b) && b[j] != '"' {
-			if b[j] == '\\' {
-				return false
-			}
-			j++
-		}
-		if j >= len(b) {
-			return false
-		}
-		key := b[i+1 : j]
-		i = skipSpace(b, j+1)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		end := valueEnd(b, i)
-		if end <= i || !f(string(key), b[i:end]) {
-			return false
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// valueEnd is the end of the JSON value that starts at b[i], -1 if there
-// is none.
-func valueEnd(b []byte, i int) int {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
-				return -1
-			}
-			if depth == 0 {
-				return i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // the end of a number, true, false or null
-			}
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	if depth != 0 {
-		return -1
-	}
-	return i
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // fastContentType reports whether the SDK takes a body of that media type.

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // MCP over HTTP: Streamable HTTP at /mcp and HTTP+SSE at /sse. The shared
@@ -293,7 +295,7 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 	case plainJSON(b):
 	case !utf8.Valid(b):
 		return info, parseError("the body is not valid UTF-8.")
-	case nestedTooDeep(b):
+	case jsonscan.Deeper(b, maxNesting):
 		return info, parseError(fmt.Sprintf("the body is nested deeper than %d levels.", maxNesting))
 	case !json.Valid(b):
 		return info, parseError("the body is not valid JSON.")
@@ -317,7 +319,7 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 		name string
 		v    *[]byte
 	}{{"jsonrpc", &jsonrpc}, {"id", &id}, {"method", &method}, {"params", &params}, {"result", &result}, {"error", &rpcErr}}
-	ok = members(b, func(k string, v []byte) bool {
+	ok = jsonscan.Members(b, func(k string, v []byte) bool {
 		for _, f := range known {
 			if strings.EqualFold(k, f.name) {
 				return k == f.name && once(f.v, v)
@@ -342,7 +344,7 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 		return info, true
 	}
 	var meta []byte
-	if !members(params, func(k string, v []byte) bool {
+	if !jsonscan.Members(params, func(k string, v []byte) bool {
 		if strings.EqualFold(k, "_meta") {
 			return k == "_meta" && once(&meta, v)
 		}
@@ -354,7 +356,7 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 		return info, len(meta) == 0 || string(meta) == "null"
 	}
 	var version []byte
-	if !members(meta, func(k string, v []byte) bool {
+	if !jsonscan.Members(meta, func(k string, v []byte) bool {
 		return k != metaProtocolVersion || once(&version, v)
 	}) {
 		return info, false

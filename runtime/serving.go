@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // The serving path every HTTP surface shares, in the shape connect-go gives
@@ -315,7 +317,7 @@ func decodeEnvelope(body []byte, v any, strict bool) error {
 	case plainJSON(body):
 	case !utf8.Valid(body):
 		return errors.New("the body is not valid UTF-8")
-	case nestedTooDeep(body):
+	case jsonscan.Deeper(body, maxNesting):
 		return fmt.Errorf("the body is nested deeper than %d levels", maxNesting)
 	case !json.Valid(body):
 		return errors.New("the body is not valid JSON")

@@ -1,7 +1,8 @@
-// Package jsonscan reads JSON text for its syntax alone, without a schema
-// and without decoding it: whether bytes are one JSON value, quickly
-// enough to ask on every call (the arguments a client sent, the result a
-// tool returned). encoding/json's Valid runs a byte-at-a-time state
+// Package jsonscan reads JSON text without a schema and without decoding
+// it: whether bytes are one JSON value (Valid, Compact), quickly enough to
+// ask on every call (the arguments a client sent, the result a tool
+// returned), how deeply they nest (Deeper), and the members of an object
+// known to be valid (Members). encoding/json's Valid runs a byte-at-a-time state
 // machine through a function value per byte; a call's JSON is mostly
 // plain ASCII in strings, which this scanner passes over in a tight loop.
 package jsonscan
@@ -227,14 +228,11 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-// space skips the white space at b[i].
+// space skips the white space at b[i], and notes whether there was any.
 func (s *scanner) space(i int) int {
-	b, start := s.b, i
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	if i != start {
+	j := skip(s.b, i)
+	if j != i {
 		s.spaced = true
 	}
-	return i
+	return j
 }

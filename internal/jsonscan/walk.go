@@ -1,0 +1,136 @@
+package jsonscan
+
+// Walking JSON that is known to be valid, without decoding it.
+
+// Members calls f with each member of the JSON object b, in order, its key
+// as written between the quotes and its value's bytes. b must be valid
+// JSON (see Valid): what is not checked again here. Members reports false
+// when b is not an object, when a key has an escape (a caller that reads
+// keys as written would misread it), or when f does.
+func Members(b []byte, f func(key string, v []byte) bool) bool {
+	i := skip(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skip(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skip(b, i+1) == len(b)
+	}
+	for i < len(b) && b[i] == '"' {
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				return false
+			}
+			j++
+		}
+		if j >= len(b) {
+			return false
+		}
+		key := b[i+1 : j]
+		i = skip(b, j+1)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skip(b, i+1)
+		end := valueEnd(b, i)
+		if end <= i || !f(string(key), b[i:end]) {
+			return false
+		}
+		i = skip(b, end)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skip(b, i+1)
+		case '}':
+			return skip(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// valueEnd is the end of the JSON value that starts at b[i], -1 if there
+// is none.
+func valueEnd(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(b) {
+				return -1
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // the end of a number, true, false or null
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	if depth != 0 {
+		return -1
+	}
+	return i
+}
+
+// Deeper reports whether b nests arrays and objects more than max deep,
+// counting the brackets outside strings whether or not b is valid JSON:
+// a caller can refuse a hostile body for its depth before any decoder
+// recurses into it (encoding/json itself stops at 10,000 levels).
+func Deeper(b []byte, max int) bool {
+	depth := 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > max {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// skip returns the index of the first byte at or after b[i] that is not
+// white space.
+func skip(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
