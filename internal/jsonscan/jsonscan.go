@@ -61,20 +61,15 @@ func (s *scanner) value(i, depth int) (int, bool) {
 	return number(b, i)
 }
 
+// object and array read the object or array whose opening bracket is
+// b[i], at depth.
 func (s *scanner) object(i, depth int) (int, bool) {
 	b := s.b
-	if depth > s.max {
-		return i, false
-	}
-	i = s.space(i + 1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
+	i, more, ok := s.open(i, depth, '}')
+	for more {
 		if i >= len(b) || b[i] != '"' {
 			return i, false
 		}
-		var ok bool
 		if i, ok = str(b, i); !ok {
 			return i, false
 		}
@@ -85,48 +80,48 @@ func (s *scanner) object(i, depth int) (int, bool) {
 		if i, ok = s.value(s.space(i+1), depth); !ok {
 			return i, false
 		}
-		i = s.space(i)
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i = s.space(i + 1)
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
+		i, more, ok = s.next(i, '}')
 	}
+	return i, ok
 }
 
 func (s *scanner) array(i, depth int) (int, bool) {
-	b := s.b
-	if depth > s.max {
-		return i, false
-	}
-	i = s.space(i + 1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, true
-	}
-	for {
-		var ok bool
+	i, more, ok := s.open(i, depth, ']')
+	for more {
 		if i, ok = s.value(i, depth); !ok {
 			return i, false
 		}
-		i = s.space(i)
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i = s.space(i + 1)
-		case ']':
-			return i + 1, true
-		default:
-			return i, false
-		}
+		i, more, ok = s.next(i, ']')
 	}
+	return i, ok
+}
+
+// open reads past the opening bracket at b[i] and reports whether an
+// element follows (more), or the closing bracket came at once.
+func (s *scanner) open(i, depth int, closing byte) (_ int, more, ok bool) {
+	if depth > s.max {
+		return i, false, false
+	}
+	i = s.space(i + 1)
+	if i < len(s.b) && s.b[i] == closing {
+		return i + 1, false, true
+	}
+	return i, true, true
+}
+
+// next reads what follows an element at b[i]: a comma and more elements,
+// or the closing bracket.
+func (s *scanner) next(i int, closing byte) (_ int, more, ok bool) {
+	i = s.space(i)
+	switch {
+	case i >= len(s.b):
+		return i, false, false
+	case s.b[i] == ',':
+		return s.space(i + 1), true, true
+	case s.b[i] == closing:
+		return i + 1, false, true
+	}
+	return i, false, false
 }
 
 // str reads the string whose opening quote is b[i].
