@@ -36,17 +36,34 @@ func (s *Server) browserGuard(h http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := cop.Check(r); err != nil {
-			s.log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
-			writeError(w, http.StatusForbidden, "Cross-origin request refused.")
+			s.refuseCrossOrigin(w, r)
 			return
 		}
 		if !anyHost && !hostAllowed(r, hosts) {
-			s.log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
-			writeError(w, http.StatusForbidden, "Host not allowed.")
+			s.refuseHost(w, r)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// refuseCrossOrigin and refuseHost answer a request the guard refuses.
+// They are functions of their own, not inlined, so that their log lines'
+// arguments do not make the guard's frame large: every request runs the
+// rest of the server on the stack below it, and a connection's goroutine
+// whose stack the collector shrank grows it again on the next request
+// that needs more (BENCHMARKS.md, "MCP sessions").
+//
+//go:noinline
+func (s *Server) refuseCrossOrigin(w http.ResponseWriter, r *http.Request) {
+	s.log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
+	writeError(w, http.StatusForbidden, "Cross-origin request refused.")
+}
+
+//go:noinline
+func (s *Server) refuseHost(w http.ResponseWriter, r *http.Request) {
+	s.log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
+	writeError(w, http.StatusForbidden, "Host not allowed.")
 }
 
 // hostAllowed reports whether r may be served for its Host header: always

@@ -150,28 +150,45 @@ func (s *Server) serveMCP(rq *request) error {
 	w := rq.w
 	if s.mcp.stateful != nil && (sid != "" || !newProtocol) {
 		h = s.mcp.stateful
-		owner := s.owner(rq.ctx, r)
-		if sid != "" {
-			// A session belongs to whoever opened it.
-			if !s.mcp.sessions.use(sid, owner) {
-				s.log.WarnContext(rq.ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
-				return refuse(http.StatusForbidden, "Forbidden")
-			}
-			if r.Method == http.MethodDelete {
-				defer s.mcp.sessions.forget(sid)
-			}
-		} else if r.Method == http.MethodPost {
-			if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
-				s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
-				closeSession(s.mcp.srv, old)
-			}
-			w = &sessionRecorder{ResponseWriter: w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}
+		var err error
+		if w, err = s.sessionWriter(rq, sid); err != nil {
+			return err
+		}
+		if sid != "" && r.Method == http.MethodDelete {
+			defer s.mcp.sessions.forget(sid)
 		}
 	}
 	ew := &rpcErrorWriter{ResponseWriter: w}
 	h.ServeHTTP(ew, r.WithContext(rq.ctx))
 	ew.finish()
 	return nil
+}
+
+// sessionWriter checks that the session sid, when the request names one,
+// is the caller's (a session belongs to whoever opened it), and for a
+// POST that opens one makes room for it and returns the writer that
+// records it. It is not inlined, so that its log lines do not make
+// serveMCP's frame large (see refuseCrossOrigin).
+//
+//go:noinline
+func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, error) {
+	r := rq.r
+	owner := s.owner(rq.ctx, r)
+	if sid != "" {
+		if !s.mcp.sessions.use(sid, owner) {
+			s.log.WarnContext(rq.ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
+			return nil, refuse(http.StatusForbidden, "Forbidden")
+		}
+		return rq.w, nil
+	}
+	if r.Method != http.MethodPost {
+		return rq.w, nil
+	}
+	if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
+		s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
+		closeSession(s.mcp.srv, old)
+	}
+	return &sessionRecorder{ResponseWriter: rq.w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}, nil
 }
 
 // serveSSE is the HTTP+SSE adapter (protocol 2024-11-05, for clients that
