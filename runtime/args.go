@@ -45,8 +45,27 @@ type argsProblem struct {
 // notJSON reports a body that does not parse as JSON but is not refused
 // for what parseArgs refuses first (invalid UTF-8, nesting too deep): the
 // kind of body the explorer's /call counts as {}.
-func notJSON(b []byte) bool {
-	return !plainJSON(b) && !json.Valid(b) && utf8.Valid(b) && !jsonscan.Deeper(b, maxNesting)
+func notJSON(b []byte) bool { return jsonProblem(b) == problemNotJSON }
+
+// problemNotJSON is jsonProblem's word for bytes that do not parse.
+const problemNotJSON = "not valid JSON"
+
+// jsonProblem says what keeps b from being one JSON value the server
+// reads, in the order every surface checks it: not valid UTF-8, nested
+// deeper than maxNesting, or not JSON; "" when nothing does. A surface
+// words a body's problem from it ("the body is " + problem), and the
+// plain body every client sends is answered by one fast scan.
+func jsonProblem(b []byte) string {
+	switch {
+	case plainJSON(b):
+	case !utf8.Valid(b):
+		return "not valid UTF-8"
+	case jsonscan.Deeper(b, maxNesting):
+		return fmt.Sprintf("nested deeper than %d levels", maxNesting)
+	case !json.Valid(b):
+		return problemNotJSON
+	}
+	return ""
 }
 
 // plainJSON reports whether b is one JSON value, valid UTF-8, nested no
@@ -71,11 +90,10 @@ func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
 // returns the value, or the problem with the body, or the numbers that are
 // out of range (with their paths).
 func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
-	if !utf8.Valid(b) {
-		return nil, &argsProblem{msg: "not valid UTF-8"}, nil
-	}
-	if jsonscan.Deeper(b, maxNesting) {
-		return nil, &argsProblem{msg: fmt.Sprintf("nested deeper than %d levels", maxNesting)}, nil
+	// Bytes that do not parse are worded by the decoder below, with the
+	// offset of what is wrong.
+	if p := jsonProblem(b); p != "" && p != problemNotJSON {
+		return nil, &argsProblem{msg: p}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -98,7 +97,7 @@ func (s *Server) serveMCPFast(rq *request) bool {
 		!fastContentType(h.Get("Content-Type")) || !fastAccepts(h.Values("Accept")) {
 		return false
 	}
-	if !plainJSON(rq.body) && (!utf8.Valid(rq.body) || jsonscan.Deeper(rq.body, maxNesting) || !json.Valid(rq.body)) {
+	if jsonProblem(rq.body) != "" {
 		return false // inspectRPC words the refusal
 	}
 	fr, ok := parseFast(rq.body)

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -306,16 +305,11 @@ func inspectRPC(body []byte) (rpcInfo, error) {
 		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "Parse error: " + msg}
 	}
 	b := bytes.TrimSpace(body)
-	switch {
-	case len(b) == 0:
+	if len(b) == 0 {
 		return info, parseError("the body is empty.")
-	case plainJSON(b):
-	case !utf8.Valid(b):
-		return info, parseError("the body is not valid UTF-8.")
-	case jsonscan.Deeper(b, maxNesting):
-		return info, parseError(fmt.Sprintf("the body is nested deeper than %d levels.", maxNesting))
-	case !json.Valid(b):
-		return info, parseError("the body is not valid JSON.")
+	}
+	if p := jsonProblem(b); p != "" {
+		return info, parseError("the body is " + p + ".")
 	}
 	if info, ok := inspectPlain(b); ok {
 		return info, nil

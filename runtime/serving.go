@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // The serving path every HTTP surface shares, in the shape connect-go gives
@@ -313,14 +311,8 @@ func decodeEnvelope(body []byte, v any, strict bool) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
-	switch {
-	case plainJSON(body):
-	case !utf8.Valid(body):
-		return errors.New("the body is not valid UTF-8")
-	case jsonscan.Deeper(body, maxNesting):
-		return fmt.Errorf("the body is nested deeper than %d levels", maxNesting)
-	case !json.Valid(body):
-		return errors.New("the body is not valid JSON")
+	if p := jsonProblem(body); p != "" {
+		return errors.New("the body is " + p)
 	}
 	if path, key, dup := duplicateKey(body); dup {
 		if path = strings.TrimSuffix(path, "/"+escapePointer(key)); path == "" {

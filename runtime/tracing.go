@@ -94,7 +94,7 @@ func (s *Server) traceContext(h http.Header) map[string]string {
 func traceHeaders(h http.Header) map[string]string {
 	var m map[string]string
 	for i, hk := range traceHeaderKeys {
-		if v := h.Get(hk); v != "" {
+		if v := header(h, hk); v != "" {
 			k := traceKeys[i]
 			if m == nil {
 				m = make(map[string]string, len(traceKeys))
