@@ -53,3 +53,36 @@ func TestPlainJSON(t *testing.T) {
 		}
 	}
 }
+
+// Every reader of a body words what is wrong with it alike, from
+// jsonProblem: in order, invalid UTF-8, too deep, not JSON.
+func TestJSONProblem(t *testing.T) {
+	deep := strings.Repeat("[", 129) + strings.Repeat("]", 129)
+	for _, tc := range []struct{ body, problem string }{
+		{`{"a":[1,{"b":"é"}]}`, ""},
+		{`{"a":1,"a":2}`, ""},
+		{" [1] ", ""},
+		{"{\"a\":\"\xff\"}", "not valid UTF-8"},
+		{"[\xff" + deep, "not valid UTF-8"},
+		{deep, "nested deeper than 128 levels"},
+		{deep + "x", "nested deeper than 128 levels"},
+		{`{"a":}`, "not valid JSON"},
+		{`{} {}`, "not valid JSON"},
+	} {
+		if got := jsonProblem([]byte(tc.body)); got != tc.problem {
+			t.Errorf("jsonProblem(%q) = %q, want %q", tc.body, got, tc.problem)
+		}
+		if got := notJSON([]byte(tc.body)); got != (tc.problem == problemNotJSON) {
+			t.Errorf("notJSON(%q) = %v", tc.body, got)
+		}
+		var v struct{}
+		err := decodeEnvelope([]byte(tc.body), &v, false)
+		if tc.problem != "" && (err == nil || err.Error() != "the body is "+tc.problem) {
+			t.Errorf("decodeEnvelope(%q) = %v, want the body is %s", tc.body, err, tc.problem)
+		}
+		_, err = inspectRPC([]byte(tc.body))
+		if tc.problem != "" && (err == nil || err.Error() != "Parse error: the body is "+tc.problem+".") {
+			t.Errorf("inspectRPC(%q) = %v, want the body is %s.", tc.body, err, tc.problem)
+		}
+	}
+}
