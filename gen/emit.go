@@ -57,6 +57,7 @@ func render(u *unit) ([]byte, *textPieces, error) {
 	f.HeaderComment(header)
 	f.HeaderComment("Source: " + u.source)
 	f.ImportName(runtimePath, "runtime")
+	f.ImportName(jsonreadPath, "jsonread")
 	f.ImportName("context", "context")
 	f.ImportName("encoding/json", "json")
 	for path, in := range u.imports {

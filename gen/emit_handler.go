@@ -27,6 +27,11 @@ func emitHandler(f *jen.File, text *textPieces, name, what string, c *call, prom
 	}
 	f.Line()
 	f.Add(text.add(func(q qualifiers) string { return handlerText(q, name, what, c, prompt) }, uses...))
+	if c.decode != "" {
+		f.Line()
+		uses = readPaths(c.read, append(uses, jsonreadPath))
+		f.Add(text.add(func(q qualifiers) string { return decoderText(q, c.decode, what, c) }, uses...))
+	}
 }
 
 // handlerText is a handler function as gofmt lays it out.
@@ -83,7 +88,15 @@ func writeHandlerBody(b *strings.Builder, q qualifiers, depth int, c *call, deco
 			line("// The defaults of what the call leaves out; decoding overwrites what it gives.")
 			writePrefill(b, q, indent, c.defaults, "in")
 		}
-		returnOnError("err := " + q.qual(runtimePath, decode) + "(args, &in); err != nil")
+		if c.decode != "" {
+			line("if !" + c.decode + "(args, &in) {")
+			b.WriteString(indent + "\tif err := " + q.qual(runtimePath, decode) + "(args, &in); err != nil {\n")
+			line("\t\treturn nil, err")
+			line("\t}")
+			line("}")
+		} else {
+			returnOnError("err := " + q.qual(runtimePath, decode) + "(args, &in); err != nil")
+		}
 		if c.defaults != nil && !c.defaults.prefilled() {
 			returnOnError("err := " + c.defaults.fn + "(args, &in); err != nil")
 		}

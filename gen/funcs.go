@@ -156,6 +156,9 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	}
 	r.warnUndocumented(t, sig)
 	t.idents = toolIdents(base, t.output != nil)
+	if t.call.read != nil {
+		t.call.decode = t.idents.decode
+	}
 	t.examples = r.examples(t, examples)
 	if len(bytes.TrimSpace(t.output)) > 0 {
 		hint = r.resultSignature(t.output)

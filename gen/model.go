@@ -129,6 +129,7 @@ type promptArg struct {
 type idents struct {
 	input, output string // the schema constants (tools)
 	handler       string // the handler function
+	decode        string // the arguments' decoder, when it has one
 }
 
 // call is how a handler reaches the Go code behind a tool or prompt: it
@@ -151,6 +152,10 @@ type call struct {
 	err    bool      // the last result is an error
 	// defaults are the defaults of in's properties, or nil for none.
 	defaults *objDefaults
+	// read is how the decoder named decode reads in (decode.go); nil
+	// when in is left to runtime.DecodeArgs alone.
+	read   *readPlan
+	decode string
 }
 
 // resultKind is how a function's result becomes a tool or prompt result.

@@ -65,7 +65,7 @@ const identPrefix = "toolgen"
 // capitalised, or its Go name in a tools.yaml.
 func toolIdents(base string, output bool) idents {
 	p := identPrefix + base
-	ids := idents{input: p + "InputSchema", handler: p + "Handler"}
+	ids := idents{input: p + "InputSchema", handler: p + "Handler", decode: p + "Decode"}
 	if output {
 		ids.output = p + "OutputSchema"
 	}
@@ -111,6 +111,9 @@ func (u *unit) declarations() []declaration {
 	}
 	for _, t := range u.tools {
 		add("tool "+strconv.Quote(t.name), t.pos, t.idents.input, t.idents.output, t.idents.handler)
+		if t.call.read != nil {
+			add("tool "+strconv.Quote(t.name), t.pos, t.idents.decode)
+		}
 	}
 	for _, p := range u.prompts {
 		add("prompt "+strconv.Quote(p.name), p.pos, p.idents.handler)

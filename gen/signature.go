@@ -122,11 +122,17 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 	switch {
 	case s.input != nil:
 		c.in = render(s.input)
+		if ok {
+			c.read = readPlanner{w}.plan(s.input, 0)
+		}
 	case len(s.params) > 0:
 		c.in = &typeExpr{kind: exprStruct}
 		c.spread = paramFields(s.params)
 		for i, p := range s.params {
 			c.in.fields = append(c.in.fields, field{name: c.spread[i], typ: render(p.Type()), tag: fmt.Sprintf("json:%q", p.Name())})
+		}
+		if ok {
+			c.read = readPlanner{w}.flatPlan(s.params, c.spread, c.in)
 		}
 	}
 	if s.resType != nil {

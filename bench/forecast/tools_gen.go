@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -109,12 +110,43 @@ const toolgenForecastOutputSchema = `{
 // arguments and calls Forecast.
 func toolgenForecastHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenForecastDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Forecast(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenForecastDecode reads the arguments of tool forecast into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenForecastDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		case "days":
+			r.Once(&seen, 1)
+			d.Days = int(r.Int(0))
+		case "units":
+			r.Once(&seen, 2)
+			d.Units = Units(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -708,10 +709,38 @@ const toolgenTestXMcpHeaderInputSchema = `{
 // decodes the arguments and calls TestXMcpHeader.
 func toolgenTestXMcpHeaderHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in HeaderInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenTestXMcpHeaderDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.TextResult(TestXMcpHeader(in)), nil
+}
+
+// toolgenTestXMcpHeaderDecode reads the arguments of tool test_x_mcp_header
+// into v without reflection when they are plain JSON; false, v as it was,
+// leaves them to runtime.DecodeArgs.
+func toolgenTestXMcpHeaderDecode(args []byte, v *HeaderInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "region":
+			r.Once(&seen, 0)
+			d.Region = r.String()
+		case "level":
+			r.Once(&seen, 1)
+			d.Level = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenTestReconnectionInputSchema is the JSON Schema of test_reconnection's
@@ -755,14 +784,41 @@ func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	var in struct {
 		Name string `json:"name" jsonschema:"description=Who to greet."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenGreetDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Greet(ctx, in.Name)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenGreetDecode reads the arguments of tool greet into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenGreetDecode(args []byte, v *struct {
+	Name string `json:"name" jsonschema:"description=Who to greet."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "name":
+			r.Once(&seen, 0)
+			d.Name = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenSlowComputeInputSchema is the JSON Schema of slow_compute's arguments.
@@ -791,14 +847,42 @@ const toolgenSlowComputeInputSchema = `{
 // arguments and calls SlowCompute.
 func toolgenSlowComputeHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in SlowInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenSlowComputeDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := SlowCompute(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenSlowComputeDecode reads the arguments of tool slow_compute into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenSlowComputeDecode(args []byte, v *SlowInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "seconds":
+			r.Once(&seen, 0)
+			d.Seconds = int(r.Int(0))
+		case "label":
+			r.Once(&seen, 1)
+			d.Label = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenFailingJobInputSchema is the JSON Schema of failing_job's arguments.
@@ -861,14 +945,41 @@ func toolgenConfirmDeleteHandler(ctx context.Context, args json.RawMessage) (*ru
 	var in struct {
 		Filename string `json:"filename" jsonschema:"description=The file to delete."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenConfirmDeleteDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := ConfirmDelete(ctx, in.Filename)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenConfirmDeleteDecode reads the arguments of tool confirm_delete into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenConfirmDeleteDecode(args []byte, v *struct {
+	Filename string `json:"filename" jsonschema:"description=The file to delete."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "filename":
+			r.Once(&seen, 0)
+			d.Filename = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenMultiInputInputSchema is the JSON Schema of multi_input's arguments.
@@ -1063,14 +1174,41 @@ func toolgenTestSamplingHandler(ctx context.Context, args json.RawMessage) (*run
 	var in struct {
 		Prompt string `json:"prompt" jsonschema:"description=The prompt for the client's model."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenTestSamplingDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := TestSampling(ctx, in.Prompt)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenTestSamplingDecode reads the arguments of tool test_sampling into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenTestSamplingDecode(args []byte, v *struct {
+	Prompt string `json:"prompt" jsonschema:"description=The prompt for the client's model."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "prompt":
+			r.Once(&seen, 0)
+			d.Prompt = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenTestElicitationInputSchema is the JSON Schema of test_elicitation's
@@ -1096,14 +1234,41 @@ func toolgenTestElicitationHandler(ctx context.Context, args json.RawMessage) (*
 	var in struct {
 		Message string `json:"message" jsonschema:"description=The message to show the user."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenTestElicitationDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := TestElicitation(ctx, in.Message)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenTestElicitationDecode reads the arguments of tool test_elicitation
+// into v without reflection when they are plain JSON; false, v as it was,
+// leaves them to runtime.DecodeArgs.
+func toolgenTestElicitationDecode(args []byte, v *struct {
+	Message string `json:"message" jsonschema:"description=The message to show the user."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "message":
+			r.Once(&seen, 0)
+			d.Message = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenTestElicitationSep1034DefaultsInputSchema is the JSON Schema of
@@ -1230,10 +1395,65 @@ const toolgenJSONSchema202012ToolInputSchema = `{
 // JSONSchema202012Tool.
 func toolgenJSONSchema202012ToolHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in SchemaInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenJSONSchema202012ToolDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.TextResult(JSONSchema202012Tool(in)), nil
+}
+
+// toolgenJSONSchema202012ToolDecode reads the arguments of tool
+// json_schema_2020_12_tool into v without reflection when they are plain JSON;
+// false, v as it was, leaves them to runtime.DecodeArgs.
+func toolgenJSONSchema202012ToolDecode(args []byte, v *SchemaInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "name":
+			r.Once(&seen, 0)
+			d.Name = r.String()
+		case "address":
+			r.Once(&seen, 1)
+			if d.Address != nil {
+				r.Fail()
+			}
+			p := new(Address)
+			r.Object()
+			var seen1 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "street":
+					r.Once(&seen1, 0)
+					p.Street = r.String()
+				case "city":
+					r.Once(&seen1, 1)
+					p.City = r.String()
+				default:
+					r.Fail()
+				}
+			}
+			d.Address = p
+		case "contactMethod":
+			r.Once(&seen, 2)
+			d.ContactMethod = r.String()
+		case "phone":
+			r.Once(&seen, 3)
+			d.Phone = r.String()
+		case "email":
+			r.Once(&seen, 4)
+			d.Email = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenTestSimplePromptPromptHandler is the handler of prompt

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -223,14 +224,42 @@ const toolgenDeployOutputSchema = `{
 // and calls Deploy.
 func toolgenDeployHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in DeployInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenDeployDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Deploy(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenDeployDecode reads the arguments of tool deploy into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenDeployDecode(args []byte, v *DeployInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "service":
+			r.Once(&seen, 0)
+			d.Service = r.String()
+		case "environment":
+			r.Once(&seen, 1)
+			d.Environment = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenEchoInputSchema is the JSON Schema of echo's arguments.
@@ -253,14 +282,39 @@ const toolgenEchoInputSchema = `{
 // calls Echo.
 func toolgenEchoHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in EchoInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenEchoDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Echo(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenEchoDecode reads the arguments of tool echo into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenEchoDecode(args []byte, v *EchoInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "message":
+			r.Once(&seen, 0)
+			d.Message = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenPlannerInputSchema is the JSON Schema of planner's arguments.
@@ -339,14 +393,42 @@ const toolgenPlannerOutputSchema = `{
 // arguments and calls Planner.
 func toolgenPlannerHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PlannerInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenPlannerDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Planner(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenPlannerDecode reads the arguments of tool planner into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenPlannerDecode(args []byte, v *PlannerInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "goal":
+			r.Once(&seen, 0)
+			d.Goal = r.String()
+		case "context":
+			r.Once(&seen, 1)
+			d.Context = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenExecutorInputSchema is the JSON Schema of executor's arguments.

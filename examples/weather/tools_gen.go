@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -228,14 +229,45 @@ func toolgenGetWeatherHandler(ctx context.Context, args json.RawMessage) (*runti
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.Units = "celsius"
 	in.Days = 1
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenGetWeatherDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := GetWeather(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenGetWeatherDecode reads the arguments of tool get_weather into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenGetWeatherDecode(args []byte, v *WeatherInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		case "units":
+			r.Once(&seen, 1)
+			d.Units = Units(r.String())
+		case "days":
+			r.Once(&seen, 2)
+			d.Days = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenConvertTemperatureInputSchema is the JSON Schema of
@@ -281,14 +313,49 @@ func toolgenConvertTemperatureHandler(_ context.Context, args json.RawMessage) (
 		From  Units   `json:"from" jsonschema:"description=The scale value is in."`
 		To    Units   `json:"to" jsonschema:"description=The scale to convert to."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenConvertTemperatureDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := ConvertTemperature(in.Value, in.From, in.To)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenConvertTemperatureDecode reads the arguments of tool
+// convert_temperature into v without reflection when they are plain JSON;
+// false, v as it was, leaves them to runtime.DecodeArgs.
+func toolgenConvertTemperatureDecode(args []byte, v *struct {
+	Value float64 `json:"value" jsonschema:"description=The temperature to convert\\, in the scale of from."`
+	From  Units   `json:"from" jsonschema:"description=The scale value is in."`
+	To    Units   `json:"to" jsonschema:"description=The scale to convert to."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "value":
+			r.Once(&seen, 0)
+			d.Value = r.Float(64)
+		case "from":
+			r.Once(&seen, 1)
+			d.From = Units(r.String())
+		case "to":
+			r.Once(&seen, 2)
+			d.To = Units(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenServiceDeleteAlertInputSchema is the JSON Schema of delete_alert's
@@ -335,8 +402,10 @@ const toolgenServiceDeleteAlertOutputSchema = `{
 func toolgenServiceDeleteAlertHandler(t *Service) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in AlertInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenServiceDeleteAlertDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		out, err := t.DeleteAlert(ctx, in)
 		if err != nil {
@@ -344,6 +413,29 @@ func toolgenServiceDeleteAlertHandler(t *Service) func(context.Context, json.Raw
 		}
 		return runtime.StructuredResult(out)
 	}
+}
+
+// toolgenServiceDeleteAlertDecode reads the arguments of tool delete_alert into
+// v without reflection when they are plain JSON; false, v as it was, leaves
+// them to runtime.DecodeArgs.
+func toolgenServiceDeleteAlertDecode(args []byte, v *AlertInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "id":
+			r.Once(&seen, 0)
+			d.ID = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenWeatherMapInputSchema is the JSON Schema of weather_map's arguments.
@@ -376,12 +468,40 @@ func toolgenWeatherMapHandler(ctx context.Context, args json.RawMessage) (*runti
 	var in MapInput
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.Size = 128
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenWeatherMapDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := WeatherMap(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(out), nil
+}
+
+// toolgenWeatherMapDecode reads the arguments of tool weather_map into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenWeatherMapDecode(args []byte, v *MapInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		case "size":
+			r.Once(&seen, 1)
+			d.Size = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -195,14 +196,42 @@ const toolgenMeasureOutputSchema = `{
 // arguments and calls Measure.
 func toolgenMeasureHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in FigureInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenMeasureDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Measure(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenMeasureDecode reads the arguments of tool measure into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenMeasureDecode(args []byte, v *FigureInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "kind":
+			r.Once(&seen, 0)
+			d.Kind = Shape(r.String())
+		case "size":
+			r.Once(&seen, 1)
+			d.Size = r.Float(64)
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenScaleInputSchema is the JSON Schema of scale's arguments.
@@ -260,14 +289,42 @@ const toolgenScaleOutputSchema = `{
 // and calls Scale.
 func toolgenScaleHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in FigureInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenScaleDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Scale(&in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenScaleDecode reads the arguments of tool scale into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenScaleDecode(args []byte, v *FigureInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "kind":
+			r.Once(&seen, 0)
+			d.Kind = Shape(r.String())
+		case "size":
+			r.Once(&seen, 1)
+			d.Size = r.Float(64)
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenWordsInputSchema is the JSON Schema of words's arguments.
@@ -301,14 +358,41 @@ func toolgenWordsHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 	var in struct {
 		Text string `json:"text" jsonschema:"description=The text to split."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenWordsDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Words(in.Text)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenWordsDecode reads the arguments of tool words into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenWordsDecode(args []byte, v *struct {
+	Text string `json:"text" jsonschema:"description=The text to split."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "text":
+			r.Once(&seen, 0)
+			d.Text = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenCountInputSchema is the JSON Schema of count's arguments.
@@ -355,14 +439,49 @@ func toolgenCountHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 		Err  int32  `json:"err" jsonschema:"description=How many."`
 		Json bool   `json:"json" jsonschema:"description=Whether to shout."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenCountDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Count(ctx, in.C, in.Err, in.Json)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenCountDecode reads the arguments of tool count into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenCountDecode(args []byte, v *struct {
+	C    string `json:"c" jsonschema:"description=What to count."`
+	Err  int32  `json:"err" jsonschema:"description=How many."`
+	Json bool   `json:"json" jsonschema:"description=Whether to shout."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "c":
+			r.Once(&seen, 0)
+			d.C = r.String()
+		case "err":
+			r.Once(&seen, 1)
+			d.Err = int32(r.Int(32))
+		case "json":
+			r.Once(&seen, 2)
+			d.Json = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenEchoInputSchema is the JSON Schema of echo's arguments.
@@ -387,10 +506,37 @@ func toolgenEchoHandler(_ context.Context, args json.RawMessage) (*runtime.Resul
 	var in struct {
 		Text string `json:"text" jsonschema:"description=What to say."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenEchoDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.TextResult(Echo(in.Text)), nil
+}
+
+// toolgenEchoDecode reads the arguments of tool echo into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenEchoDecode(args []byte, v *struct {
+	Text string `json:"text" jsonschema:"description=What to say."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "text":
+			r.Once(&seen, 0)
+			d.Text = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenPickInputSchema is the JSON Schema of pick's arguments.
@@ -415,14 +561,41 @@ func toolgenPickHandler(_ context.Context, args json.RawMessage) (*runtime.Resul
 	var in struct {
 		Name string `json:"name" jsonschema:"description=The shape's name."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenPickDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Pick(in.Name)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(string(out)), nil
+}
+
+// toolgenPickDecode reads the arguments of tool pick into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenPickDecode(args []byte, v *struct {
+	Name string `json:"name" jsonschema:"description=The shape's name."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "name":
+			r.Once(&seen, 0)
+			d.Name = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenBannerInputSchema is the JSON Schema of banner's arguments.
@@ -465,13 +638,40 @@ func toolgenResetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	var in struct {
 		Fail bool `json:"fail" jsonschema:"description=Whether to fail."`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenResetDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := Reset(ctx, in.Fail); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenResetDecode reads the arguments of tool reset into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenResetDecode(args []byte, v *struct {
+	Fail bool `json:"fail" jsonschema:"description=Whether to fail."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "fail":
+			r.Once(&seen, 0)
+			d.Fail = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenRawInputSchema is the JSON Schema of raw's arguments.
@@ -522,11 +722,38 @@ func toolgenStoreAddHandler(t *Store) func(context.Context, json.RawMessage) (*r
 		var in struct {
 			N int32 `json:"n" jsonschema:"description=How much to add."`
 		}
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenStoreAddDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		return runtime.StructuredResult(t.Add(in.N))
 	}
+}
+
+// toolgenStoreAddDecode reads the arguments of tool store_add into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenStoreAddDecode(args []byte, v *struct {
+	N int32 `json:"n" jsonschema:"description=How much to add."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int32(r.Int(32))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenBagAddInputSchema is the JSON Schema of bag_add's arguments.
@@ -562,9 +789,36 @@ func toolgenBagAddHandler(t *Bag) func(context.Context, json.RawMessage) (*runti
 		var in struct {
 			N int32 `json:"n" jsonschema:"description=How much to add."`
 		}
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenBagAddDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		return runtime.StructuredResult(t.Add(in.N))
 	}
+}
+
+// toolgenBagAddDecode reads the arguments of tool bag_add into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenBagAddDecode(args []byte, v *struct {
+	N int32 `json:"n" jsonschema:"description=How much to add."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int32(r.Int(32))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

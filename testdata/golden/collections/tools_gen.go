@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -271,12 +272,40 @@ const toolgenCornersOutputSchema = `{
 // arguments and calls Corners.
 func toolgenCornersHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Point
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenCornersDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Corners(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenCornersDecode reads the arguments of tool corners into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenCornersDecode(args []byte, v *Point) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "x":
+			r.Once(&seen, 0)
+			d.X = r.Float(64)
+		case "y":
+			r.Once(&seen, 1)
+			d.Y = r.Float(64)
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

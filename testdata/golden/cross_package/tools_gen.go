@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 	"github.com/toolgen-go/toolgen/testdata/golden/cross_package/kinds"
 )
 
@@ -117,12 +118,53 @@ const toolgenPaintOutputSchema = `{
 // and calls Paint.
 func toolgenPaintHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenPaintDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Paint(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenPaintDecode reads the arguments of tool paint into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenPaintDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "swatch":
+			r.Once(&seen, 0)
+			r.Object()
+			var seen1 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "color":
+					r.Once(&seen1, 0)
+					d.Swatch.Color = kinds.Color(r.String())
+				case "size":
+					r.Once(&seen1, 1)
+					d.Swatch.Size = int(r.Int(0))
+				default:
+					r.Fail()
+				}
+			}
+		case "accent":
+			r.Once(&seen, 1)
+			d.Accent = kinds.Color(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

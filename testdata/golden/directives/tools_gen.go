@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -104,14 +105,42 @@ const toolgenReadFileInputSchema = `{
 // and calls ReadFile.
 func toolgenReadFileHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenReadFileDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := ReadFile(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenReadFileDecode reads the arguments of tool read into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenReadFileDecode(args []byte, v *PathInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "path":
+			r.Once(&seen, 0)
+			d.Path = r.String()
+		case "limit":
+			r.Once(&seen, 1)
+			d.Limit = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenRemoveFileInputSchema is the JSON Schema of remove_file's arguments.
@@ -139,13 +168,41 @@ const toolgenRemoveFileInputSchema = `{
 // arguments and calls RemoveFile.
 func toolgenRemoveFileHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenRemoveFileDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := RemoveFile(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenRemoveFileDecode reads the arguments of tool remove_file into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenRemoveFileDecode(args []byte, v *PathInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "path":
+			r.Once(&seen, 0)
+			d.Path = r.String()
+		case "limit":
+			r.Once(&seen, 1)
+			d.Limit = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenHTTPGetInputSchema is the JSON Schema of http_get's arguments.
@@ -173,14 +230,42 @@ const toolgenHTTPGetInputSchema = `{
 // arguments and calls HTTPGet.
 func toolgenHTTPGetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenHTTPGetDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := HTTPGet(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenHTTPGetDecode reads the arguments of tool http_get into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenHTTPGetDecode(args []byte, v *PathInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "path":
+			r.Once(&seen, 0)
+			d.Path = r.String()
+		case "limit":
+			r.Once(&seen, 1)
+			d.Limit = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenParseV2DataInputSchema is the JSON Schema of data.parse-v2's
@@ -209,12 +294,40 @@ const toolgenParseV2DataInputSchema = `{
 // the arguments and calls ParseV2Data.
 func toolgenParseV2DataHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenParseV2DataDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := ParseV2Data(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenParseV2DataDecode reads the arguments of tool data.parse-v2 into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenParseV2DataDecode(args []byte, v *PathInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "path":
+			r.Once(&seen, 0)
+			d.Path = r.String()
+		case "limit":
+			r.Once(&seen, 1)
+			d.Limit = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -123,14 +124,59 @@ func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.Level = "normal"
 	in.Times = 1
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenGreetDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Greet(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenGreetDecode reads the arguments of tool greet into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenGreetDecode(args []byte, v *GreetInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "name":
+			r.Once(&seen, 0)
+			d.Name = r.String()
+		case "level":
+			r.Once(&seen, 1)
+			d.Level = Level(r.String())
+		case "times":
+			r.Once(&seen, 2)
+			d.Times = int(r.Int(0))
+		case "days":
+			r.Once(&seen, 3)
+			if d.Days != nil {
+				r.Fail()
+			}
+			s := []Weekday{}
+			r.Array()
+			for r.Item() {
+				s = append(s, Weekday(r.Int(0)))
+			}
+			d.Days = s
+		case "other":
+			r.Once(&seen, 4)
+			d.Other = Unrelated(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenScheduleInputSchema is the JSON Schema of schedule's arguments.
@@ -171,8 +217,39 @@ func toolgenScheduleHandler(_ context.Context, args json.RawMessage) (*runtime.R
 		Day   Weekday `json:"day"`
 		Level Level   `json:"level"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenScheduleDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.TextResult(Schedule(in.Day, in.Level)), nil
+}
+
+// toolgenScheduleDecode reads the arguments of tool schedule into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenScheduleDecode(args []byte, v *struct {
+	Day   Weekday `json:"day"`
+	Level Level   `json:"level"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "day":
+			r.Once(&seen, 0)
+			d.Day = Weekday(r.Int(0))
+		case "level":
+			r.Once(&seen, 1)
+			d.Level = Level(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

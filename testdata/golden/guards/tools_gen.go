@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 	"github.com/toolgen-go/toolgen/testdata/golden/guards/parts"
 )
 
@@ -239,12 +240,43 @@ func toolgenResizeHandler(_ context.Context, args json.RawMessage) (*runtime.Res
 		Width  int        `json:"width"`
 		Height parts.Size `json:"height"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenResizeDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Resize(in.Width, in.Height)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenResizeDecode reads the arguments of tool resize into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenResizeDecode(args []byte, v *struct {
+	Width  int        `json:"width"`
+	Height parts.Size `json:"height"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "width":
+			r.Once(&seen, 0)
+			d.Width = int(r.Int(0))
+		case "height":
+			r.Once(&seen, 1)
+			d.Height = parts.Size(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

@@ -9,6 +9,7 @@ import (
 	time1 "time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 	shapespkg "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
 	"github.com/toolgen-go/toolgen/testdata/golden/import_names/time"
 )
@@ -89,14 +90,49 @@ const toolgenAreaOutputSchema = `{
 // calls Area.
 func toolgenAreaHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenAreaDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Area(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenAreaDecode reads the arguments of tool area into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenAreaDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "shape":
+			r.Once(&seen, 0)
+			r.Object()
+			var seen1 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "radius":
+					r.Once(&seen1, 0)
+					d.Shape.Radius = r.Float(64)
+				default:
+					r.Fail()
+				}
+			}
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenPlanInputSchema is the JSON Schema of plan's arguments.
@@ -118,12 +154,37 @@ const toolgenPlanInputSchema = `{
 // calls Plan.
 func toolgenPlanHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in time.Span
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenPlanDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Plan(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenPlanDecode reads the arguments of tool plan into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenPlanDecode(args []byte, v *time.Span) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "days":
+			r.Once(&seen, 0)
+			d.Days = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

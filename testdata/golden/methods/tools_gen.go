@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -107,8 +108,10 @@ const toolgenStoreGetInputSchema = `{
 func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in NoteInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenStoreGetDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		out, err := t.Get(ctx, in)
 		if err != nil {
@@ -116,6 +119,29 @@ func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*r
 		}
 		return runtime.TextResult(out), nil
 	}
+}
+
+// toolgenStoreGetDecode reads the arguments of tool get_note into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenStoreGetDecode(args []byte, v *NoteInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "key":
+			r.Once(&seen, 0)
+			d.Key = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenStorePutInputSchema is the JSON Schema of put_note's arguments.
@@ -145,14 +171,45 @@ func toolgenStorePutHandler(t *Store) func(context.Context, json.RawMessage) (*r
 			Key  string `json:"key"`
 			Text string `json:"text"`
 		}
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenStorePutDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		if err := t.Put(in.Key, in.Text); err != nil {
 			return nil, err
 		}
 		return runtime.ContentResult(), nil
 	}
+}
+
+// toolgenStorePutDecode reads the arguments of tool put_note into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenStorePutDecode(args []byte, v *struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "key":
+			r.Once(&seen, 0)
+			d.Key = r.String()
+		case "text":
+			r.Once(&seen, 1)
+			d.Text = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenStoreCountInputSchema is the JSON Schema of count_notes's arguments.
@@ -199,8 +256,10 @@ const toolgenGreeterGreetInputSchema = `{
 func toolgenGreeterGreetHandler(t *Greeter) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in NoteInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenGreeterGreetDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		out, err := t.Greet(ctx, in)
 		if err != nil {
@@ -208,6 +267,29 @@ func toolgenGreeterGreetHandler(t *Greeter) func(context.Context, json.RawMessag
 		}
 		return runtime.TextResult(out), nil
 	}
+}
+
+// toolgenGreeterGreetDecode reads the arguments of tool greet into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenGreeterGreetDecode(args []byte, v *NoteInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "key":
+			r.Once(&seen, 0)
+			d.Key = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenShoutInputSchema is the JSON Schema of shout's arguments.
@@ -230,12 +312,37 @@ const toolgenShoutInputSchema = `{
 // and calls Shout.
 func toolgenShoutHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in NoteInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenShoutDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Shout(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenShoutDecode reads the arguments of tool shout into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenShoutDecode(args []byte, v *NoteInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "key":
+			r.Once(&seen, 0)
+			d.Key = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

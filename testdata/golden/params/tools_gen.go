@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -100,14 +101,49 @@ func toolgenConvertHandler(_ context.Context, args json.RawMessage) (*runtime.Re
 	}
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.From = "celsius"
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenConvertDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Convert(in.Value, in.From, in.To)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenConvertDecode reads the arguments of tool convert into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenConvertDecode(args []byte, v *struct {
+	Value float64 `json:"value" jsonschema:"description=The temperature to convert\\, in from's unit.,minimum=-459.67"`
+	From  Unit    `json:"from,omitempty" jsonschema:"description=The scale value is in.,default=celsius"`
+	To    Unit    `json:"to" jsonschema:"description=The scale to convert to."`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "value":
+			r.Once(&seen, 0)
+			d.Value = r.Float(64)
+		case "from":
+			r.Once(&seen, 1)
+			d.From = Unit(r.String())
+		case "to":
+			r.Once(&seen, 2)
+			d.To = Unit(r.String())
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenRepeatInputSchema is the JSON Schema of repeat's arguments.
@@ -172,8 +208,10 @@ func toolgenRepeatHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 		Upper bool     `json:"upper,omitempty" jsonschema:"description=Upper-case it.,default=false"`
 		Tags  []string `json:"tags" jsonschema:"description=Tags\\, up to three.,maxItems=3,default=[\"x\"],required"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenRepeatDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := toolgenDefaultsRepeatArgs(args, &in); err != nil {
 		return nil, err
@@ -183,6 +221,55 @@ func toolgenRepeatHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenRepeatDecode reads the arguments of tool repeat into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenRepeatDecode(args []byte, v *struct {
+	Word  string   `json:"word" jsonschema:"description=The word\\, with a comma\\, even.,minLength=1,pattern=^[a-z]+$"`
+	Times int      `json:"times,omitempty" jsonschema:"description=How often.,minimum=1,maximum=10,default=2"`
+	Sep   string   `json:"sep,omitempty" jsonschema:"description=What goes between.,enum=-,enum=+,enum= ,default=-"`
+	Upper bool     `json:"upper,omitempty" jsonschema:"description=Upper-case it.,default=false"`
+	Tags  []string `json:"tags" jsonschema:"description=Tags\\, up to three.,maxItems=3,default=[\"x\"],required"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "word":
+			r.Once(&seen, 0)
+			d.Word = r.String()
+		case "times":
+			r.Once(&seen, 1)
+			d.Times = int(r.Int(0))
+		case "sep":
+			r.Once(&seen, 2)
+			d.Sep = r.String()
+		case "upper":
+			r.Once(&seen, 3)
+			d.Upper = r.Bool()
+		case "tags":
+			r.Once(&seen, 4)
+			if d.Tags != nil {
+				r.Fail()
+			}
+			s := []string{}
+			r.Array()
+			for r.Item() {
+				s = append(s, r.String())
+			}
+			d.Tags = s
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenBoxLabelInputSchema is the JSON Schema of label's arguments.
@@ -208,11 +295,38 @@ func toolgenBoxLabelHandler(t *Box) func(context.Context, json.RawMessage) (*run
 		}
 		// The defaults of what the call leaves out; decoding overwrites what it gives.
 		in.Text = "fragile"
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
+		if !toolgenBoxLabelDecode(args, &in) {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
 		}
 		return runtime.TextResult(t.Label(in.Text)), nil
 	}
+}
+
+// toolgenBoxLabelDecode reads the arguments of tool label into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenBoxLabelDecode(args []byte, v *struct {
+	Text string `json:"text,omitempty" jsonschema:"description=The label.,default=fragile"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "text":
+			r.Once(&seen, 0)
+			d.Text = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenDefaultsRepeatArgs gives the properties that raw, the arguments of

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -107,14 +108,39 @@ const toolgenReadIssueInputSchema = `{
 // arguments and calls ReadIssue.
 func toolgenReadIssueHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in IssueInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenReadIssueDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := ReadIssue(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenReadIssueDecode reads the arguments of tool read_issue into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenReadIssueDecode(args []byte, v *IssueInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "number":
+			r.Once(&seen, 0)
+			d.Number = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenCloseIssueInputSchema is the JSON Schema of close_issue's arguments.
@@ -137,13 +163,38 @@ const toolgenCloseIssueInputSchema = `{
 // arguments and calls CloseIssue.
 func toolgenCloseIssueHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in IssueInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenCloseIssueDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := CloseIssue(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenCloseIssueDecode reads the arguments of tool close_issue into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenCloseIssueDecode(args []byte, v *IssueInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "number":
+			r.Once(&seen, 0)
+			d.Number = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenExportInputSchema is the JSON Schema of export's arguments.
@@ -184,13 +235,38 @@ const toolgenDeleteInputSchema = `{
 // and calls Delete.
 func toolgenDeleteHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in IssueInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenDeleteDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := Delete(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenDeleteDecode reads the arguments of tool delete into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenDeleteDecode(args []byte, v *IssueInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "number":
+			r.Once(&seen, 0)
+			d.Number = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenPingInputSchema is the JSON Schema of ping's arguments.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -76,14 +77,39 @@ const toolgenForecastInputSchema = `{
 // arguments and calls Forecast.
 func toolgenForecastHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ForecastInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenForecastDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Forecast(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenForecastDecode reads the arguments of tool forecast into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenForecastDecode(args []byte, v *ForecastInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenSyncInputSchema is the JSON Schema of sync's arguments.
@@ -106,13 +132,38 @@ const toolgenSyncInputSchema = `{
 // calls Sync.
 func toolgenSyncHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ForecastInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenSyncDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := Sync(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenSyncDecode reads the arguments of tool sync into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenSyncDecode(args []byte, v *ForecastInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenLocalInputSchema is the JSON Schema of local's arguments.
@@ -135,11 +186,36 @@ const toolgenLocalInputSchema = `{
 // and calls Local.
 func toolgenLocalHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ForecastInput
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenLocalDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := Local(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenLocalDecode reads the arguments of tool local into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenLocalDecode(args []byte, v *ForecastInput) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "city":
+			r.Once(&seen, 0)
+			d.City = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -130,14 +131,39 @@ const toolgenFullInputSchema = `{
 // calls Full.
 func toolgenFullHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenFullDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Full(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenFullDecode reads the arguments of tool full into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenFullDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenPointerInputSchema is the JSON Schema of pointer's arguments.
@@ -159,10 +185,35 @@ const toolgenPointerInputSchema = `{
 // arguments and calls Pointer.
 func toolgenPointerHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenPointerDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.TextResult(Pointer(&in)), nil
+}
+
+// toolgenPointerDecode reads the arguments of tool pointer into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenPointerDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenFlatInputSchema is the JSON Schema of flat's arguments.
@@ -249,10 +300,41 @@ func toolgenClashHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 		X  int `json:"x"`
 		P2 int `json:"X"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenClashDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.StructuredResult(Clash(in.X, in.P2))
+}
+
+// toolgenClashDecode reads the arguments of tool clash into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenClashDecode(args []byte, v *struct {
+	X  int `json:"x"`
+	P2 int `json:"X"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "x":
+			r.Once(&seen, 0)
+			d.X = int(r.Int(0))
+		case "X":
+			r.Once(&seen, 1)
+			d.P2 = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenNothingInputSchema is the JSON Schema of nothing's arguments.
@@ -288,13 +370,38 @@ const toolgenOnlyErrorInputSchema = `{
 // arguments and calls OnlyError.
 func toolgenOnlyErrorHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenOnlyErrorDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	if err := OnlyError(ctx, in); err != nil {
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
+}
+
+// toolgenOnlyErrorDecode reads the arguments of tool only_error into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenOnlyErrorDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenNoResultInputSchema is the JSON Schema of no_result's arguments.
@@ -316,11 +423,36 @@ const toolgenNoResultInputSchema = `{
 // arguments and calls NoResult.
 func toolgenNoResultHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenNoResultDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	NoResult(in)
 	return runtime.ContentResult(), nil
+}
+
+// toolgenNoResultDecode reads the arguments of tool no_result into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenNoResultDecode(args []byte, v *Input) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "n":
+			r.Once(&seen, 0)
+			d.N = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenAnonymousInputSchema is the JSON Schema of anonymous's arguments.
@@ -344,14 +476,41 @@ func toolgenAnonymousHandler(ctx context.Context, args json.RawMessage) (*runtim
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenAnonymousDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Anonymous(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenAnonymousDecode reads the arguments of tool anonymous into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenAnonymousDecode(args []byte, v *struct {
+	Name string `json:"name"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "name":
+			r.Once(&seen, 0)
+			d.Name = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenSingleInputSchema is the JSON Schema of single's arguments.
@@ -375,14 +534,41 @@ func toolgenSingleHandler(_ context.Context, args json.RawMessage) (*runtime.Res
 	var in struct {
 		Msg string `json:"msg"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenSingleDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Single(in.Msg)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenSingleDecode reads the arguments of tool single into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenSingleDecode(args []byte, v *struct {
+	Msg string `json:"msg"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "msg":
+			r.Once(&seen, 0)
+			d.Msg = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
 
 // toolgenFallbackInputSchema is the JSON Schema of fallback's arguments.
@@ -423,8 +609,43 @@ func toolgenFallbackHandler(_ context.Context, args json.RawMessage) (*runtime.R
 		Y   int `json:"y"`
 		P3_ int `json:"Y"`
 	}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenFallbackDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	return runtime.StructuredResult(Fallback(in.P3, in.Y, in.P3_))
+}
+
+// toolgenFallbackDecode reads the arguments of tool fallback into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenFallbackDecode(args []byte, v *struct {
+	P3  int `json:"p3"`
+	Y   int `json:"y"`
+	P3_ int `json:"Y"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "p3":
+			r.Once(&seen, 0)
+			d.P3 = int(r.Int(0))
+		case "y":
+			r.Once(&seen, 1)
+			d.Y = int(r.Int(0))
+		case "Y":
+			r.Once(&seen, 2)
+			d.P3_ = int(r.Int(0))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }

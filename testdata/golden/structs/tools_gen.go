@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -324,12 +325,30 @@ const toolgenEmptyInputSchema = `{
 // and calls Empty.
 func toolgenEmptyHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in struct{}
-	if err := runtime.DecodeArgs(args, &in); err != nil {
-		return nil, err
+	if !toolgenEmptyDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := Empty(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
+}
+
+// toolgenEmptyDecode reads the arguments of tool empty into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenEmptyDecode(args []byte, v *struct{}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	for r.Member() {
+		r.Fail()
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
 }
