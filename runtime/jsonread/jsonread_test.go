@@ -65,15 +65,15 @@ func TestScalars(t *testing.T) {
 		{`"a\"b\\c\/d\n\t\r\b\f"`, []string{"string"}},
 		{`"say \"hi\" ünïcödé"`, []string{"string"}},
 		{`""`, []string{"string"}},
-		{`"\u00e9"`, nil},             // \u: encoding/json's
-		{`"a` + "\xff" + `"`, nil},    // invalid UTF-8: encoding/json's U+FFFD
-		{`"a` + "\n" + `"`, nil},      // a control character: not JSON
-		{`"a\x"`, nil},                // not an escape
-		{`"abc`, nil},                 // unterminated
-		{`true`, []string{"bool"}},    //
-		{`false`, []string{"bool"}},   //
-		{`truex`, nil},                //
-		{`null`, nil},                 // null is encoding/json's
+		{`"\u00e9"`, nil},           // \u: encoding/json's
+		{`"a` + "\xff" + `"`, nil},  // invalid UTF-8: encoding/json's U+FFFD
+		{`"a` + "\n" + `"`, nil},    // a control character: not JSON
+		{`"a\x"`, nil},              // not an escape
+		{`"abc`, nil},               // unterminated
+		{`true`, []string{"bool"}},  //
+		{`false`, []string{"bool"}}, //
+		{`truex`, nil},              //
+		{`null`, nil},               // null is encoding/json's
 		{`0`, []string{"int", "int8", "int64", "uint", "uint16", "uint64", "float32", "float64"}},
 		{`-0`, []string{"int", "int8", "int64", "float32", "float64"}},
 		{`127`, []string{"int", "int8", "int64", "uint", "uint16", "uint64", "float32", "float64"}},
