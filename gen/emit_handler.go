@@ -29,8 +29,13 @@ func emitHandler(f *jen.File, text *textPieces, name, what string, c *call, prom
 	f.Add(text.add(func(q qualifiers) string { return handlerText(q, name, what, c, prompt) }, uses...))
 	if c.decode != "" {
 		f.Line()
-		uses = readPaths(c.read, append(uses, jsonreadPath))
+		uses := planPaths(c.read, []string{jsonreadPath})
 		f.Add(text.add(func(q qualifiers) string { return decoderText(q, c.decode, what, c) }, uses...))
+	}
+	if c.encode != "" {
+		f.Line()
+		uses := planPaths(c.write, []string{jsonwritePath})
+		f.Add(text.add(func(q qualifiers) string { return encoderText(q, c.encode, what, c) }, uses...))
 	}
 }
 
@@ -126,9 +131,18 @@ func writeHandlerBody(b *strings.Builder, q qualifiers, depth int, c *call, deco
 		line("return " + rt("ContentResult") + "(), nil")
 	case c.result == resultResult && c.err:
 		line("return " + call)
-	case c.result == resultStructured && c.err:
-		line("out, err := " + call)
-		returnOnError("err != nil")
+	case c.result == resultStructured && (c.err || c.encode != ""):
+		if c.err {
+			line("out, err := " + call)
+			returnOnError("err != nil")
+		} else {
+			line("out := " + call)
+		}
+		if c.encode != "" {
+			line("if b, ok := " + c.encode + "(out); ok {")
+			line("\treturn " + rt("StructuredJSON") + "(b)")
+			line("}")
+		}
 		line("return " + rt("StructuredResult") + "(out)")
 	case c.result == resultStructured:
 		line("return " + rt("StructuredResult") + "(" + call + ")")

@@ -159,6 +159,9 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	if t.call.read != nil {
 		t.call.decode = t.idents.decode
 	}
+	if t.call.write != nil {
+		t.call.encode = t.idents.encode
+	}
 	t.examples = r.examples(t, examples)
 	if len(bytes.TrimSpace(t.output)) > 0 {
 		hint = r.resultSignature(t.output)

@@ -130,6 +130,7 @@ type idents struct {
 	input, output string // the schema constants (tools)
 	handler       string // the handler function
 	decode        string // the arguments' decoder, when it has one
+	encode        string // the structured result's encoder, when it has one
 }
 
 // call is how a handler reaches the Go code behind a tool or prompt: it
@@ -153,9 +154,11 @@ type call struct {
 	// defaults are the defaults of in's properties, or nil for none.
 	defaults *objDefaults
 	// read is how the decoder named decode reads in (decode.go); nil
-	// when in is left to runtime.DecodeArgs alone.
-	read   *readPlan
-	decode string
+	// when in is left to runtime.DecodeArgs alone. write is how the
+	// encoder named encode writes a structured result (encode.go); nil
+	// when it is left to runtime.StructuredResult alone.
+	read, write    *jsonPlan
+	decode, encode string
 }
 
 // resultKind is how a function's result becomes a tool or prompt result.

@@ -65,7 +65,7 @@ const identPrefix = "toolgen"
 // capitalised, or its Go name in a tools.yaml.
 func toolIdents(base string, output bool) idents {
 	p := identPrefix + base
-	ids := idents{input: p + "InputSchema", handler: p + "Handler", decode: p + "Decode"}
+	ids := idents{input: p + "InputSchema", handler: p + "Handler", decode: p + "Decode", encode: p + "Encode"}
 	if output {
 		ids.output = p + "OutputSchema"
 	}
@@ -113,6 +113,9 @@ func (u *unit) declarations() []declaration {
 		add("tool "+strconv.Quote(t.name), t.pos, t.idents.input, t.idents.output, t.idents.handler)
 		if t.call.read != nil {
 			add("tool "+strconv.Quote(t.name), t.pos, t.idents.decode)
+		}
+		if t.call.write != nil {
+			add("tool "+strconv.Quote(t.name), t.pos, t.idents.encode)
 		}
 	}
 	for _, p := range u.prompts {

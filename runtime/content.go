@@ -155,6 +155,13 @@ func StructuredResult(v any) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
+	return StructuredJSON(b)
+}
+
+// StructuredJSON is [StructuredResult] for a value's JSON, b, exactly as
+// json.Marshal writes it: what the encoder toolgen generates for a tool's
+// result gives, without reflection. The result keeps b.
+func StructuredJSON(b []byte) (*Result, error) {
 	text := string(b)
 	if len(b) > 0 && b[0] == '"' {
 		if err := json.Unmarshal(b, &text); err != nil {

@@ -3,7 +3,8 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // encodeCallResponse writes resp to buf exactly as encoding/json does with
@@ -91,56 +92,5 @@ func encodeString(buf *bytes.Buffer, s string) {
 	// few bytes, and three method calls an escape were a tenth of a REST
 	// call's instructions.
 	buf.Grow(len(s) + 2)
-	buf.Write(appendString(buf.AvailableBuffer(), s))
-}
-
-// appendString is encodeString on a byte slice.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	buf.Write(jsonwrite.AppendString(buf.AvailableBuffer(), s, false))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -119,6 +120,9 @@ func toolgenForecastHandler(ctx context.Context, args json.RawMessage) (*runtime
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenForecastEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -149,4 +153,27 @@ func toolgenForecastDecode(args []byte, v *Input) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenForecastEncode writes a result of tool forecast as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenForecastEncode(result any) ([]byte, bool) {
+	v, ok := result.(Result)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("city")
+	w.String(v.City)
+	w.Field("days")
+	w.Int(int64(v.Days))
+	w.Field("high")
+	w.Float(v.High, 64)
+	w.Field("summary")
+	w.String(v.Summary)
+	w.EndObject()
+	return w.Bytes()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -233,6 +234,9 @@ func toolgenDeployHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenDeployEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -260,6 +264,31 @@ func toolgenDeployDecode(args []byte, v *DeployInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenDeployEncode writes a result of tool deploy as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenDeployEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Deployment)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("service")
+		w.String(v.Service)
+		w.Field("environment")
+		w.String(v.Environment)
+		w.Field("status")
+		w.String(v.Status)
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenEchoInputSchema is the JSON Schema of echo's arguments.
@@ -402,6 +431,9 @@ func toolgenPlannerHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenPlannerEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -429,6 +461,47 @@ func toolgenPlannerDecode(args []byte, v *PlannerInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenPlannerEncode writes a result of tool planner as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenPlannerEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Plan)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("goal")
+		w.String(v.Goal)
+		w.Field("steps")
+		if v.Steps == nil {
+			w.Null()
+		} else {
+			w.Array()
+			for _, e := range v.Steps {
+				w.Elem()
+				w.Object()
+				w.Field("step")
+				w.Float(e.Step, 64)
+				w.Field("action")
+				w.String(e.Action)
+				w.Field("description")
+				w.String(e.Description)
+				w.EndObject()
+			}
+			w.EndArray()
+		}
+		w.Field("estimated_steps")
+		w.Int(int64(v.EstimatedSteps))
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenExecutorInputSchema is the JSON Schema of executor's arguments.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -238,6 +239,9 @@ func toolgenGetWeatherHandler(ctx context.Context, args json.RawMessage) (*runti
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenGetWeatherEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -268,6 +272,49 @@ func toolgenGetWeatherDecode(args []byte, v *WeatherInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenGetWeatherEncode writes a result of tool get_weather as json.Marshal
+// does, without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenGetWeatherEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Report)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("city")
+		w.String(v.City)
+		w.Field("units")
+		w.String(string(v.Units))
+		w.Field("forecast")
+		if v.Forecast == nil {
+			w.Null()
+		} else {
+			w.Array()
+			for _, e := range v.Forecast {
+				w.Elem()
+				w.Object()
+				w.Field("date")
+				w.String(e.Date)
+				w.Field("high")
+				w.Float(e.High, 64)
+				w.Field("low")
+				w.Float(e.Low, 64)
+				w.Field("conditions")
+				w.String(e.Conditions)
+				w.EndObject()
+			}
+			w.EndArray()
+		}
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenConvertTemperatureInputSchema is the JSON Schema of
@@ -411,6 +458,9 @@ func toolgenServiceDeleteAlertHandler(t *Service) func(context.Context, json.Raw
 		if err != nil {
 			return nil, err
 		}
+		if b, ok := toolgenServiceDeleteAlertEncode(out); ok {
+			return runtime.StructuredJSON(b)
+		}
 		return runtime.StructuredResult(out)
 	}
 }
@@ -436,6 +486,25 @@ func toolgenServiceDeleteAlertDecode(args []byte, v *AlertInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenServiceDeleteAlertEncode writes a result of tool delete_alert as
+// json.Marshal does, without reflection; false (a NaN or an infinity) leaves it
+// to runtime.StructuredResult. It takes any, so that a result type changed
+// without running toolgen again fails the build at its guard alone.
+func toolgenServiceDeleteAlertEncode(result any) ([]byte, bool) {
+	v, ok := result.(DeleteAlertResult)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("deleted")
+	w.Bool(v.Deleted)
+	w.Field("remaining")
+	w.Int(int64(v.Remaining))
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenWeatherMapInputSchema is the JSON Schema of weather_map's arguments.

@@ -1,6 +1,9 @@
 package decodetest
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,5 +152,73 @@ func FuzzDecoder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		agree(t, b)
 		agreeFlat(t, b)
+	})
+}
+
+// encodes holds a generated encoder to json.Marshal: the same bytes, or,
+// where the encoder refuses v, a Marshal that fails too.
+func encodes(t *testing.T, v any, encode func(any) ([]byte, bool)) {
+	t.Helper()
+	got, ok := encode(v)
+	want, err := json.Marshal(v)
+	switch {
+	case !ok && err == nil:
+		t.Fatalf("%+v: the encoder refused it, Marshal wrote %s", v, want)
+	case ok && err != nil:
+		t.Fatalf("%+v: the encoder wrote %s, Marshal failed: %v", v, got, err)
+	case ok && !bytes.Equal(got, want):
+		t.Fatalf("%+v: the encoder wrote\n%s\nMarshal\n%s", v, got, want)
+	}
+}
+
+func TestEncoder(t *testing.T) {
+	var in Input
+	if err := json.Unmarshal([]byte(every), &in); err != nil {
+		t.Fatal(err)
+	}
+	encodes(t, in, toolgenEveryEncode)
+	encodes(t, Input{}, toolgenEveryEncode) // nil slices and pointers: null
+	in.S, in.Name = "<b>&\xff\u2028\x01", "\"q\""
+	in.F32, in.F64 = 1e-7, 1e21
+	in.Pts, in.Grid = []Point{}, [][]int{nil, {}}
+	encodes(t, in, toolgenEveryEncode)
+	in.F64 = math.NaN()
+	encodes(t, in, toolgenEveryEncode) // refused by both
+	in.F64, in.F32 = 0, float32(math.Inf(-1))
+	encodes(t, in, toolgenEveryEncode)
+
+	s := "s"
+	for _, sp := range []*Sparse{
+		nil,
+		{},
+		{Last: "only"},
+		{S: "x", B: true, I: -1, U8: 255, F32: 0.1, F64: -2.5e-10, Tags: Tags{}, PS: &s, PP: &Point{}},
+		{Tags: Tags{"a"}, PS: new(string), Pt: Point{X: 1}},
+		{F64: math.Inf(1)},
+	} {
+		encodes(t, sp, toolgenThinEncode)
+	}
+	// A value of another type (a result type changed without running
+	// toolgen again, which its guard stops) is refused.
+	if _, ok := toolgenThinEncode(Sparse{}); ok {
+		t.Error("toolgenThinEncode took a Sparse for a *Sparse")
+	}
+}
+
+// FuzzEncoder holds the generated encoders to json.Marshal on whatever
+// the fuzzer's JSON decodes to.
+func FuzzEncoder(f *testing.F) {
+	for _, s := range []string{every, `{"s":"<>&","f64":1e-9,"tags":[]}`, `{"pp":null,"last":"\u2028"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var in Input
+		if json.Unmarshal(b, &in) == nil {
+			encodes(t, in, toolgenEveryEncode)
+		}
+		var sp *Sparse
+		if json.Unmarshal(b, &sp) == nil {
+			encodes(t, sp, toolgenThinEncode)
+		}
 	})
 }

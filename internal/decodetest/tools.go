@@ -93,6 +93,40 @@ type Input struct {
 	hidden  string
 }
 
+// Sparse has a field of every kind a decoder writes, each left out when
+// empty.
+type Sparse struct {
+	// S is a string.
+	S string `json:"s,omitempty"`
+	// B is a bool.
+	B bool `json:"b,omitempty"`
+	// I is an int.
+	I int `json:"i,omitempty"`
+	// U8 is a uint8.
+	U8 uint8 `json:"u8,omitempty"`
+	// F32 is a float32.
+	F32 float32 `json:"f32,omitempty"`
+	// F64 is a float64.
+	F64 float64 `json:"f64,omitempty"`
+	// Tags is a named slice.
+	Tags Tags `json:"tags,omitempty"`
+	// PS points at a string.
+	PS *string `json:"ps,omitempty"`
+	// Pt is a struct, never left out.
+	Pt Point `json:"pt,omitempty"`
+	// PP points at a struct.
+	PP *Point `json:"pp,omitempty"`
+	// Last is always written.
+	Last string `json:"last"`
+}
+
+// Thin returns a sparse result.
+//
+//toolgen:tool
+func Thin(ctx context.Context, in Sparse) (*Sparse, error) {
+	return &in, nil
+}
+
 // Every echoes its input.
 //
 //toolgen:tool
@@ -102,7 +136,6 @@ func Every(ctx context.Context, in Input) (Input, error) {
 }
 
 // Flat takes its arguments as parameters.
-//
 //
 //toolgen:tool
 //toolgen:param word description="A word."

@@ -9,11 +9,29 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
 var (
 	// The struct types the schemas describe, field for field: names, types, tags.
+	_ Sparse = struct { // tools_gen.go is stale: run go generate
+		S    string  `json:"s,omitempty"`
+		B    bool    `json:"b,omitempty"`
+		I    int     `json:"i,omitempty"`
+		U8   uint8   `json:"u8,omitempty"`
+		F32  float32 `json:"f32,omitempty"`
+		F64  float64 `json:"f64,omitempty"`
+		Tags Tags    `json:"tags,omitempty"`
+		PS   *string `json:"ps,omitempty"`
+		Pt   Point   `json:"pt,omitempty"`
+		PP   *Point  `json:"pp,omitempty"`
+		Last string  `json:"last"`
+	}{}
+	_ Point = struct { // tools_gen.go is stale: run go generate
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+	}{}
 	_ Input = struct { // tools_gen.go is stale: run go generate
 		S        string   `json:"s"`
 		B        bool     `json:"b"`
@@ -43,10 +61,6 @@ var (
 		Skipped  string `json:"-"`
 		hidden   string
 	}{}
-	_ Point = struct { // tools_gen.go is stale: run go generate
-		X float64 `json:"x"`
-		Y float64 `json:"y"`
-	}{}
 	_ Inner = struct { // tools_gen.go is stale: run go generate
 		N     uint16 `json:"n"`
 		On    *bool  `json:"on,omitempty"`
@@ -55,6 +69,7 @@ var (
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
+	_ func(context.Context, Sparse) (*Sparse, error)                        = Thin  // tools_gen.go is stale: run go generate
 	_ func(context.Context, Input) (Input, error)                           = Every // tools_gen.go is stale: run go generate
 	_ func(context.Context, string, int, []float32, *Point) (string, error) = Flat  // tools_gen.go is stale: run go generate
 )
@@ -63,6 +78,14 @@ var (
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	return runtime.ToolList{{
+		Name:         "thin",
+		Description:  "Returns a sparse result.",
+		Toolkit:      "Decodetest",
+		InputSchema:  json.RawMessage(toolgenThinInputSchema),
+		OutputSchema: json.RawMessage(toolgenThinOutputSchema),
+		Signature:    "thin(s?: string, b?: boolean, i?: integer, u8?: integer, f32?: number, f64?: number, tags?: string[], ps?: string, pt?: {x: number, y: number}, pp?: {x: number, y: number}, last: string) -> {s?: string, b?: boolean, i?: integer, u8?: integer, f32?: number, f64?: number, tags?: string[], ps?: string, pt?: {x: number, y: number}, pp?: {x: number, y: number}, last: string}",
+		Handler:      toolgenThinHandler,
+	}, {
 		Name:         "every",
 		Description:  "Echoes its input.",
 		Toolkit:      "Decodetest",
@@ -78,6 +101,394 @@ func Tools() runtime.ToolList {
 		Signature:   "flat(word: string, times: integer, weights: number[], where: {x: number, y: number}) -> string",
 		Handler:     toolgenFlatHandler,
 	}}
+}
+
+// toolgenThinInputSchema is the JSON Schema of thin's arguments.
+const toolgenThinInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"s": {
+			"type": "string",
+			"description": "S is a string."
+		},
+		"b": {
+			"type": "boolean",
+			"description": "B is a bool."
+		},
+		"i": {
+			"type": "integer",
+			"description": "I is an int."
+		},
+		"u8": {
+			"type": "integer",
+			"description": "U8 is a uint8.",
+			"minimum": 0,
+			"maximum": 255
+		},
+		"f32": {
+			"type": "number",
+			"description": "F32 is a float32.",
+			"minimum": -3.4028234663852886e+38,
+			"maximum": 3.4028234663852886e+38
+		},
+		"f64": {
+			"type": "number",
+			"description": "F64 is a float64."
+		},
+		"tags": {
+			"type": "array",
+			"description": "Tags is a named slice.",
+			"items": {
+				"type": "string"
+			}
+		},
+		"ps": {
+			"type": "string",
+			"description": "PS points at a string."
+		},
+		"pt": {
+			"type": "object",
+			"description": "Pt is a struct, never left out.",
+			"properties": {
+				"x": {
+					"type": "number",
+					"description": "X is across."
+				},
+				"y": {
+					"type": "number",
+					"description": "Y is up."
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		},
+		"pp": {
+			"type": "object",
+			"description": "PP points at a struct.",
+			"properties": {
+				"x": {
+					"type": "number",
+					"description": "X is across."
+				},
+				"y": {
+					"type": "number",
+					"description": "Y is up."
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		},
+		"last": {
+			"type": "string",
+			"description": "Last is always written."
+		}
+	},
+	"required": [
+		"last"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenThinOutputSchema is the JSON Schema of thin's structured result.
+const toolgenThinOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"s": {
+			"type": "string",
+			"description": "S is a string."
+		},
+		"b": {
+			"type": "boolean",
+			"description": "B is a bool."
+		},
+		"i": {
+			"type": "integer",
+			"description": "I is an int."
+		},
+		"u8": {
+			"type": "integer",
+			"description": "U8 is a uint8.",
+			"minimum": 0,
+			"maximum": 255
+		},
+		"f32": {
+			"type": "number",
+			"description": "F32 is a float32.",
+			"minimum": -3.4028234663852886e+38,
+			"maximum": 3.4028234663852886e+38
+		},
+		"f64": {
+			"type": "number",
+			"description": "F64 is a float64."
+		},
+		"tags": {
+			"type": "array",
+			"description": "Tags is a named slice.",
+			"items": {
+				"type": "string"
+			}
+		},
+		"ps": {
+			"type": "string",
+			"description": "PS points at a string."
+		},
+		"pt": {
+			"type": "object",
+			"description": "Pt is a struct, never left out.",
+			"properties": {
+				"x": {
+					"type": "number",
+					"description": "X is across."
+				},
+				"y": {
+					"type": "number",
+					"description": "Y is up."
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		},
+		"pp": {
+			"type": "object",
+			"description": "PP points at a struct.",
+			"properties": {
+				"x": {
+					"type": "number",
+					"description": "X is across."
+				},
+				"y": {
+					"type": "number",
+					"description": "Y is up."
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		},
+		"last": {
+			"type": "string",
+			"description": "Last is always written."
+		}
+	},
+	"required": [
+		"last"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenThinHandler is the handler of tool thin: it decodes the arguments and
+// calls Thin.
+func toolgenThinHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Sparse
+	if !toolgenThinDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+	}
+	out, err := Thin(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := toolgenThinEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenThinDecode reads the arguments of tool thin into v without reflection
+// when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenThinDecode(args []byte, v *Sparse) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "s":
+			r.Once(&seen, 0)
+			d.S = r.String()
+		case "b":
+			r.Once(&seen, 1)
+			d.B = r.Bool()
+		case "i":
+			r.Once(&seen, 2)
+			d.I = int(r.Int(0))
+		case "u8":
+			r.Once(&seen, 3)
+			d.U8 = uint8(r.Uint(8))
+		case "f32":
+			r.Once(&seen, 4)
+			d.F32 = float32(r.Float(32))
+		case "f64":
+			r.Once(&seen, 5)
+			d.F64 = r.Float(64)
+		case "tags":
+			r.Once(&seen, 6)
+			if d.Tags != nil {
+				r.Fail()
+			}
+			s := Tags{}
+			r.Array()
+			for r.Item() {
+				s = append(s, r.String())
+			}
+			d.Tags = s
+		case "ps":
+			r.Once(&seen, 7)
+			if d.PS != nil {
+				r.Fail()
+			}
+			p := new(string)
+			*p = r.String()
+			d.PS = p
+		case "pt":
+			r.Once(&seen, 8)
+			r.Object()
+			var seen1 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "x":
+					r.Once(&seen1, 0)
+					d.Pt.X = r.Float(64)
+				case "y":
+					r.Once(&seen1, 1)
+					d.Pt.Y = r.Float(64)
+				default:
+					r.Fail()
+				}
+			}
+		case "pp":
+			r.Once(&seen, 9)
+			if d.PP != nil {
+				r.Fail()
+			}
+			p1 := new(Point)
+			r.Object()
+			var seen2 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "x":
+					r.Once(&seen2, 0)
+					p1.X = r.Float(64)
+				case "y":
+					r.Once(&seen2, 1)
+					p1.Y = r.Float(64)
+				default:
+					r.Fail()
+				}
+			}
+			d.PP = p1
+		case "last":
+			r.Once(&seen, 10)
+			d.Last = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
+}
+
+// toolgenThinEncode writes a result of tool thin as json.Marshal does, without
+// reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenThinEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Sparse)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		if v.S != "" {
+			w.Field("s")
+			w.String(v.S)
+		}
+		if v.B {
+			w.Field("b")
+			w.Bool(v.B)
+		}
+		if v.I != 0 {
+			w.Field("i")
+			w.Int(int64(v.I))
+		}
+		if v.U8 != 0 {
+			w.Field("u8")
+			w.Uint(uint64(v.U8))
+		}
+		if v.F32 != 0 {
+			w.Field("f32")
+			w.Float(float64(v.F32), 32)
+		}
+		if v.F64 != 0 {
+			w.Field("f64")
+			w.Float(v.F64, 64)
+		}
+		if len(v.Tags) != 0 {
+			w.Field("tags")
+			if v.Tags == nil {
+				w.Null()
+			} else {
+				w.Array()
+				for _, e := range v.Tags {
+					w.Elem()
+					w.String(e)
+				}
+				w.EndArray()
+			}
+		}
+		if v.PS != nil {
+			w.Field("ps")
+			if v.PS == nil {
+				w.Null()
+			} else {
+				w.String(*v.PS)
+			}
+		}
+		w.Field("pt")
+		w.Object()
+		w.Field("x")
+		w.Float(v.Pt.X, 64)
+		w.Field("y")
+		w.Float(v.Pt.Y, 64)
+		w.EndObject()
+		if v.PP != nil {
+			w.Field("pp")
+			if v.PP == nil {
+				w.Null()
+			} else {
+				w.Object()
+				w.Field("x")
+				w.Float(v.PP.X, 64)
+				w.Field("y")
+				w.Float(v.PP.Y, 64)
+				w.EndObject()
+			}
+		}
+		w.Field("last")
+		w.String(v.Last)
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenEveryInputSchema is the JSON Schema of every's arguments.
@@ -640,6 +1051,9 @@ func toolgenEveryHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenEveryEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -882,6 +1296,170 @@ func toolgenEveryDecode(args []byte, v *Input) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenEveryEncode writes a result of tool every as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenEveryEncode(result any) ([]byte, bool) {
+	v, ok := result.(Input)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("s")
+	w.String(v.S)
+	w.Field("b")
+	w.Bool(v.B)
+	w.Field("i")
+	w.Int(int64(v.I))
+	w.Field("i8")
+	w.Int(int64(v.I8))
+	w.Field("i16")
+	w.Int(int64(v.I16))
+	w.Field("i32")
+	w.Int(int64(v.I32))
+	w.Field("i64")
+	w.Int(v.I64)
+	w.Field("u")
+	w.Uint(uint64(v.U))
+	w.Field("u8")
+	w.Uint(uint64(v.U8))
+	w.Field("u32")
+	w.Uint(uint64(v.U32))
+	w.Field("u64")
+	w.Uint(v.U64)
+	w.Field("f32")
+	w.Float(float64(v.F32), 32)
+	w.Field("f64")
+	w.Float(v.F64, 64)
+	w.Field("level")
+	w.Int(int64(v.Level))
+	w.Field("name")
+	w.String(string(v.Name))
+	w.Field("tags")
+	if v.Tags == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e := range v.Tags {
+			w.Elem()
+			w.String(e)
+		}
+		w.EndArray()
+	}
+	w.Field("ps")
+	if v.PS == nil {
+		w.Null()
+	} else {
+		w.String(*v.PS)
+	}
+	w.Field("pi")
+	if v.PI == nil {
+		w.Null()
+	} else {
+		w.Int(int64(*v.PI))
+	}
+	w.Field("pp")
+	if v.PP == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("x")
+		w.Float(v.PP.X, 64)
+		w.Field("y")
+		w.Float(v.PP.Y, 64)
+		w.EndObject()
+	}
+	w.Field("pt")
+	w.Object()
+	w.Field("x")
+	w.Float(v.Pt.X, 64)
+	w.Field("y")
+	w.Float(v.Pt.Y, 64)
+	w.EndObject()
+	w.Field("pts")
+	if v.Pts == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e1 := range v.Pts {
+			w.Elem()
+			w.Object()
+			w.Field("x")
+			w.Float(e1.X, 64)
+			w.Field("y")
+			w.Float(e1.Y, 64)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.Field("ppts")
+	if v.PPts == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e2 := range v.PPts {
+			w.Elem()
+			if e2 == nil {
+				w.Null()
+			} else {
+				w.Object()
+				w.Field("x")
+				w.Float(e2.X, 64)
+				w.Field("y")
+				w.Float(e2.Y, 64)
+				w.EndObject()
+			}
+		}
+		w.EndArray()
+	}
+	w.Field("grid")
+	if v.Grid == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e3 := range v.Grid {
+			w.Elem()
+			if e3 == nil {
+				w.Null()
+			} else {
+				w.Array()
+				for _, e4 := range e3 {
+					w.Elem()
+					w.Int(int64(e4))
+				}
+				w.EndArray()
+			}
+		}
+		w.EndArray()
+	}
+	w.Field("in")
+	w.Object()
+	w.Field("n")
+	w.Uint(uint64(v.In.N))
+	if v.In.On != nil {
+		w.Field("on")
+		if v.In.On == nil {
+			w.Null()
+		} else {
+			w.Bool(*v.In.On)
+		}
+	}
+	w.Field("where")
+	w.Object()
+	w.Field("x")
+	w.Float(v.In.Where.X, 64)
+	w.Field("y")
+	w.Float(v.In.Where.Y, 64)
+	w.EndObject()
+	w.EndObject()
+	w.Field("Untagged")
+	w.String(v.Untagged)
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenFlatInputSchema is the JSON Schema of flat's arguments.

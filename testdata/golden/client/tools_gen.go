@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -205,6 +206,9 @@ func toolgenMeasureHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenMeasureEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -232,6 +236,29 @@ func toolgenMeasureDecode(args []byte, v *FigureInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenMeasureEncode writes a result of tool measure as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenMeasureEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Figure)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("kind")
+		w.String(string(v.Kind))
+		w.Field("area")
+		w.Float(v.Area, 64)
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenScaleInputSchema is the JSON Schema of scale's arguments.
@@ -298,6 +325,9 @@ func toolgenScaleHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenScaleEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -325,6 +355,25 @@ func toolgenScaleDecode(args []byte, v *FigureInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenScaleEncode writes a result of tool scale as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenScaleEncode(result any) ([]byte, bool) {
+	v, ok := result.(Figure)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("kind")
+	w.String(string(v.Kind))
+	w.Field("area")
+	w.Float(v.Area, 64)
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenWordsInputSchema is the JSON Schema of words's arguments.
@@ -367,6 +416,9 @@ func toolgenWordsHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenWordsEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -393,6 +445,29 @@ func toolgenWordsDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenWordsEncode writes a result of tool words as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenWordsEncode(result any) ([]byte, bool) {
+	v, ok := result.([]string)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e := range v {
+			w.Elem()
+			w.String(e)
+		}
+		w.EndArray()
+	}
+	return w.Bytes()
 }
 
 // toolgenCountInputSchema is the JSON Schema of count's arguments.
@@ -448,6 +523,9 @@ func toolgenCountHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenCountEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -482,6 +560,20 @@ func toolgenCountDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenCountEncode writes a result of tool count as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenCountEncode(result any) ([]byte, bool) {
+	v, ok := result.(int32)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }
 
 // toolgenEchoInputSchema is the JSON Schema of echo's arguments.
@@ -727,7 +819,11 @@ func toolgenStoreAddHandler(t *Store) func(context.Context, json.RawMessage) (*r
 				return nil, err
 			}
 		}
-		return runtime.StructuredResult(t.Add(in.N))
+		out := t.Add(in.N)
+		if b, ok := toolgenStoreAddEncode(out); ok {
+			return runtime.StructuredJSON(b)
+		}
+		return runtime.StructuredResult(out)
 	}
 }
 
@@ -754,6 +850,20 @@ func toolgenStoreAddDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenStoreAddEncode writes a result of tool store_add as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenStoreAddEncode(result any) ([]byte, bool) {
+	v, ok := result.(int32)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }
 
 // toolgenBagAddInputSchema is the JSON Schema of bag_add's arguments.
@@ -794,7 +904,11 @@ func toolgenBagAddHandler(t *Bag) func(context.Context, json.RawMessage) (*runti
 				return nil, err
 			}
 		}
-		return runtime.StructuredResult(t.Add(in.N))
+		out := t.Add(in.N)
+		if b, ok := toolgenBagAddEncode(out); ok {
+			return runtime.StructuredJSON(b)
+		}
+		return runtime.StructuredResult(out)
 	}
 }
 
@@ -821,4 +935,18 @@ func toolgenBagAddDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenBagAddEncode writes a result of tool bag_add as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenBagAddEncode(result any) ([]byte, bool) {
+	v, ok := result.(int32)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -281,6 +282,9 @@ func toolgenCornersHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenCornersEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -308,4 +312,32 @@ func toolgenCornersDecode(args []byte, v *Point) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenCornersEncode writes a result of tool corners as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenCornersEncode(result any) ([]byte, bool) {
+	v, ok := result.([]Point)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for _, e := range v {
+			w.Elem()
+			w.Object()
+			w.Field("x")
+			w.Float(e.X, 64)
+			w.Field("y")
+			w.Float(e.Y, 64)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	return w.Bytes()
 }

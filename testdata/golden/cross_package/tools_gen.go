@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 	"github.com/toolgen-go/toolgen/testdata/golden/cross_package/kinds"
 )
 
@@ -127,6 +128,9 @@ func toolgenPaintHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenPaintEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -167,4 +171,23 @@ func toolgenPaintDecode(args []byte, v *Input) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenPaintEncode writes a result of tool paint as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenPaintEncode(result any) ([]byte, bool) {
+	v, ok := result.(kinds.Swatch)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("color")
+	w.String(string(v.Color))
+	w.Field("size")
+	w.Int(int64(v.Size))
+	w.EndObject()
+	return w.Bytes()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -133,6 +134,9 @@ func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenGreetEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -177,6 +181,25 @@ func toolgenGreetDecode(args []byte, v *GreetInput) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenGreetEncode writes a result of tool greet as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenGreetEncode(result any) ([]byte, bool) {
+	v, ok := result.(Greeting)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("text")
+	w.String(v.Text)
+	w.Field("count")
+	w.Int(int64(v.Count))
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenScheduleInputSchema is the JSON Schema of schedule's arguments.

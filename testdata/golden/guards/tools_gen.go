@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 	"github.com/toolgen-go/toolgen/testdata/golden/guards/parts"
 )
 
@@ -210,7 +211,29 @@ func toolgenSaveHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenSaveEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenSaveEncode writes a result of tool save as json.Marshal does, without
+// reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenSaveEncode(result any) ([]byte, bool) {
+	v, ok := result.(Saved)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("id")
+	w.String(v.ID)
+	w.Field("size")
+	w.Int(int64(v.Size))
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenResizeInputSchema is the JSON Schema of resize's arguments.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 	shapespkg "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
 	"github.com/toolgen-go/toolgen/testdata/golden/import_names/time"
 )
@@ -99,6 +100,9 @@ func toolgenAreaHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenAreaEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
 }
 
@@ -133,6 +137,20 @@ func toolgenAreaDecode(args []byte, v *Input) bool {
 	}
 	*v = d
 	return true
+}
+
+// toolgenAreaEncode writes a result of tool area as json.Marshal does, without
+// reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenAreaEncode(result any) ([]byte, bool) {
+	v, ok := result.(float64)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Float(v, 64)
+	return w.Bytes()
 }
 
 // toolgenPlanInputSchema is the JSON Schema of plan's arguments.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -231,8 +232,26 @@ const toolgenStoreCountOutputSchema = `{
 // the arguments and calls t.Count.
 func toolgenStoreCountHandler(t *Store) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		return runtime.StructuredResult(t.Count())
+		out := t.Count()
+		if b, ok := toolgenStoreCountEncode(out); ok {
+			return runtime.StructuredJSON(b)
+		}
+		return runtime.StructuredResult(out)
 	}
+}
+
+// toolgenStoreCountEncode writes a result of tool count_notes as json.Marshal
+// does, without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenStoreCountEncode(result any) ([]byte, bool) {
+	v, ok := result.(int)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }
 
 // toolgenGreeterGreetInputSchema is the JSON Schema of greet's arguments.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -141,7 +142,24 @@ func toolgenWalkHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := toolgenWalkEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
 	return runtime.StructuredResult(out)
+}
+
+// toolgenWalkEncode writes a result of tool walk as json.Marshal does, without
+// reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenWalkEncode(result any) ([]byte, bool) {
+	v, ok := result.(int)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }
 
 // toolgenGrowInputSchema is the JSON Schema of grow's arguments.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -208,7 +209,28 @@ const toolgenStructOutputSchema = `{
 // toolgenStructHandler is the handler of tool struct: it decodes the arguments
 // and calls Struct.
 func toolgenStructHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-	return runtime.StructuredResult(Struct())
+	out := Struct()
+	if b, ok := toolgenStructEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenStructEncode writes a result of tool struct as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenStructEncode(result any) ([]byte, bool) {
+	v, ok := result.(Out)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Object()
+	w.Field("ok")
+	w.Bool(v.OK)
+	w.EndObject()
+	return w.Bytes()
 }
 
 // toolgenPointerInputSchema is the JSON Schema of pointer's arguments.
@@ -237,7 +259,32 @@ const toolgenPointerOutputSchema = `{
 // toolgenPointerHandler is the handler of tool pointer: it decodes the
 // arguments and calls Pointer.
 func toolgenPointerHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-	return runtime.StructuredResult(Pointer())
+	out := Pointer()
+	if b, ok := toolgenPointerEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenPointerEncode writes a result of tool pointer as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenPointerEncode(result any) ([]byte, bool) {
+	v, ok := result.(*Out)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	if v == nil {
+		w.Null()
+	} else {
+		w.Object()
+		w.Field("ok")
+		w.Bool(v.OK)
+		w.EndObject()
+	}
+	return w.Bytes()
 }
 
 // toolgenNumberInputSchema is the JSON Schema of number's arguments.
@@ -257,7 +304,25 @@ const toolgenNumberOutputSchema = `{
 // toolgenNumberHandler is the handler of tool number: it decodes the arguments
 // and calls Number.
 func toolgenNumberHandler(_ context.Context, _ json.RawMessage) (*runtime.Result, error) {
-	return runtime.StructuredResult(Number())
+	out := Number()
+	if b, ok := toolgenNumberEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenNumberEncode writes a result of tool number as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenNumberEncode(result any) ([]byte, bool) {
+	v, ok := result.(float64)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Float(v, 64)
+	return w.Bytes()
 }
 
 // toolgenMapInputSchema is the JSON Schema of map's arguments.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // If a guard below does not compile, the code it was generated from changed: run toolgen again.
@@ -305,7 +306,11 @@ func toolgenClashHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 			return nil, err
 		}
 	}
-	return runtime.StructuredResult(Clash(in.X, in.P2))
+	out := Clash(in.X, in.P2)
+	if b, ok := toolgenClashEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenClashDecode reads the arguments of tool clash into v without
@@ -335,6 +340,20 @@ func toolgenClashDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenClashEncode writes a result of tool clash as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenClashEncode(result any) ([]byte, bool) {
+	v, ok := result.(int)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }
 
 // toolgenNothingInputSchema is the JSON Schema of nothing's arguments.
@@ -614,7 +633,11 @@ func toolgenFallbackHandler(_ context.Context, args json.RawMessage) (*runtime.R
 			return nil, err
 		}
 	}
-	return runtime.StructuredResult(Fallback(in.P3, in.Y, in.P3_))
+	out := Fallback(in.P3, in.Y, in.P3_)
+	if b, ok := toolgenFallbackEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenFallbackDecode reads the arguments of tool fallback into v without
@@ -648,4 +671,18 @@ func toolgenFallbackDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
+}
+
+// toolgenFallbackEncode writes a result of tool fallback as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenFallbackEncode(result any) ([]byte, bool) {
+	v, ok := result.(int)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwrite.New(128)
+	w.Int(int64(v))
+	return w.Bytes()
 }

@@ -1,0 +1,122 @@
+package gen
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A tool's encoder writes its structured result's JSON without
+// reflection, with runtime/jsonwrite, byte for byte as json.Marshal
+// does; the handler passes it to runtime.StructuredJSON. For the one value
+// Marshal refuses that such a type can hold (a float that is NaN or
+// infinite) it reports false, and the handler calls
+// runtime.StructuredResult, which fails as it always did. So it never
+// changes what a call answers, only what it costs.
+
+// jsonwritePath is the package generated encoders write with.
+const jsonwritePath = "github.com/toolgen-go/toolgen/runtime/jsonwrite"
+
+// encoderText is a tool's encoder as gofmt lays it out.
+func encoderText(q qualifiers, name, what string, c *call) string {
+	var b strings.Builder
+	w := &codeWriter{b: &b, q: q, names: map[string]int{}}
+	for _, l := range wrapComment(name + " writes a result of " + what + " as json.Marshal does, without reflection; false (a NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so that a result type changed without running toolgen again fails the build at its guard alone.") {
+		b.WriteString("// " + l + "\n")
+	}
+	b.WriteString("func " + name + "(result any) ([]byte, bool) {\n")
+	b.WriteString("\tv, ok := result.(" + strings.ReplaceAll(typeText(q, c.res), "\n", "\n\t") + ")\n")
+	b.WriteString("\tif !ok {\n\t\treturn nil, false\n\t}\n")
+	b.WriteString("\tw := " + q.qual(jsonwritePath, "New") + "(128)\n")
+	w.write(1, "v", c.write)
+	b.WriteString("\treturn w.Bytes()\n}\n")
+	return b.String()
+}
+
+// write writes the statements that write expr, a value of pl's type.
+func (w *codeWriter) write(depth int, expr string, pl *jsonPlan) {
+	switch pl.kind {
+	case planStruct:
+		w.line(depth, "w.Object()")
+		for _, f := range pl.fields {
+			field := expr + "." + f.name
+			cond := ""
+			if f.omitEmpty {
+				cond = nonEmpty(field, f.plan)
+			}
+			d := depth
+			if cond != "" {
+				w.line(depth, "if "+cond+" {")
+				d++
+			}
+			w.line(d, "w.Field("+strconv.Quote(f.key)+")")
+			w.write(d, field, f.plan)
+			if cond != "" {
+				w.line(depth, "}")
+			}
+		}
+		w.line(depth, "w.EndObject()")
+	case planSlice:
+		w.line(depth, "if "+expr+" == nil {")
+		w.line(depth+1, "w.Null()")
+		w.line(depth, "} else {")
+		w.line(depth+1, "w.Array()")
+		e := w.name("e")
+		w.line(depth+1, "for _, "+e+" := range "+expr+" {")
+		w.line(depth+2, "w.Elem()")
+		w.write(depth+2, e, pl.elem)
+		w.line(depth+1, "}")
+		w.line(depth+1, "w.EndArray()")
+		w.line(depth, "}")
+	case planPointer:
+		w.line(depth, "if "+expr+" == nil {")
+		w.line(depth+1, "w.Null()")
+		w.line(depth, "} else {")
+		if pl.elem.kind == planStruct {
+			w.write(depth+1, expr, pl.elem) // its fields through the pointer
+		} else {
+			w.write(depth+1, "*"+expr, pl.elem)
+		}
+		w.line(depth, "}")
+	default:
+		w.line(depth, w.scalarWrite(expr, pl))
+	}
+}
+
+// scalarWrite is the statement that writes expr, a scalar of pl's type.
+func (w *codeWriter) scalarWrite(expr string, pl *jsonPlan) string {
+	as := func(basic string) string {
+		if t := pl.typ; t.kind == exprNamed && t.path == "" && t.name == basic {
+			return expr
+		}
+		return basic + "(" + expr + ")"
+	}
+	switch pl.kind {
+	case planString:
+		return "w.String(" + as("string") + ")"
+	case planBool:
+		return "w.Bool(" + as("bool") + ")"
+	case planInt:
+		return "w.Int(" + as("int64") + ")"
+	case planUint:
+		return "w.Uint(" + as("uint64") + ")"
+	}
+	return "w.Float(" + as("float64") + ", " + strconv.Itoa(pl.bits) + ")"
+}
+
+// nonEmpty is the condition under which encoding/json writes a field
+// marked omitempty, "" for one it always writes (a struct).
+func nonEmpty(expr string, pl *jsonPlan) string {
+	switch pl.kind {
+	case planString:
+		return expr + ` != ""`
+	case planBool:
+		return expr
+	case planInt, planUint, planFloat:
+		return expr + " != 0"
+	case planPointer:
+		return expr + " != nil"
+	case planSlice:
+		return "len(" + expr + ") != 0"
+	}
+	return ""
+}
