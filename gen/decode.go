@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -30,59 +31,93 @@ func planPaths(pl *jsonPlan, uses []string) []string {
 
 // decoderText is a tool's decoder as gofmt lays it out.
 func decoderText(q qualifiers, name, what string, c *call) string {
-	var b strings.Builder
-	for _, l := range wrapComment(name + " reads the arguments of " + what + " into v without reflection when they are plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.") {
-		b.WriteString("// " + l + "\n")
+	w := newCodeWriter(q, c.read, typeText(q, c.in), q.qual(jsonreadPath, "New"))
+	v, d, args := w.name("v"), w.name("d"), w.name("args")
+	w.r = w.name("r")
+	for _, l := range wrapComment(name + " reads the arguments of " + what + " into " + v + " without reflection when they are plain JSON; false, " + v + " as it was, leaves them to runtime.DecodeArgs.") {
+		w.line(0, "// "+l)
 	}
-	b.WriteString("func " + name + "(args []byte, v *" + typeText(q, c.in) + ") bool {\n")
-	b.WriteString("\td, r := *v, " + q.qual(jsonreadPath, "New") + "(args)\n")
-	dw := &codeWriter{b: &b, q: q, names: map[string]int{}}
-	dw.object(1, "d", c.read)
-	b.WriteString("\tif !r.End() {\n\t\treturn false\n\t}\n\t*v = d\n\treturn true\n}\n")
-	return b.String()
+	w.line(0, "func "+name+"("+args+" []byte, "+v+" *"+typeText(q, c.in)+") bool {")
+	w.line(1, d+", "+w.r+" := *"+v+", "+q.qual(jsonreadPath, "New")+"("+args+")")
+	w.object(1, d, c.read)
+	w.line(1, "if !"+w.r+".End() {")
+	w.line(2, "return false")
+	w.line(1, "}")
+	w.line(1, "*"+v+" = "+d)
+	w.line(1, "return true")
+	w.line(0, "}")
+	return w.b.String()
 }
 
 // codeWriter writes a decoder's or an encoder's statements.
 type codeWriter struct {
-	b     *strings.Builder
+	b     strings.Builder
 	q     qualifiers
-	names map[string]int // the variables of each prefix declared so far
+	r, w  string          // the jsonread.Reader's or jsonwrite.Writer's variable
+	taken map[string]bool // the names the code uses, which a variable must not hide
 }
+
+// newCodeWriter returns a codeWriter whose variables hide none of the
+// names that pl's types, and the other text given, are written with (a
+// package p, a type r).
+func newCodeWriter(q qualifiers, pl *jsonPlan, text ...string) *codeWriter {
+	w := &codeWriter{q: q, taken: map[string]bool{}}
+	var add func(pl *jsonPlan)
+	add = func(pl *jsonPlan) {
+		text = append(text, typeText(q, pl.typ))
+		if pl.elem != nil {
+			add(pl.elem)
+		}
+		for _, f := range pl.fields {
+			add(f.plan)
+		}
+	}
+	add(pl)
+	for _, t := range text {
+		for _, id := range identRE.FindAllString(t, -1) {
+			w.taken[id] = true
+		}
+	}
+	return w
+}
+
+var identRE = regexp.MustCompile(`[\pL_][\pL\pN_]*`)
 
 func (w *codeWriter) line(depth int, s string) {
 	w.b.WriteString(strings.Repeat("\t", depth) + s + "\n")
 }
 
-// name is a new variable's name: prefix, then prefix1, prefix2...
+// name is a new variable's name: prefix, or else prefix1, prefix2... the
+// first that is neither taken nor declared already.
 func (w *codeWriter) name(prefix string) string {
-	n := w.names[prefix]
-	w.names[prefix]++
-	if n == 0 {
-		return prefix
+	n := prefix
+	for i := 1; w.taken[n]; i++ {
+		n = prefix + strconv.Itoa(i)
 	}
-	return prefix + strconv.Itoa(n)
+	w.taken[n] = true
+	return n
 }
 
 // object reads a JSON object into target's fields.
 func (w *codeWriter) object(depth int, target string, pl *jsonPlan) {
-	w.line(depth, "r.Object()")
+	w.line(depth, w.r+".Object()")
 	if len(pl.fields) == 0 {
-		w.line(depth, "for r.Member() {")
-		w.line(depth+1, "r.Fail()")
+		w.line(depth, "for "+w.r+".Member() {")
+		w.line(depth+1, w.r+".Fail()")
 		w.line(depth, "}")
 		return
 	}
 	seen := w.name("seen")
 	w.line(depth, "var "+seen+" uint64")
-	w.line(depth, "for r.Member() {")
-	w.line(depth+1, "switch string(r.Key()) {")
+	w.line(depth, "for "+w.r+".Member() {")
+	w.line(depth+1, "switch string("+w.r+".Key()) {")
 	for i, f := range pl.fields {
 		w.line(depth+1, "case "+strconv.Quote(f.key)+":")
-		w.line(depth+2, "r.Once(&"+seen+", "+strconv.Itoa(i)+")")
+		w.line(depth+2, w.r+".Once(&"+seen+", "+strconv.Itoa(i)+")")
 		w.value(depth+2, target+"."+f.name, f.plan, false)
 	}
 	w.line(depth+1, "default:")
-	w.line(depth+2, "r.Fail()")
+	w.line(depth+2, w.r+".Fail()")
 	w.line(depth+1, "}")
 	w.line(depth, "}")
 }
@@ -97,8 +132,8 @@ func (w *codeWriter) value(depth int, target string, pl *jsonPlan, fresh bool) {
 		w.unset(depth, target, fresh)
 		s := w.name("s")
 		w.line(depth, s+" := "+typeText(w.q, pl.typ)+"{}")
-		w.line(depth, "r.Array()")
-		w.line(depth, "for r.Item() {")
+		w.line(depth, w.r+".Array()")
+		w.line(depth, "for "+w.r+".Item() {")
 		if read := w.scalar(pl.elem); read != "" {
 			w.line(depth+1, s+" = append("+s+", "+read+")")
 		} else {
@@ -132,7 +167,7 @@ func (w *codeWriter) unset(depth int, target string, fresh bool) {
 		return
 	}
 	w.line(depth, "if "+target+" != nil {")
-	w.line(depth+1, "r.Fail()")
+	w.line(depth+1, w.r+".Fail()")
 	w.line(depth, "}")
 }
 
@@ -142,15 +177,15 @@ func (w *codeWriter) scalar(pl *jsonPlan) string {
 	var read, as string
 	switch pl.kind {
 	case planString:
-		read, as = "r.String()", "string"
+		read, as = w.r+".String()", "string"
 	case planBool:
-		read, as = "r.Bool()", "bool"
+		read, as = w.r+".Bool()", "bool"
 	case planInt:
-		read, as = "r.Int("+strconv.Itoa(pl.bits)+")", "int64"
+		read, as = w.r+".Int("+strconv.Itoa(pl.bits)+")", "int64"
 	case planUint:
-		read, as = "r.Uint("+strconv.Itoa(pl.bits)+")", "uint64"
+		read, as = w.r+".Uint("+strconv.Itoa(pl.bits)+")", "uint64"
 	case planFloat:
-		read, as = "r.Float("+strconv.Itoa(pl.bits)+")", "float64"
+		read, as = w.r+".Float("+strconv.Itoa(pl.bits)+")", "float64"
 	default:
 		return ""
 	}

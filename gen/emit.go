@@ -57,8 +57,6 @@ func render(u *unit) ([]byte, *textPieces, error) {
 	f.HeaderComment(header)
 	f.HeaderComment("Source: " + u.source)
 	f.ImportName(runtimePath, "runtime")
-	f.ImportName(jsonreadPath, "jsonread")
-	f.ImportName(jsonwritePath, "jsonwrite")
 	f.ImportName("context", "context")
 	f.ImportName("encoding/json", "json")
 	for path, in := range u.imports {

@@ -18,25 +18,30 @@ const jsonwritePath = "github.com/toolgen-go/toolgen/runtime/jsonwrite"
 
 // encoderText is a tool's encoder as gofmt lays it out.
 func encoderText(q qualifiers, name, what string, c *call) string {
-	var b strings.Builder
-	w := &codeWriter{b: &b, q: q, names: map[string]int{}}
+	res := strings.ReplaceAll(typeText(q, c.res), "\n", "\n\t")
+	w := newCodeWriter(q, c.write, res, q.qual(jsonwritePath, "New"))
+	result, v, ok := w.name("result"), w.name("v"), w.name("ok")
+	w.w = w.name("w")
 	for _, l := range wrapComment(name + " writes a result of " + what + " as json.Marshal does, without reflection; false (a NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so that a result type changed without running toolgen again fails the build at its guard alone.") {
-		b.WriteString("// " + l + "\n")
+		w.line(0, "// "+l)
 	}
-	b.WriteString("func " + name + "(result any) ([]byte, bool) {\n")
-	b.WriteString("\tv, ok := result.(" + strings.ReplaceAll(typeText(q, c.res), "\n", "\n\t") + ")\n")
-	b.WriteString("\tif !ok {\n\t\treturn nil, false\n\t}\n")
-	b.WriteString("\tw := " + q.qual(jsonwritePath, "New") + "(128)\n")
-	w.write(1, "v", c.write)
-	b.WriteString("\treturn w.Bytes()\n}\n")
-	return b.String()
+	w.line(0, "func "+name+"("+result+" any) ([]byte, bool) {")
+	w.line(1, v+", "+ok+" := "+result+".("+res+")")
+	w.line(1, "if !"+ok+" {")
+	w.line(2, "return nil, false")
+	w.line(1, "}")
+	w.line(1, w.w+" := "+q.qual(jsonwritePath, "New")+"(128)")
+	w.write(1, v, c.write)
+	w.line(1, "return "+w.w+".Bytes()")
+	w.line(0, "}")
+	return w.b.String()
 }
 
 // write writes the statements that write expr, a value of pl's type.
 func (w *codeWriter) write(depth int, expr string, pl *jsonPlan) {
 	switch pl.kind {
 	case planStruct:
-		w.line(depth, "w.Object()")
+		w.line(depth, w.w+".Object()")
 		for _, f := range pl.fields {
 			field := expr + "." + f.name
 			cond := ""
@@ -48,28 +53,28 @@ func (w *codeWriter) write(depth int, expr string, pl *jsonPlan) {
 				w.line(depth, "if "+cond+" {")
 				d++
 			}
-			w.line(d, "w.Field("+strconv.Quote(f.key)+")")
+			w.line(d, w.w+".Field("+strconv.Quote(f.key)+")")
 			w.write(d, field, f.plan)
 			if cond != "" {
 				w.line(depth, "}")
 			}
 		}
-		w.line(depth, "w.EndObject()")
+		w.line(depth, w.w+".EndObject()")
 	case planSlice:
 		w.line(depth, "if "+expr+" == nil {")
-		w.line(depth+1, "w.Null()")
+		w.line(depth+1, w.w+".Null()")
 		w.line(depth, "} else {")
-		w.line(depth+1, "w.Array()")
+		w.line(depth+1, w.w+".Array()")
 		e := w.name("e")
 		w.line(depth+1, "for _, "+e+" := range "+expr+" {")
-		w.line(depth+2, "w.Elem()")
+		w.line(depth+2, w.w+".Elem()")
 		w.write(depth+2, e, pl.elem)
 		w.line(depth+1, "}")
-		w.line(depth+1, "w.EndArray()")
+		w.line(depth+1, w.w+".EndArray()")
 		w.line(depth, "}")
 	case planPointer:
 		w.line(depth, "if "+expr+" == nil {")
-		w.line(depth+1, "w.Null()")
+		w.line(depth+1, w.w+".Null()")
 		w.line(depth, "} else {")
 		if pl.elem.kind == planStruct {
 			w.write(depth+1, expr, pl.elem) // its fields through the pointer
@@ -92,15 +97,15 @@ func (w *codeWriter) scalarWrite(expr string, pl *jsonPlan) string {
 	}
 	switch pl.kind {
 	case planString:
-		return "w.String(" + as("string") + ")"
+		return w.w + ".String(" + as("string") + ")"
 	case planBool:
-		return "w.Bool(" + as("bool") + ")"
+		return w.w + ".Bool(" + as("bool") + ")"
 	case planInt:
-		return "w.Int(" + as("int64") + ")"
+		return w.w + ".Int(" + as("int64") + ")"
 	case planUint:
-		return "w.Uint(" + as("uint64") + ")"
+		return w.w + ".Uint(" + as("uint64") + ")"
 	}
-	return "w.Float(" + as("float64") + ", " + strconv.Itoa(pl.bits) + ")"
+	return w.w + ".Float(" + as("float64") + ", " + strconv.Itoa(pl.bits) + ")"
 }
 
 // nonEmpty is the condition under which encoding/json writes a field

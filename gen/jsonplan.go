@@ -45,21 +45,42 @@ const (
 	planStruct
 )
 
-// maxPlanDepth bounds how deep a plan goes; a deeper type has none.
-const maxPlanDepth = 8
+// maxPlanDepth bounds how deep a plan goes, and maxPlanNodes how many
+// types it writes out (a struct met twice is written twice): a type past
+// either has none, so that a decoder or an encoder stays a few hundred
+// lines at most.
+const (
+	maxPlanDepth = 8
+	maxPlanNodes = 64
+)
 
 // jsonPlanner makes the plans of one file's decoders (encode false) or
 // encoders (encode true).
 type jsonPlanner struct {
 	w      *exprWriter
 	encode bool
+	nodes  *int // the plan's types so far
+}
+
+// planOf is t's plan for a decoder (encode false) or an encoder, or nil.
+func planOf(w *exprWriter, t types.Type, encode bool) *jsonPlan {
+	pl := jsonPlanner{w: w, encode: encode, nodes: new(int)}.plan(t, 0)
+	if pl != nil {
+		// Imported under another name where the package declares this one.
+		if encode {
+			w.use(jsonwritePath, "jsonwrite")
+		} else {
+			w.use(jsonreadPath, "jsonread")
+		}
+	}
+	return pl
 }
 
 // plan is t's plan, or nil when a decoder cannot read t (an encoder
 // write it) exactly as encoding/json does.
 func (p jsonPlanner) plan(t types.Type, depth int) *jsonPlan {
-	if depth > maxPlanDepth || p.hasOwnJSON(t) {
-		return nil
+	if *p.nodes++; depth > maxPlanDepth || *p.nodes > maxPlanNodes || p.hasOwnJSON(t) || isNamed(t, "encoding/json", "Number") {
+		return nil // json.Number: a string that must be a number literal, written unquoted
 	}
 	e, ok := p.w.expr(t)
 	if !ok {
@@ -140,9 +161,10 @@ func (jsonPlanner) element(pl *jsonPlan) bool {
 	return pl != nil && !(pl.kind == planStruct && pl.typ.kind == exprStruct)
 }
 
-// flatPlan is the plan of a flat-parameter tool's input: a struct of one
+// flatPlanOf is the plan of a flat-parameter tool's input: a struct of one
 // field a parameter, named by fields.
-func (p jsonPlanner) flatPlan(params []*types.Var, fields []string, in *typeExpr) *jsonPlan {
+func flatPlanOf(w *exprWriter, params []*types.Var, fields []string, in *typeExpr) *jsonPlan {
+	p := jsonPlanner{w: w, nodes: new(int)}
 	pl := &jsonPlan{kind: planStruct, typ: in}
 	if len(params) > 64 {
 		return nil
@@ -154,6 +176,7 @@ func (p jsonPlanner) flatPlan(params []*types.Var, fields []string, in *typeExpr
 		}
 		pl.fields = append(pl.fields, jsonField{key: v.Name(), name: fields[i], plan: fp})
 	}
+	w.use(jsonreadPath, "jsonread")
 	return pl
 }
 
@@ -161,9 +184,11 @@ func (p jsonPlanner) flatPlan(params []*types.Var, fields []string, in *typeExpr
 // to decode t (to encode it, for an encoder), or one of the same name: a
 // plan leaves such a type alone.
 func (p jsonPlanner) hasOwnJSON(t types.Type) bool {
-	names := []string{"UnmarshalJSON", "UnmarshalText"}
+	// The ...From and ...To methods are encoding/json/v2's, which v1
+	// calls too under GOEXPERIMENT=jsonv2.
+	names := []string{"UnmarshalJSON", "UnmarshalText", "UnmarshalJSONFrom"}
 	if p.encode {
-		names = []string{"MarshalJSON", "MarshalText"}
+		names = []string{"MarshalJSON", "MarshalText", "MarshalJSONTo"}
 	}
 	for _, name := range names {
 		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj != nil {

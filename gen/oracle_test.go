@@ -17,6 +17,7 @@ import (
 
 	basic "github.com/toolgen-go/toolgen/testdata/golden/basic_types"
 	clientcase "github.com/toolgen-go/toolgen/testdata/golden/client"
+	"github.com/toolgen-go/toolgen/testdata/golden/codecs"
 	"github.com/toolgen-go/toolgen/testdata/golden/collections"
 	paint "github.com/toolgen-go/toolgen/testdata/golden/cross_package"
 	"github.com/toolgen-go/toolgen/testdata/golden/defaults"
@@ -51,6 +52,7 @@ var oracleFuncs = map[string][]any{
 	"basic_types": {basic.Echo},
 	"client": {clientcase.Measure, clientcase.Scale, clientcase.Words, clientcase.Count, clientcase.Echo, clientcase.Pick,
 		clientcase.Banner, clientcase.Reset, clientcase.Raw, (*clientcase.Store).Add, (*clientcase.Bag).Add},
+	"codecs":          {codecs.Shadow, codecs.Number, codecs.Shout, codecs.Wide, codecs.Narrow},
 	"collections":     {collections.Summarize, collections.Corners},
 	"cross_package":   {paint.Paint},
 	"defaults":        {defaults.Search, defaults.Order, defaults.Tree, (*defaults.Store).Get},

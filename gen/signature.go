@@ -123,7 +123,7 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 	case s.input != nil:
 		c.in = render(s.input)
 		if ok {
-			c.read = jsonPlanner{w: w}.plan(s.input, 0)
+			c.read = planOf(w, s.input, false)
 		}
 	case len(s.params) > 0:
 		c.in = &typeExpr{kind: exprStruct}
@@ -132,13 +132,13 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 			c.in.fields = append(c.in.fields, field{name: c.spread[i], typ: render(p.Type()), tag: fmt.Sprintf("json:%q", p.Name())})
 		}
 		if ok {
-			c.read = jsonPlanner{w: w}.flatPlan(s.params, c.spread, c.in)
+			c.read = flatPlanOf(w, s.params, c.spread, c.in)
 		}
 	}
 	if s.resType != nil {
 		c.res = render(s.resType)
 		if ok && c.result == resultStructured {
-			c.write = jsonPlanner{w: w, encode: true}.plan(s.resType, 0)
+			c.write = planOf(w, s.resType, true)
 		}
 	}
 	if e, writable := w.expr(fn.Type()); writable {
