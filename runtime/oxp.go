@@ -3,7 +3,6 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -459,30 +458,4 @@ func oxpInvalid(out *Outcome) any {
 		Message         string            `json:"message"`
 		ParameterErrors map[string]string `json:"parameter_errors"`
 	}{"The input does not match the tool's parameters.", errs}
-}
-
-// newUUID returns a random (version 4) UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return formatUUID(b)
-}
-
-// formatUUID writes a UUID's 16 bytes in its usual form.
-func formatUUID(b [16]byte) string {
-	// Spelled out rather than with fmt: every recorded call takes one.
-	const hexDigits = "0123456789abcdef"
-	var s [36]byte
-	j := 0
-	for i, c := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			s[j] = '-'
-			j++
-		}
-		s[j], s[j+1] = hexDigits[c>>4], hexDigits[c&0x0f]
-		j += 2
-	}
-	return string(s[:])
 }
