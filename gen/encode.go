@@ -26,6 +26,9 @@ func encoderText(q qualifiers, name, what string, c *call) string {
 		w.line(0, "// "+l)
 	}
 	w.line(0, "func "+name+"("+result+" any) ([]byte, bool) {")
+	if !readsValue(c.write) {
+		v = "_" // an empty struct: nothing of it is written but {}
+	}
 	w.line(1, v+", "+ok+" := "+result+".("+res+")")
 	w.line(1, "if !"+ok+" {")
 	w.line(2, "return nil, false")
@@ -66,7 +69,11 @@ func (w *codeWriter) write(depth int, expr string, pl *jsonPlan) {
 		w.line(depth, "} else {")
 		w.line(depth+1, w.w+".Array()")
 		e := w.name("e")
-		w.line(depth+1, "for _, "+e+" := range "+expr+" {")
+		if readsValue(pl.elem) {
+			w.line(depth+1, "for _, "+e+" := range "+expr+" {")
+		} else {
+			w.line(depth+1, "for range "+expr+" {")
+		}
 		w.line(depth+2, w.w+".Elem()")
 		w.write(depth+2, e, pl.elem)
 		w.line(depth+1, "}")
@@ -124,4 +131,10 @@ func nonEmpty(expr string, pl *jsonPlan) string {
 		return "len(" + expr + ") != 0"
 	}
 	return ""
+}
+
+// readsValue reports whether the code that writes a value of pl's type
+// refers to the value: all but a struct with no fields do.
+func readsValue(pl *jsonPlan) bool {
+	return pl.kind != planStruct || len(pl.fields) > 0
 }

@@ -184,11 +184,11 @@ func flatPlanOf(w *exprWriter, params []*types.Var, fields []string, in *typeExp
 // to decode t (to encode it, for an encoder), or one of the same name: a
 // plan leaves such a type alone.
 func (p jsonPlanner) hasOwnJSON(t types.Type) bool {
-	// The ...From and ...To methods are encoding/json/v2's, which v1
-	// calls too under GOEXPERIMENT=jsonv2.
+	// UnmarshalJSONFrom, MarshalJSONTo and AppendText are
+	// encoding/json/v2's, which v1 calls too under GOEXPERIMENT=jsonv2.
 	names := []string{"UnmarshalJSON", "UnmarshalText", "UnmarshalJSONFrom"}
 	if p.encode {
-		names = []string{"MarshalJSON", "MarshalText", "MarshalJSONTo"}
+		names = []string{"MarshalJSON", "MarshalText", "MarshalJSONTo", "AppendText"}
 	}
 	for _, name := range names {
 		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj != nil {

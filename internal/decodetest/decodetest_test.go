@@ -222,3 +222,52 @@ func FuzzEncoder(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode and BenchmarkEncode measure what the generated code
+// buys against encoding/json, on a call that gives every member:
+//
+//	go test ./internal/decodetest -run '^$' -bench 'Decode|Encode' -count 6 | benchstat -col /path -
+func BenchmarkDecode(b *testing.B) {
+	args := []byte(every)
+	b.Run("path=generated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var in Input
+			if !toolgenEveryDecode(args, &in) {
+				b.Fatal("not taken")
+			}
+		}
+	})
+	b.Run("path=DecodeArgs", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var in Input
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkEncode(b *testing.B) {
+	var in Input
+	if err := json.Unmarshal([]byte(every), &in); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("path=generated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := toolgenEveryEncode(in); !ok {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("path=Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

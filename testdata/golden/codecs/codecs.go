@@ -81,3 +81,22 @@ func Wide(ctx context.Context, in L1) (L1, error) { return in, nil }
 //
 //toolgen:tool
 func Narrow(ctx context.Context, in L2) (L2, error) { return in, nil }
+
+// Ack has no fields: its encoder writes {} without reading the value.
+type Ack struct{}
+
+// Acks holds some.
+type Acks struct {
+	All []Ack `json:"all"`
+}
+
+// Confirm has a decoder and an encoder for an empty struct, and for a
+// slice of them.
+//
+//toolgen:tool
+func Confirm(ctx context.Context, in Acks) (Ack, error) { return Ack{}, nil }
+
+// ConfirmAll writes a slice of empty structs.
+//
+//toolgen:tool
+func ConfirmAll(ctx context.Context, in Acks) (Acks, error) { return in, nil }

@@ -52,14 +52,21 @@ var (
 	_ L4 = struct { // tools_gen.go is stale: run go generate
 		X int
 	}{}
+	_ Acks = struct { // tools_gen.go is stale: run go generate
+		All []Ack `json:"all"`
+	}{}
+	_ Ack = struct { // tools_gen.go is stale: run go generate
+	}{}
 
 	// The functions' parameter and result types. A flat parameter's name is its
 	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, d) (d, error)               = Shadow // tools_gen.go is stale: run go generate
-	_ func(context.Context, Numbered) (Numbered, error) = Number // tools_gen.go is stale: run go generate
-	_ func(context.Context, Uppers) (Uppers, error)     = Shout  // tools_gen.go is stale: run go generate
-	_ func(context.Context, L1) (L1, error)             = Wide   // tools_gen.go is stale: run go generate
-	_ func(context.Context, L2) (L2, error)             = Narrow // tools_gen.go is stale: run go generate
+	_ func(context.Context, d) (d, error)               = Shadow     // tools_gen.go is stale: run go generate
+	_ func(context.Context, Numbered) (Numbered, error) = Number     // tools_gen.go is stale: run go generate
+	_ func(context.Context, Uppers) (Uppers, error)     = Shout      // tools_gen.go is stale: run go generate
+	_ func(context.Context, L1) (L1, error)             = Wide       // tools_gen.go is stale: run go generate
+	_ func(context.Context, L2) (L2, error)             = Narrow     // tools_gen.go is stale: run go generate
+	_ func(context.Context, Acks) (Ack, error)          = Confirm    // tools_gen.go is stale: run go generate
+	_ func(context.Context, Acks) (Acks, error)         = ConfirmAll // tools_gen.go is stale: run go generate
 )
 
 // Tools returns the package's tools: their descriptors, and handlers that
@@ -105,6 +112,22 @@ func Tools() runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenNarrowOutputSchema),
 		Signature:    "narrow(A: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, B: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, C: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, D: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}) -> {A: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, B: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, C: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}, D: {A: {X: integer}, B: {X: integer}, C: {X: integer}, D: {X: integer}}}",
 		Handler:      toolgenNarrowHandler,
+	}, {
+		Name:         "confirm",
+		Description:  "Has a decoder and an encoder for an empty struct, and for a slice of them.",
+		Toolkit:      "Codecs",
+		InputSchema:  json.RawMessage(toolgenConfirmInputSchema),
+		OutputSchema: json.RawMessage(toolgenConfirmOutputSchema),
+		Signature:    "confirm(all: object[]) -> object",
+		Handler:      toolgenConfirmHandler,
+	}, {
+		Name:         "confirm_all",
+		Description:  "Writes a slice of empty structs.",
+		Toolkit:      "Codecs",
+		InputSchema:  json.RawMessage(toolgenConfirmAllInputSchema),
+		OutputSchema: json.RawMessage(toolgenConfirmAllOutputSchema),
+		Signature:    "confirm_all(all: object[]) -> {all: object[] | null}",
+		Handler:      toolgenConfirmAllHandler,
 	}}
 }
 
@@ -3435,6 +3458,230 @@ func toolgenNarrowEncode(result any) ([]byte, bool) {
 	w.Int(int64(v.D.D.X))
 	w.EndObject()
 	w.EndObject()
+	w.EndObject()
+	return w.Bytes()
+}
+
+// toolgenConfirmInputSchema is the JSON Schema of confirm's arguments.
+const toolgenConfirmInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"all": {
+			"type": "array",
+			"items": {
+				"type": "object",
+				"properties": {},
+				"additionalProperties": false
+			}
+		}
+	},
+	"required": [
+		"all"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenConfirmOutputSchema is the JSON Schema of confirm's structured result.
+const toolgenConfirmOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {},
+	"additionalProperties": false
+}`
+
+// toolgenConfirmHandler is the handler of tool confirm: it decodes the
+// arguments and calls Confirm.
+func toolgenConfirmHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Acks
+	if !toolgenConfirmDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+	}
+	out, err := Confirm(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := toolgenConfirmEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenConfirmDecode reads the arguments of tool confirm into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenConfirmDecode(args []byte, v *Acks) bool {
+	d, r := *v, jsonreadpkg.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "all":
+			r.Once(&seen, 0)
+			if d.All != nil {
+				r.Fail()
+			}
+			s := []Ack{}
+			r.Array()
+			for r.Item() {
+				var e Ack
+				r.Object()
+				for r.Member() {
+					r.Fail()
+				}
+				s = append(s, e)
+			}
+			d.All = s
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
+}
+
+// toolgenConfirmEncode writes a result of tool confirm as json.Marshal does,
+// without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenConfirmEncode(result any) ([]byte, bool) {
+	_, ok := result.(Ack)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwritepkg.New(128)
+	w.Object()
+	w.EndObject()
+	return w.Bytes()
+}
+
+// toolgenConfirmAllInputSchema is the JSON Schema of confirm_all's arguments.
+const toolgenConfirmAllInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"all": {
+			"type": "array",
+			"items": {
+				"type": "object",
+				"properties": {},
+				"additionalProperties": false
+			}
+		}
+	},
+	"required": [
+		"all"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenConfirmAllOutputSchema is the JSON Schema of confirm_all's structured
+// result.
+const toolgenConfirmAllOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"all": {
+			"type": [
+				"array",
+				"null"
+			],
+			"items": {
+				"type": "object",
+				"properties": {},
+				"additionalProperties": false
+			}
+		}
+	},
+	"required": [
+		"all"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenConfirmAllHandler is the handler of tool confirm_all: it decodes the
+// arguments and calls ConfirmAll.
+func toolgenConfirmAllHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in Acks
+	if !toolgenConfirmAllDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+	}
+	out, err := ConfirmAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := toolgenConfirmAllEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
+}
+
+// toolgenConfirmAllDecode reads the arguments of tool confirm_all into v
+// without reflection when they are plain JSON; false, v as it was, leaves them
+// to runtime.DecodeArgs.
+func toolgenConfirmAllDecode(args []byte, v *Acks) bool {
+	d, r := *v, jsonreadpkg.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "all":
+			r.Once(&seen, 0)
+			if d.All != nil {
+				r.Fail()
+			}
+			s := []Ack{}
+			r.Array()
+			for r.Item() {
+				var e Ack
+				r.Object()
+				for r.Member() {
+					r.Fail()
+				}
+				s = append(s, e)
+			}
+			d.All = s
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
+}
+
+// toolgenConfirmAllEncode writes a result of tool confirm_all as json.Marshal
+// does, without reflection; false (a NaN or an infinity) leaves it to
+// runtime.StructuredResult. It takes any, so that a result type changed without
+// running toolgen again fails the build at its guard alone.
+func toolgenConfirmAllEncode(result any) ([]byte, bool) {
+	v, ok := result.(Acks)
+	if !ok {
+		return nil, false
+	}
+	w := jsonwritepkg.New(128)
+	w.Object()
+	w.Field("all")
+	if v.All == nil {
+		w.Null()
+	} else {
+		w.Array()
+		for range v.All {
+			w.Elem()
+			w.Object()
+			w.EndObject()
+		}
+		w.EndArray()
+	}
 	w.EndObject()
 	return w.Bytes()
 }
