@@ -33,7 +33,7 @@ func encoderText(q qualifiers, name, what string, c *call) string {
 	w.line(1, "if !"+ok+" {")
 	w.line(2, "return nil, false")
 	w.line(1, "}")
-	w.line(1, w.w+" := "+q.qual(jsonwritePath, "New")+"(128)")
+	w.line(1, w.w+" := "+q.qual(jsonwritePath, "New")+"("+strconv.Itoa(sizeHint(c.write))+")")
 	w.write(1, v, c.write)
 	w.line(1, "return "+w.w+".Bytes()")
 	w.line(0, "}")
@@ -137,4 +137,22 @@ func nonEmpty(expr string, pl *jsonPlan) string {
 // refers to the value: all but a struct with no fields do.
 func readsValue(pl *jsonPlan) bool {
 	return pl.kind != planStruct || len(pl.fields) > 0
+}
+
+// sizeHint is the room an encoder's buffer starts with: about 24 bytes a
+// member or value of the plan, enough for most results in one allocation.
+func sizeHint(pl *jsonPlan) int {
+	n := 0
+	var count func(pl *jsonPlan)
+	count = func(pl *jsonPlan) {
+		n++
+		if pl.elem != nil {
+			count(pl.elem)
+		}
+		for _, f := range pl.fields {
+			count(f.plan)
+		}
+	}
+	count(pl)
+	return min(24*n+16, 1024)
 }

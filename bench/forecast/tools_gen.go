@@ -164,7 +164,7 @@ func toolgenForecastEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(136)
 	w.Object()
 	w.Field("city")
 	w.String(v.City)

@@ -275,7 +275,7 @@ func toolgenDeployEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(136)
 	if v == nil {
 		w.Null()
 	} else {
@@ -472,7 +472,7 @@ func toolgenPlannerEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(232)
 	if v == nil {
 		w.Null()
 	} else {

@@ -283,7 +283,7 @@ func toolgenGetWeatherEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(256)
 	if v == nil {
 		w.Null()
 	} else {
@@ -497,7 +497,7 @@ func toolgenServiceDeleteAlertEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	w.Object()
 	w.Field("deleted")
 	w.Bool(v.Deleted)

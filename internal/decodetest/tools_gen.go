@@ -414,7 +414,7 @@ func toolgenThinEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(496)
 	if v == nil {
 		w.Null()
 	} else {
@@ -1307,7 +1307,7 @@ func toolgenEveryEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(1024)
 	w.Object()
 	w.Field("s")
 	w.String(v.S)

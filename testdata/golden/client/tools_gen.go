@@ -247,7 +247,7 @@ func toolgenMeasureEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(112)
 	if v == nil {
 		w.Null()
 	} else {
@@ -366,7 +366,7 @@ func toolgenScaleEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	w.Object()
 	w.Field("kind")
 	w.String(string(v.Kind))
@@ -456,7 +456,7 @@ func toolgenWordsEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(64)
 	if v == nil {
 		w.Null()
 	} else {
@@ -571,7 +571,7 @@ func toolgenCountEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }
@@ -861,7 +861,7 @@ func toolgenStoreAddEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }
@@ -946,7 +946,7 @@ func toolgenBagAddEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }

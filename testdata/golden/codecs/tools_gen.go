@@ -360,7 +360,7 @@ func toolgenShadowEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w1 := jsonwritepkg.New(128)
+	w1 := jsonwritepkg.New(304)
 	w1.Object()
 	w1.Field("p")
 	if v1.P == nil {
@@ -3364,7 +3364,7 @@ func toolgenNarrowEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwritepkg.New(128)
+	w := jsonwritepkg.New(904)
 	w.Object()
 	w.Field("A")
 	w.Object()
@@ -3554,7 +3554,7 @@ func toolgenConfirmEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwritepkg.New(128)
+	w := jsonwritepkg.New(40)
 	w.Object()
 	w.EndObject()
 	return w.Bytes()
@@ -3668,7 +3668,7 @@ func toolgenConfirmAllEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwritepkg.New(128)
+	w := jsonwritepkg.New(88)
 	w.Object()
 	w.Field("all")
 	if v.All == nil {

@@ -323,7 +323,7 @@ func toolgenCornersEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(112)
 	if v == nil {
 		w.Null()
 	} else {

@@ -182,7 +182,7 @@ func toolgenPaintEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	w.Object()
 	w.Field("color")
 	w.String(string(v.Color))

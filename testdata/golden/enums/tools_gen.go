@@ -192,7 +192,7 @@ func toolgenGreetEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	w.Object()
 	w.Field("text")
 	w.String(v.Text)

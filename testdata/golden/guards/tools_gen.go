@@ -226,7 +226,7 @@ func toolgenSaveEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	w.Object()
 	w.Field("id")
 	w.String(v.ID)

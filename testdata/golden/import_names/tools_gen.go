@@ -148,7 +148,7 @@ func toolgenAreaEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Float(v, 64)
 	return w.Bytes()
 }

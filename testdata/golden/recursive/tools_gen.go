@@ -157,7 +157,7 @@ func toolgenWalkEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }

@@ -225,7 +225,7 @@ func toolgenStructEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(64)
 	w.Object()
 	w.Field("ok")
 	w.Bool(v.OK)
@@ -275,7 +275,7 @@ func toolgenPointerEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(88)
 	if v == nil {
 		w.Null()
 	} else {
@@ -320,7 +320,7 @@ func toolgenNumberEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Float(v, 64)
 	return w.Bytes()
 }

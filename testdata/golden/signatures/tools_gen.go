@@ -351,7 +351,7 @@ func toolgenClashEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }
@@ -682,7 +682,7 @@ func toolgenFallbackEncode(result any) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	w := jsonwrite.New(128)
+	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
 }
