@@ -1,9 +1,9 @@
 package gen
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A tool's decoder reads its arguments into its Go input without
@@ -74,17 +74,36 @@ func newCodeWriter(q qualifiers, pl *jsonPlan, text ...string) *codeWriter {
 	}
 	add(pl)
 	for _, t := range text {
-		for _, id := range identRE.FindAllString(t, -1) {
-			w.taken[id] = true
-		}
+		addIdents(w.taken, t)
 	}
 	return w
 }
 
-var identRE = regexp.MustCompile(`[\pL_][\pL\pN_]*`)
+// addIdents adds the identifiers in Go text t to set (and words of its
+// tags and strings: more names avoided than need be, never fewer).
+func addIdents(set map[string]bool, t string) {
+	start := -1
+	for i, c := range t {
+		word := c == '_' || unicode.IsLetter(c) || start >= 0 && unicode.IsDigit(c)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			set[t[start:i]] = true
+			start = -1
+		}
+	}
+	if start >= 0 {
+		set[t[start:]] = true
+	}
+}
 
 func (w *codeWriter) line(depth int, s string) {
-	w.b.WriteString(strings.Repeat("\t", depth) + s + "\n")
+	for range depth {
+		w.b.WriteByte('\t')
+	}
+	w.b.WriteString(s)
+	w.b.WriteByte('\n')
 }
 
 // name is a new variable's name: prefix, or else prefix1, prefix2... the

@@ -213,18 +213,18 @@ func comment(f *jen.File, text string) {
 // wrapComment cuts text into the lines of a comment of 80 columns.
 func wrapComment(text string) []string {
 	var lines []string
-	line := ""
+	var line strings.Builder // one allocation a line, not one a word
 	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > 77 {
-			lines = append(lines, line)
-			line = ""
+		if line.Len() > 0 && line.Len()+1+len(w) > 77 {
+			lines = append(lines, line.String())
+			line.Reset()
 		}
-		if line != "" {
-			line += " "
+		if line.Len() > 0 {
+			line.WriteByte(' ')
 		}
-		line += w
+		line.WriteString(w)
 	}
-	return append(lines, line)
+	return append(lines, line.String())
 }
 
 // commentLines writes a description as // comment lines, one per line

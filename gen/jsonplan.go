@@ -184,6 +184,9 @@ func flatPlanOf(w *exprWriter, params []*types.Var, fields []string, in *typeExp
 // to decode t (to encode it, for an encoder), or one of the same name: a
 // plan leaves such a type alone.
 func (p jsonPlanner) hasOwnJSON(t types.Type) bool {
+	if _, named := types.Unalias(t).(*types.Named); !named {
+		return false // no methods: embedded fields, which promote them, have no plan
+	}
 	// UnmarshalJSONFrom, MarshalJSONTo and AppendText are
 	// encoding/json/v2's, which v1 calls too under GOEXPERIMENT=jsonv2.
 	names := []string{"UnmarshalJSON", "UnmarshalText", "UnmarshalJSONFrom"}
