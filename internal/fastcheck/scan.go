@@ -3,6 +3,8 @@ package fastcheck
 import (
 	"math/big"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // anything is the schema of a value no keyword constrains: it is still
@@ -341,27 +343,19 @@ func unescape(raw []byte) (out []byte, ok bool) {
 			continue
 		}
 		i++
-		switch raw[i] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, _ := hex4(raw, i+1)
-			if r >= 0xD800 && r < 0xE000 {
-				return nil, false
-			}
-			out = utf8.AppendRune(out, r)
-			i += 4
-		default: // " \ /
-			out = append(out, raw[i])
+		if e, short := jsonscan.Escaped(raw[i]); short {
+			out = append(out, e)
+			continue
 		}
+		if raw[i] != 'u' { // scanString lets only JSON's escapes through
+			return nil, false
+		}
+		r, _ := hex4(raw, i+1)
+		if r >= 0xD800 && r < 0xE000 {
+			return nil, false
+		}
+		out = utf8.AppendRune(out, r)
+		i += 4
 	}
 	return out, true
 }

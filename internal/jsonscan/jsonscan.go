@@ -231,3 +231,24 @@ func (s *scanner) space(i int) int {
 	}
 	return j
 }
+
+// Escaped is the byte a JSON short escape, a backslash then c, stands
+// for; false for \u, which takes four hex digits, and for a c JSON has no
+// escape of.
+func Escaped(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}

@@ -20,6 +20,8 @@ package jsonread
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // Reader reads one JSON text. The zero Reader has nothing to read.
@@ -195,23 +197,12 @@ func (r *Reader) escaped(start, j int) string {
 		if j+1 >= len(r.b) {
 			break
 		}
-		switch r.b[j+1] {
-		case '"', '\\', '/':
-			out = append(out, r.b[j+1])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		default: // \u, and escapes JSON does not have
+		e, ok := jsonscan.Escaped(r.b[j+1])
+		if !ok { // \u, and escapes JSON does not have
 			r.failed = true
 			return ""
 		}
+		out = append(out, e)
 		j += 2
 	}
 	r.failed = true
