@@ -398,8 +398,7 @@ func structField(t types.Type, i int) *types.Var {
 // number, string or bool of a type that decodes JSON the standard way.
 // It returns "" for a default that must be decoded into the field.
 func (r *pkgReader) literal(t types.Type, v json.RawMessage, asString bool, pos string) string {
-	st := r.g.env.of(t).(schemaType)
-	if st.hasMethodNamed("UnmarshalJSON") || st.hasMethodNamed("UnmarshalText") || isNamed(t, "encoding/json", "Number") {
+	if ownJSON(t, false) {
 		return ""
 	}
 	b, ok := t.Underlying().(*types.Basic)

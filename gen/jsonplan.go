@@ -2,8 +2,9 @@ package gen
 
 import (
 	"go/types"
-	"reflect"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // A code-first tool's input gets a decoder (decode.go) and its structured
@@ -79,8 +80,8 @@ func planOf(w *exprWriter, t types.Type, encode bool) *jsonPlan {
 // plan is t's plan, or nil when a decoder cannot read t (an encoder
 // write it) exactly as encoding/json does.
 func (p jsonPlanner) plan(t types.Type, depth int) *jsonPlan {
-	if *p.nodes++; depth > maxPlanDepth || *p.nodes > maxPlanNodes || p.hasOwnJSON(t) || isNamed(t, "encoding/json", "Number") {
-		return nil // json.Number: a string that must be a number literal, written unquoted
+	if *p.nodes++; depth > maxPlanDepth || *p.nodes > maxPlanNodes || ownJSON(t, p.encode) {
+		return nil
 	}
 	e, ok := p.w.expr(t)
 	if !ok {
@@ -180,17 +181,23 @@ func flatPlanOf(w *exprWriter, params []*types.Var, fields []string, in *typeExp
 	return pl
 }
 
-// hasOwnJSON reports whether t or *t has a method encoding/json would call
-// to decode t (to encode it, for an encoder), or one of the same name: a
-// plan leaves such a type alone.
-func (p jsonPlanner) hasOwnJSON(t types.Type) bool {
+// ownJSON reports whether encoding/json decodes t (encodes it, with
+// encode) otherwise than by its kind: json.Number (a string that must be
+// a number literal, written unquoted), or a type where t or *t has a
+// method encoding/json would call, or one of the same name. The
+// generator leaves such a type to encoding/json: no plan, no default
+// written as a Go literal.
+func ownJSON(t types.Type, encode bool) bool {
 	if _, named := types.Unalias(t).(*types.Named); !named {
 		return false // no methods: embedded fields, which promote them, have no plan
+	}
+	if isNamed(t, "encoding/json", "Number") {
+		return true
 	}
 	// UnmarshalJSONFrom, MarshalJSONTo and AppendText are
 	// encoding/json/v2's, which v1 calls too under GOEXPERIMENT=jsonv2.
 	names := []string{"UnmarshalJSON", "UnmarshalText", "UnmarshalJSONFrom"}
-	if p.encode {
+	if encode {
 		names = []string{"MarshalJSON", "MarshalText", "MarshalJSONTo", "AppendText"}
 	}
 	for _, name := range names {
@@ -210,26 +217,16 @@ func jsonKey(f *types.Var, tag string) (key string, omitEmpty, ok bool) {
 	if f.Embedded() {
 		return "", false, false
 	}
-	if !f.Exported() {
+	t := typeschema.ParseJSONTag(tag)
+	switch {
+	case !f.Exported() || t.Skip:
 		return "", false, true
+	case t.AsString || t.OmitZero:
+		return "", false, false
+	case t.Name == "":
+		t.Name = f.Name()
 	}
-	value := reflect.StructTag(tag).Get("json")
-	if value == "-" {
-		return "", false, true
-	}
-	name, opts, _ := strings.Cut(value, ",")
-	for opt := range strings.SplitSeq(opts, ",") {
-		switch opt {
-		case "string", "omitzero":
-			return "", false, false
-		case "omitempty":
-			omitEmpty = true
-		}
-	}
-	if name == "" {
-		return f.Name(), omitEmpty, true
-	}
-	return name, omitEmpty, plainKey(name)
+	return t.Name, t.OmitEmpty, plainKey(t.Name)
 }
 
 // plainKey reports whether a member name is made of letters, digits and

@@ -102,13 +102,13 @@ func (g *generator) checkSignature(fn *types.Func, pos token.Position, prompt bo
 	case s.resType != nil && (isNamed(s.resType, "context", "Context") || types.Identical(s.resType, errType)):
 		return bad("cannot return %s as a result", typeString(s.resType, fn.Pkg()))
 	}
-	return s, g.renderSignature(s, fn, pos, w)
+	return s, g.renderSignature(s, fn, pos, w, prompt)
 }
 
 // renderSignature writes the Go types a handler needs into the call: the
 // input (for the flat form, a struct of the parameters, one field each) and
-// the result.
-func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Position, w *exprWriter) bool {
+// the result, and for a tool the plans of its decoder and encoder.
+func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Position, w *exprWriter, prompt bool) bool {
 	c := s.call
 	ok := true
 	render := func(t types.Type) *typeExpr {
@@ -122,7 +122,7 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 	switch {
 	case s.input != nil:
 		c.in = render(s.input)
-		if ok {
+		if ok && !prompt { // a prompt's arguments are strings: DecodePromptArgs
 			c.read = planOf(w, s.input, false)
 		}
 	case len(s.params) > 0:
@@ -131,7 +131,7 @@ func (g *generator) renderSignature(s *signature, fn *types.Func, pos token.Posi
 		for i, p := range s.params {
 			c.in.fields = append(c.in.fields, field{name: c.spread[i], typ: render(p.Type()), tag: fmt.Sprintf("json:%q", p.Name())})
 		}
-		if ok {
+		if ok && !prompt {
 			c.read = flatPlanOf(w, s.params, c.spread, c.in)
 		}
 	}

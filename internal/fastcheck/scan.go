@@ -47,16 +47,7 @@ type scanner struct {
 // times at most.
 const stepsPerByte = 16
 
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) space() { s.i = jsonscan.Space(s.b, s.i) }
 
 func (s *scanner) peek() byte {
 	if s.i < len(s.b) {

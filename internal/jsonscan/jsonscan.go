@@ -58,7 +58,7 @@ func (s *scanner) value(i, depth int) (int, bool) {
 	case 'n':
 		return word(b, i, "null")
 	}
-	return number(b, i)
+	return Number(b, i)
 }
 
 // object and array read the object or array whose opening bracket is
@@ -182,8 +182,9 @@ func word(b []byte, i int, w string) (int, bool) {
 	return i + len(w), true
 }
 
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at b[i].
-func number(b []byte, i int) (int, bool) {
+// Number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at b[i]:
+// the end of the number, and whether there is one.
+func Number(b []byte, i int) (int, bool) {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
@@ -225,7 +226,7 @@ func digits(b []byte, i int) int {
 
 // space skips the white space at b[i], and notes whether there was any.
 func (s *scanner) space(i int) int {
-	j := skip(s.b, i)
+	j := Space(s.b, i)
 	if j != i {
 		s.spaced = true
 	}

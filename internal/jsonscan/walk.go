@@ -8,13 +8,13 @@ package jsonscan
 // when b is not an object, when a key has an escape (a caller that reads
 // keys as written would misread it), or when f does.
 func Members(b []byte, f func(key string, v []byte) bool) bool {
-	i := skip(b, 0)
+	i := Space(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	i = skip(b, i+1)
+	i = Space(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return skip(b, i+1) == len(b)
+		return Space(b, i+1) == len(b)
 	}
 	for i < len(b) && b[i] == '"' {
 		j := i + 1
@@ -28,24 +28,24 @@ func Members(b []byte, f func(key string, v []byte) bool) bool {
 			return false
 		}
 		key := b[i+1 : j]
-		i = skip(b, j+1)
+		i = Space(b, j+1)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		i = skip(b, i+1)
+		i = Space(b, i+1)
 		end := valueEnd(b, i)
 		if end <= i || !f(string(key), b[i:end]) {
 			return false
 		}
-		i = skip(b, end)
+		i = Space(b, end)
 		if i >= len(b) {
 			return false
 		}
 		switch b[i] {
 		case ',':
-			i = skip(b, i+1)
+			i = Space(b, i+1)
 		case '}':
-			return skip(b, i+1) == len(b)
+			return Space(b, i+1) == len(b)
 		default:
 			return false
 		}
@@ -126,9 +126,8 @@ func Deeper(b []byte, max int) bool {
 	return false
 }
 
-// skip returns the index of the first byte at or after b[i] that is not
-// white space.
-func skip(b []byte, i int) int {
+// Space is where the JSON white space at b[i:] ends.
+func Space(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // Signature renders a tool's call compactly from its schemas, in a
@@ -90,16 +92,7 @@ type nodeParser struct {
 	i    int
 }
 
-func (p *nodeParser) skipSpace() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *nodeParser) skipSpace() { p.i = jsonscan.Space(p.data, p.i) }
 
 // next skips space and reports whether the next byte is c, taking it if
 // it is.

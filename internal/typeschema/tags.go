@@ -16,26 +16,43 @@ type jsonTag struct {
 }
 
 func parseJSONTag(tag string) jsonTag {
+	t := ParseJSONTag(tag)
+	return jsonTag{name: t.Name, skip: t.Skip, omitEmpty: t.OmitEmpty || t.OmitZero, asString: t.AsString}
+}
+
+// JSONTag is a field's `json:"..."` tag as encoding/json reads it, for
+// the generator's decoders and encoders, which must tell omitzero from
+// omitempty.
+type JSONTag struct {
+	Name                          string // "" when the tag gives none, or an invalid one: the field's own name
+	Skip                          bool   // `json:"-"`
+	OmitEmpty, OmitZero, AsString bool
+}
+
+// ParseJSONTag reads the json key of a raw struct tag.
+func ParseJSONTag(tag string) JSONTag {
 	v, ok, _ := lookupTag(tag, "json")
 	if !ok {
-		return jsonTag{}
+		return JSONTag{}
 	}
 	if v == "-" {
-		return jsonTag{skip: true}
+		return JSONTag{Skip: true}
 	}
 	name, opts, _ := strings.Cut(v, ",")
-	t := jsonTag{}
+	t := JSONTag{}
 	if validJSONName(name) {
-		t.name = name
+		t.Name = name
 	}
 	for opts != "" {
 		var o string
 		o, opts, _ = strings.Cut(opts, ",")
 		switch o {
-		case "omitempty", "omitzero":
-			t.omitEmpty = true
+		case "omitempty":
+			t.OmitEmpty = true
+		case "omitzero":
+			t.OmitZero = true
 		case "string":
-			t.asString = true
+			t.AsString = true
 		}
 	}
 	return t

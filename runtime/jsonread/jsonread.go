@@ -309,35 +309,13 @@ func (r *Reader) Float(bits int) float64 {
 	if r.failed {
 		return 0
 	}
-	start := r.i
-	if r.i < len(r.b) && r.b[r.i] == '-' {
-		r.i++
-	}
-	switch {
-	case r.i < len(r.b) && r.b[r.i] == '0':
-		r.i++
-	case r.run() == 0:
+	end, ok := jsonscan.Number(r.b, r.i)
+	if !ok {
 		r.failed = true
 		return 0
 	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if r.run() == 0 {
-			r.failed = true
-			return 0
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if r.run() == 0 {
-			r.failed = true
-			return 0
-		}
-	}
-	f, err := strconv.ParseFloat(string(r.b[start:r.i]), bits)
+	f, err := strconv.ParseFloat(string(r.b[r.i:end]), bits)
+	r.i = end
 	if err != nil { // out of range: encoding/json's error
 		r.failed = true
 		return 0
@@ -345,22 +323,4 @@ func (r *Reader) Float(bits int) float64 {
 	return f
 }
 
-// run reads a run of digits and returns its length.
-func (r *Reader) run() int {
-	start := r.i
-	for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-		r.i++
-	}
-	return r.i - start
-}
-
-func (r *Reader) space() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *Reader) space() { r.i = jsonscan.Space(r.b, r.i) }
