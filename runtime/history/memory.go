@@ -16,13 +16,19 @@ const DefaultMemoryRows = 10000
 // Memory is a bounded in-memory [Store]: the default, and the reference
 // the other stores are tested against.
 type Memory struct {
-	mu      sync.RWMutex
-	records map[string]*memRecord
-	// order holds the live records from head on, oldest first: by
-	// CreatedAt, then by when they were first recorded. Records leave from
-	// the front, so head moves instead of copying the slice on every
-	// eviction; the slice is compacted once half of it is dead.
-	order []*memRecord
+	mu sync.RWMutex
+	// slots holds the records by value, free the indices of its empty
+	// slots (memRecord says why one slice); records finds a record's slot
+	// by its id, which points into text.
+	slots   []memRecord
+	free    []int32
+	records map[string]int32
+	text    memText
+	// order holds the slots of the live records from head on, oldest
+	// first: by CreatedAt, then by when they were first recorded. Records
+	// leave from the front, so head moves instead of copying the slice on
+	// every eviction; the slice is compacted once half of it is dead.
+	order []int32
 	head  int
 	r     Retention
 	stop  chan struct{}
@@ -37,7 +43,7 @@ func NewMemory(r Retention) *Memory {
 	if r.MaxRows <= 0 {
 		r.MaxRows = DefaultMemoryRows
 	}
-	m := &Memory{records: map[string]*memRecord{}, r: r, stop: make(chan struct{})}
+	m := &Memory{records: map[string]int32{}, r: r, stop: make(chan struct{})}
 	m.humans.requests = map[string]*humanEntry{}
 	// MaxRows is enforced on every insert (it costs nothing here); only
 	// age needs the background loop.
@@ -53,10 +59,12 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 	if err != nil {
 		return err
 	}
-	c := packRecord(r)
+	var scratch [512]byte
+	c, text := packRecord(r, scratch[:0])
 	c.out.status = Status(status)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	c.place(m.text.keep(text))
 	if _, ok := m.records[c.id()]; ok {
 		return norm.Exists(c.id())
 	}
@@ -71,16 +79,20 @@ func (m *Memory) Finish(_ context.Context, r *Record) error {
 	}
 	// Only the outcome changes: what Start recorded (the input, the
 	// times and identities) stays as it was, as in the SQL stores.
-	out := newOutcome(r)
+	var scratch [512]byte
+	out, text := newOutcome(r, scratch[:0])
 	id := norm.Text(r.ID)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	old, ok := m.records[id]
+	i, ok := m.records[id]
 	if !ok {
-		m.insert(packRecord(r))
+		c, text := packRecord(r, scratch[:0])
+		c.place(m.text.keep(text))
+		m.insert(c)
 		return nil
 	}
-	old.out = out
+	out.text = m.text.keep(text)
+	m.slots[i].out = out
 	return nil
 }
 
@@ -104,18 +116,27 @@ func clonePtr[T any](p *T) *T {
 // insert adds a new record in CreatedAt order (after any created in the
 // same millisecond, so that among those the last recorded lists first),
 // then drops the oldest records past MaxRows.
-func (m *Memory) insert(c *memRecord) {
+func (m *Memory) insert(c memRecord) {
+	var at int32
+	if n := len(m.free); n > 0 {
+		at = m.free[n-1]
+		m.free = m.free[:n-1]
+		m.slots[at] = c
+	} else {
+		at = int32(len(m.slots))
+		m.slots = append(m.slots, c)
+	}
 	live := m.order[m.head:]
 	// Records almost always arrive in time order: look from the end.
 	i := len(live)
-	if i > 0 && live[i-1].created > c.created {
-		i = sort.Search(len(live), func(k int) bool { return live[k].created > c.created })
+	if i > 0 && m.slots[live[i-1]].created > c.created {
+		i = sort.Search(len(live), func(k int) bool { return m.slots[live[k]].created > c.created })
 	}
-	m.order = append(m.order, nil)
+	m.order = append(m.order, 0)
 	live = m.order[m.head:]
 	copy(live[i+1:], live[i:])
-	live[i] = c
-	m.records[c.id()] = c
+	live[i] = at
+	m.records[c.id()] = at
 	if over := len(live) - m.r.MaxRows; over > 0 {
 		m.drop(over)
 	}
@@ -123,13 +144,14 @@ func (m *Memory) insert(c *memRecord) {
 
 // drop removes the n oldest records.
 func (m *Memory) drop(n int) {
-	for i := m.head; i < m.head+n; i++ {
-		delete(m.records, m.order[i].id())
-		m.order[i] = nil // let the record be collected
+	for _, at := range m.order[m.head : m.head+n] {
+		delete(m.records, m.slots[at].id())
+		m.slots[at] = memRecord{} // let its text be collected
+		m.free = append(m.free, at)
 	}
 	m.head += n
 	if m.head > len(m.order)/2 {
-		m.order = append([]*memRecord(nil), m.order[m.head:]...)
+		m.order = append([]int32(nil), m.order[m.head:]...)
 		m.head = 0
 	}
 }
@@ -139,7 +161,7 @@ func (m *Memory) expire() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	live := m.order[m.head:]
-	n := sort.Search(len(live), func(k int) bool { return !live[k].createdAt().Before(cut) })
+	n := sort.Search(len(live), func(k int) bool { return !m.slots[live[k]].createdAt().Before(cut) })
 	if n > 0 {
 		m.drop(n)
 	}
@@ -150,11 +172,11 @@ func (m *Memory) expire() {
 func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	c, ok := m.records[norm.Text(id)]
+	i, ok := m.records[norm.Text(id)]
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return Effective(c.record(true), time.Now()), nil
+	return Effective(m.slots[i].record(true), time.Now()), nil
 }
 
 // List returns a page of the records that match f, newest first, and
@@ -172,7 +194,7 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	now := time.Now()
 	// order is oldest first, so newest first is backwards.
 	for i := len(m.order) - 1; i >= m.head; i-- {
-		c := m.order[i]
+		c := &m.slots[m.order[i]]
 		if !f.Matches(Effective(c.record(false), now)) {
 			continue
 		}

@@ -10,16 +10,18 @@ import (
 // memRecord is a record as the memory store keeps it. The store holds up
 // to DefaultMemoryRows of them for as long as the server runs, and the
 // garbage collector traces every pointer they hold on each of its cycles,
-// which a busy server runs often: a Record is a dozen allocations
-// (strings, optional strings and times, JSON), a memRecord three (itself,
-// the text Start gave, the text Finish gave), its times numbers.
-// BENCHMARKS.md ("The aims of issue #27") has what that buys a call.
+// which a busy server runs often. A Record is a dozen allocations
+// (strings, optional strings and times, JSON); a memRecord is a value in
+// one slice (Memory.slots) whose two strings point into the store's
+// shared text (memText), its times numbers, so that the collector finds
+// a few large objects where it would mark a dozen small ones a record.
+// BENCHMARKS.md ("Recording into each history store") has what that buys.
 type memRecord struct {
 	// start is the text Start gave, in one string: the id, tool,
 	// surface, correlation id, caller and input, each ending where
 	// startEnd says.
 	start    string
-	startEnd [6]int
+	startEnd [6]int32
 	has      memHas // which of the optional fields of start are there
 	created  int64  // Unix milliseconds: every store keeps milliseconds
 	deadline int64
@@ -30,7 +32,7 @@ type memRecord struct {
 type memOutcome struct {
 	// text is the result, then the error, each ending where end says.
 	text      string
-	end       [2]int
+	end       [2]int32
 	has       memHas // which of the optional fields are there
 	status    Status
 	completed int64 // Unix milliseconds
@@ -66,57 +68,65 @@ const (
 	fieldError
 )
 
-// packRecord is the normalised copy of r the store keeps: r and its
-// buffers stay the caller's.
-func packRecord(r *Record) *memRecord {
-	c := &memRecord{created: norm.Time(r.CreatedAt).UnixMilli(), out: newOutcome(r)}
-	var b strings.Builder
-	b.Grow(len(r.ID) + len(r.Tool) + len(r.Surface) + len(r.Input) + 64)
+// packRecord is the normalised copy of r the store keeps, r and its
+// buffers staying the caller's: its text, what Start gave and then what
+// Finish gave, is appended to b, and the record's strings are left empty
+// for the store to point into its own copy of b (place).
+func packRecord(r *Record, b []byte) (memRecord, []byte) {
+	c := memRecord{created: norm.Time(r.CreatedAt).UnixMilli()}
 	for i, s := range [...]string{norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)} {
-		b.WriteString(s)
-		c.startEnd[i] = b.Len()
+		b = append(b, s...)
+		c.startEnd[i] = int32(len(b))
 	}
 	optional := func(i int, flag memHas, p *string) {
 		if p != nil {
 			c.has |= flag
-			b.WriteString(norm.Text(*p))
+			b = append(b, norm.Text(*p)...)
 		}
-		c.startEnd[i] = b.Len()
+		c.startEnd[i] = int32(len(b))
 	}
 	optional(fieldCorrelation, hasCorrelation, r.CorrelationID)
 	optional(fieldCaller, hasCaller, r.Caller)
-	writeJSON(&b, r.Input)
-	c.startEnd[fieldInput] = b.Len()
-	c.start = b.String()
+	b = appendJSON(b, r.Input)
+	c.startEnd[fieldInput] = int32(len(b))
 	if r.Deadline != nil {
 		c.has |= hasDeadline
 		c.deadline = norm.Time(*r.Deadline).UnixMilli()
 	}
-	return c
+	c.out, b = newOutcome(r, b)
+	return c, b
 }
 
-// writeJSON writes norm.JSON(j) to b.
-func writeJSON(b *strings.Builder, j []byte) {
+// place points c's strings into all, the store's copy of the text
+// packRecord appended.
+func (c *memRecord) place(all string) {
+	n := c.startEnd[fieldInput]
+	c.start = all[:n]
+	c.out.text = all[n:]
+}
+
+// appendJSON appends norm.JSON(j) to b.
+func appendJSON(b, j []byte) []byte {
 	if norm.Plain(j) {
-		b.Write(j) // b's copy is the store's own
-		return
+		return append(b, j...)
 	}
-	b.Write(norm.JSON(j))
+	return append(b, norm.JSON(j)...)
 }
 
 // newOutcome is the normalised copy of what Finish changes: the status,
-// result, error, duration, completion time and approval.
-func newOutcome(r *Record) memOutcome {
-	o := memOutcome{status: r.Status, approval: CleanApproval(r.Approval)}
-	var b strings.Builder
-	writeJSON(&b, r.Result)
-	o.end[fieldResult] = b.Len()
+// result, error, duration, completion time and approval. Its text, the
+// result then the error, is appended to b and o.text left empty, as in
+// packRecord.
+func newOutcome(r *Record, b []byte) (o memOutcome, _ []byte) {
+	o = memOutcome{status: r.Status, approval: CleanApproval(r.Approval)}
+	base := len(b)
+	b = appendJSON(b, r.Result)
+	o.end[fieldResult] = int32(len(b) - base)
 	if r.Error != nil {
 		o.has |= hasError
-		b.WriteString(norm.Text(*r.Error))
+		b = append(b, norm.Text(*r.Error)...)
 	}
-	o.end[fieldError] = b.Len()
-	o.text = b.String()
+	o.end[fieldError] = int32(len(b) - base)
 	if r.CompletedAt != nil {
 		o.has |= hasCompleted
 		o.completed = norm.Time(*r.CompletedAt).UnixMilli()
@@ -125,11 +135,11 @@ func newOutcome(r *Record) memOutcome {
 		o.has |= hasDuration
 		o.duration = *r.DurationMS
 	}
-	return o
+	return o, b
 }
 
 func (c *memRecord) field(i int) string {
-	start := 0
+	var start int32
 	if i > 0 {
 		start = c.startEnd[i-1]
 	}
@@ -137,7 +147,7 @@ func (c *memRecord) field(i int) string {
 }
 
 func (o *memOutcome) field(i int) string {
-	start := 0
+	var start int32
 	if i > 0 {
 		start = o.end[i-1]
 	}
@@ -185,4 +195,36 @@ func (c *memRecord) record(withJSON bool) *Record {
 	}
 	r.Approval = CleanApproval(c.out.approval)
 	return r
+}
+
+// memText is where the memory store keeps its records' text: appended
+// to a shared chunk of memChunk bytes rather than allocated a string a
+// piece, so that the collector marks a chunk where it marked two small
+// objects a record. A string handed out stays valid: strings.Builder
+// only appends, within the capacity reserved, so the bytes a string
+// covers are never written again. Nothing frees a chunk by hand: it is
+// collected once no record's string points into it, and as records
+// leave oldest first, chunks leave with them.
+type memText struct{ b strings.Builder }
+
+// memChunk is the size of memText's chunks; a text longer than an
+// eighth of it gets its own string, so that a large input does not
+// waste the rest of a chunk.
+const memChunk = 64 << 10
+
+// keep returns the store's copy of p.
+func (t *memText) keep(p []byte) string {
+	if len(p) == 0 {
+		return ""
+	}
+	if len(p) > memChunk/8 {
+		return string(p)
+	}
+	if t.b.Cap()-t.b.Len() < len(p) {
+		t.b = strings.Builder{}
+		t.b.Grow(memChunk)
+	}
+	n := t.b.Len()
+	t.b.Write(p)
+	return t.b.String()[n:]
 }

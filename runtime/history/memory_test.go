@@ -3,6 +3,8 @@ package history_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +91,43 @@ func TestRecordJSONUnescaped(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"input_params":{"q":"<b>&</b>"}`) {
 		t.Errorf("%s", b.String())
+	}
+}
+
+// TestMemoryReleasesText: the text of the records the store dropped is
+// collected (the store keeps text in shared chunks, which nothing frees
+// by hand): after ten times MaxRows records of 1 KiB each, the heap has
+// grown by about what MaxRows of them hold, not by all of them.
+func TestMemoryReleasesText(t *testing.T) {
+	const rows, calls = 1000, 50000
+	s := history.NewMemory(history.Retention{MaxRows: rows})
+	defer s.Close()
+	ctx := t.Context()
+	input := []byte(`{"q":"` + strings.Repeat("x", 1<<10) + `"}`)
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	for i := range calls {
+		r := &history.Record{ID: fmt.Sprint("id-", i), Tool: "t", Status: history.Pending, Input: input}
+		if err := s.Start(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		r.Status, r.Result = history.Success, input
+		if err := s.Finish(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// rows records hold about 2 KiB of text each: 2 MiB. Everything
+	// written was 100 MiB.
+	if grew := int64(heap()) - int64(before); grew > 16<<20 {
+		t.Errorf("the heap grew by %d MiB holding %d records of 2 KiB", grew>>20, rows)
+	}
+	got, err := s.Get(ctx, fmt.Sprint("id-", calls-rows))
+	if err != nil || !bytes.Equal(got.Input, input) || !bytes.Equal(got.Result, input) {
+		t.Errorf("the oldest kept record: %v", err)
 	}
 }
