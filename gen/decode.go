@@ -30,10 +30,14 @@ func planPaths(pl *jsonPlan, uses []string) []string {
 }
 
 // decoderText is a tool's decoder as gofmt lays it out.
-func decoderText(q qualifiers, name, what string, c *call) string {
+func decoderText(q qualifiers, what string, c *call) string {
+	name := c.decode.name
 	w := newCodeWriter(q, c.read, typeText(q, c.in), q.qual(jsonreadPath, "New"))
 	v, d, args := w.name("v"), w.name("d"), w.name("args")
 	w.r = w.name("r")
+	if c.decode.shared {
+		what += ", and of the tools after it with the same input type,"
+	}
 	for _, l := range wrapComment(name + " reads the arguments of " + what + " into " + v + " without reflection when they are plain JSON; false, " + v + " as it was, leaves them to runtime.DecodeArgs.") {
 		w.line(0, "// "+l)
 	}

@@ -27,15 +27,15 @@ func emitHandler(f *jen.File, text *textPieces, name, what string, c *call, prom
 	}
 	f.Line()
 	f.Add(text.add(func(q qualifiers) string { return handlerText(q, name, what, c, prompt) }, uses...))
-	if c.decode != "" {
+	if c.declaresDecode {
 		f.Line()
 		uses := planPaths(c.read, []string{jsonreadPath})
-		f.Add(text.add(func(q qualifiers) string { return decoderText(q, c.decode, what, c) }, uses...))
+		f.Add(text.add(func(q qualifiers) string { return decoderText(q, what, c) }, uses...))
 	}
-	if c.encode != "" {
+	if c.declaresEncode {
 		f.Line()
 		uses := planPaths(c.write, []string{jsonwritePath})
-		f.Add(text.add(func(q qualifiers) string { return encoderText(q, c.encode, what, c) }, uses...))
+		f.Add(text.add(func(q qualifiers) string { return encoderText(q, what, c) }, uses...))
 	}
 }
 
@@ -93,8 +93,8 @@ func writeHandlerBody(b *strings.Builder, q qualifiers, depth int, c *call, deco
 			line("// The defaults of what the call leaves out; decoding overwrites what it gives.")
 			writePrefill(b, q, indent, c.defaults, "in")
 		}
-		if c.decode != "" {
-			line("if !" + c.decode + "(args, &in) {")
+		if c.decode != nil {
+			line("if !" + c.decode.name + "(args, &in) {")
 			b.WriteString(indent + "\tif err := " + q.qual(runtimePath, decode) + "(args, &in); err != nil {\n")
 			line("\t\treturn nil, err")
 			line("\t}")
@@ -131,15 +131,15 @@ func writeHandlerBody(b *strings.Builder, q qualifiers, depth int, c *call, deco
 		line("return " + rt("ContentResult") + "(), nil")
 	case c.result == resultResult && c.err:
 		line("return " + call)
-	case c.result == resultStructured && (c.err || c.encode != ""):
+	case c.result == resultStructured && (c.err || c.encode != nil):
 		if c.err {
 			line("out, err := " + call)
 			returnOnError("err != nil")
 		} else {
 			line("out := " + call)
 		}
-		if c.encode != "" {
-			line("if b, ok := " + c.encode + "(out); ok {")
+		if c.encode != nil {
+			line("if b, ok := " + c.encode.name + "(out); ok {")
 			line("\treturn " + rt("StructuredJSON") + "(b)")
 			line("}")
 		}

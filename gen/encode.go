@@ -17,11 +17,15 @@ import (
 const jsonwritePath = "github.com/toolgen-go/toolgen/runtime/jsonwrite"
 
 // encoderText is a tool's encoder as gofmt lays it out.
-func encoderText(q qualifiers, name, what string, c *call) string {
+func encoderText(q qualifiers, what string, c *call) string {
+	name := c.encode.name
 	res := strings.ReplaceAll(typeText(q, c.res), "\n", "\n\t")
 	w := newCodeWriter(q, c.write, res, q.qual(jsonwritePath, "New"))
 	result, v, ok := w.name("result"), w.name("v"), w.name("ok")
 	w.w = w.name("w")
+	if c.encode.shared {
+		what += ", and of the tools after it with the same result type,"
+	}
 	for _, l := range wrapComment(name + " writes a result of " + what + " as json.Marshal does, without reflection; false (a NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so that a result type changed without running toolgen again fails the build at its guard alone.") {
 		w.line(0, "// "+l)
 	}

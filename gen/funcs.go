@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/toolgen-go/toolgen/internal/policy"
 	"github.com/toolgen-go/toolgen/internal/toolname"
@@ -45,6 +46,40 @@ type pkgReader struct {
 	// were built for (inputSchema), by objOf's key: objOf reads a type's
 	// defaults from them without building it a second time.
 	inputFields map[string][]typeschema.ObjectField
+	// decoders and encoders are the tools' decoders and encoders, by
+	// type: tools of one input (result) type share one.
+	decoders, encoders codecSet
+}
+
+// codecSet names the decoders (or encoders) of a package's tools: one for
+// each type, declared with the first tool of that type and called by
+// the others, so that a package whose tools share a result type (their
+// package's Result, say) has one encoder for it, not one a tool.
+type codecSet struct {
+	first typeutil.Map // *codec, by type
+}
+
+// codec is a decoder or an encoder: its name, and whether tools other
+// than the one that declares it call it.
+type codec struct {
+	name   string
+	shared bool
+}
+
+// name is the codec of typ for a tool whose own would be named own, and
+// whether the tool declares it. typ is nil for the flat form's input,
+// which is the tool's own.
+func (cs *codecSet) name(typ types.Type, own string) (*codec, bool) {
+	if typ == nil {
+		return &codec{name: own}, true
+	}
+	if first, ok := cs.first.At(typ).(*codec); ok {
+		first.shared = true
+		return first, false
+	}
+	c := &codec{name: own}
+	cs.first.Set(typ, c)
+	return c, true
 }
 
 // builtSchema is a schema as JSON, or why it could not be built.
@@ -107,7 +142,7 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	paramTags(sig)
-	in, input, ok := r.inputSchema(sig, pos, fd.Name.Name)
+	in, input, undocumented, ok := r.inputSchema(sig, pos, fd.Name.Name)
 	if !ok {
 		return
 	}
@@ -154,14 +189,8 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 	case resultContent, resultContents, resultResult:
 		hint = "content"
 	}
-	r.warnUndocumented(t, sig)
+	r.warnUndocumented(t, undocumented)
 	t.idents = toolIdents(base, t.output != nil)
-	if t.call.read != nil {
-		t.call.decode = t.idents.decode
-	}
-	if t.call.write != nil {
-		t.call.encode = t.idents.encode
-	}
 	t.examples = r.examples(t, examples)
 	if len(bytes.TrimSpace(t.output)) > 0 {
 		hint = r.resultSignature(t.output)
@@ -172,6 +201,12 @@ func (r *pkgReader) readFunc(fd *ast.FuncDecl) {
 		return
 	}
 	r.toolNames[t.name] = t
+	if t.call.read != nil {
+		t.call.decode, t.call.declaresDecode = r.decoders.name(sig.input, t.idents.decode)
+	}
+	if t.call.write != nil {
+		t.call.encode, t.call.declaresEncode = r.encoders.name(sig.resType, t.idents.encode)
+	}
 	r.u.tools = append(r.u.tools, t)
 }
 
@@ -598,14 +633,15 @@ func (r *pkgReader) params(sig *signature) []typeschema.Param {
 	return params
 }
 
-// inputSchema is the JSON Schema of a function's arguments.
-func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (*typeschema.Schema, json.RawMessage, bool) {
+// inputSchema is the JSON Schema of a function's arguments, and the
+// arguments without a description (for warnUndocumented).
+func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (_ *typeschema.Schema, _ json.RawMessage, undocumented []*typeschema.Error, ok bool) {
 	env := r.g.env
 	var in *typeschema.Schema
 	var err error
+	var fields []typeschema.ObjectField
 	if sig.input != nil {
-		var fields []typeschema.ObjectField
-		in, fields, err = typeschema.ForTypeFields(env.of(sig.input))
+		in, fields, undocumented, err = typeschema.ForInput(env.of(sig.input), nil)
 		if fields != nil {
 			st := types.Unalias(sig.input)
 			if p, ok := st.(*types.Pointer); ok {
@@ -617,7 +653,7 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 			r.inputFields[types.TypeString(st, nil)] = fields
 		}
 	} else {
-		in, err = typeschema.ForParams(r.params(sig))
+		in, _, undocumented, err = typeschema.ForInput(nil, r.params(sig))
 	}
 	var raw json.RawMessage
 	if err == nil {
@@ -625,23 +661,17 @@ func (r *pkgReader) inputSchema(sig *signature, pos token.Position, fn string) (
 	}
 	if err != nil {
 		r.g.schemaError(pos, fn, err)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return in, raw, true
+	return in, raw, undocumented, true
 }
 
 // warnUndocumented warns of a tool without a description, and of its
 // arguments without one: a model has only their names to go by.
-func (r *pkgReader) warnUndocumented(t *tool, sig *signature) {
+func (r *pkgReader) warnUndocumented(t *tool, undocumented []*typeschema.Error) {
 	g := r.g
 	if strings.TrimSpace(t.description) == "" {
 		g.warn(t.pos, "tool %s has no description: write a doc comment on %s (or description=)", t.name, t.call.fn)
-	}
-	var undocumented []*typeschema.Error
-	if sig.input != nil {
-		undocumented = typeschema.Undocumented(g.env.of(sig.input), nil)
-	} else if len(sig.params) > 0 {
-		undocumented = typeschema.Undocumented(nil, r.params(sig))
 	}
 	for _, e := range undocumented {
 		msg := fmt.Sprintf("field %s has no description: write a doc comment on it (or description= in its jsonschema tag)", e.Path)

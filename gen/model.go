@@ -153,12 +153,14 @@ type call struct {
 	err    bool      // the last result is an error
 	// defaults are the defaults of in's properties, or nil for none.
 	defaults *objDefaults
-	// read is how the decoder named decode reads in (decode.go); nil
-	// when in is left to runtime.DecodeArgs alone. write is how the
-	// encoder named encode writes a structured result (encode.go); nil
-	// when it is left to runtime.StructuredResult alone.
-	read, write    *jsonPlan
-	decode, encode string
+	// read is how the decoder decode reads in (decode.go); nil when in is
+	// left to runtime.DecodeArgs alone. write is how the encoder encode
+	// writes a structured result (encode.go); nil when it is left to
+	// runtime.StructuredResult alone. Tools of one type share one
+	// decoder (encoder), which the first of them declares.
+	read, write                    *jsonPlan
+	decode, encode                 *codec
+	declaresDecode, declaresEncode bool
 }
 
 // resultKind is how a function's result becomes a tool or prompt result.

@@ -111,10 +111,10 @@ func (u *unit) declarations() []declaration {
 	}
 	for _, t := range u.tools {
 		add("tool "+strconv.Quote(t.name), t.pos, t.idents.input, t.idents.output, t.idents.handler)
-		if t.call.read != nil {
+		if t.call.declaresDecode {
 			add("tool "+strconv.Quote(t.name), t.pos, t.idents.decode)
 		}
-		if t.call.write != nil {
+		if t.call.declaresEncode {
 			add("tool "+strconv.Quote(t.name), t.pos, t.idents.encode)
 		}
 	}

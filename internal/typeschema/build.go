@@ -62,21 +62,6 @@ func ForType(t Type) (*Schema, error) {
 	return b.root(s), nil
 }
 
-// Undocumented lists, for a tool's input, the properties without a
-// description (from a doc comment, a tag or the type's doc) at any depth,
-// each as an Error at its field: a model calling the tool has only the
-// name to go by. It builds the schema as [ForType] or [ForParams] do.
-func Undocumented(t Type, params []Param) []*Error {
-	b := newBuilder()
-	b.undocumented = []*Error{}
-	if params != nil {
-		b.params(params)
-	} else {
-		b.schema(t, typeLabel(t), "", true)
-	}
-	return b.undocumented
-}
-
 // ForOutput is [ForType] for a tool's result: the schema of what
 // encoding/json writes for values of t. Where it can write null (a nil
 // slice, map or pointer in a field without omitempty, an element or a map
@@ -160,7 +145,7 @@ type builder struct {
 	// those of the objects nested in it): see ObjectFields.
 	onField func(f jsonField, s *Schema)
 	// undocumented, when not nil, collects the properties without a
-	// description (see Undocumented).
+	// description (see ForInput).
 	undocumented []*Error
 	// stack are the named types being built, innermost last, and onStack
 	// the same by ID, so that a type met again is found at once however
@@ -645,27 +630,35 @@ func collectFields(t Type, out *[]ObjectField) func(jsonField, *Schema) {
 	}
 }
 
-// ForTypeFields is [ForType], and, when t is a struct type or a pointer
-// to one, the properties of that struct's object as [ObjectFields] lists
-// them, from the same build: a tool's input type is read for its schema
-// and for its defaults, and building it once is the cheaper half
-// (BENCHMARKS.md, "Generator"). The fields' schemas are the document's:
-// they are for reading.
-func ForTypeFields(t Type) (*Schema, []ObjectField, error) {
+// ForInput builds a tool's input schema once for all the generator
+// reads of it: for t, [ForType]'s schema and, when t is a struct type or
+// a pointer to one, the properties of that struct's object as
+// [ObjectFields] lists them; for params when t is nil, [ForParams]'
+// schema. undocumented lists the properties without a description (from
+// a doc comment, a tag or the type's doc) at any depth, each as an Error
+// at its field: a model calling the tool has only the name to go by.
+// Building a schema is the larger part of reading a tool, so it is done
+// once (BENCHMARKS.md, "Generator"). The fields' schemas are the
+// document's: they are for reading.
+func ForInput(t Type, params []Param) (s *Schema, fields []ObjectField, undocumented []*Error, err error) {
 	b := newBuilder()
-	var fields []ObjectField
-	st := t
-	if _, _, named := st.Name(); !named && st.Kind() == Pointer {
-		st = st.Elem()
+	b.undocumented = []*Error{}
+	if t == nil {
+		s, err = b.params(params)
+	} else {
+		st := t
+		if _, _, named := st.Name(); !named && st.Kind() == Pointer {
+			st = st.Elem()
+		}
+		if st.Kind() == Struct {
+			b.onField = collectFields(st, &fields)
+		}
+		s, err = b.schema(t, typeLabel(t), "", true)
 	}
-	if st.Kind() == Struct {
-		b.onField = collectFields(st, &fields)
-	}
-	s, err := b.schema(t, typeLabel(t), "", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return b.root(s), fields, nil
+	return b.root(s), fields, b.undocumented, nil
 }
 
 func tagPos(f Field) string {

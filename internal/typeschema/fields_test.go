@@ -118,15 +118,15 @@ type withDefaults struct {
 	} `json:"nested"`
 }
 
-// TestForTypeFields: one build gives ForType's schema and ObjectFields'
+// TestForInputFields: one build gives ForType's schema and ObjectFields'
 // properties (for a struct, or a pointer to one; none for anything else).
-func TestForTypeFields(t *testing.T) {
+func TestForInputFields(t *testing.T) {
 	for _, v := range []any{
 		Inner{}, clash{}, tagWins{}, twoTagged{}, ptrEmbed{}, deeper{}, dupEmbed{}, quirks{}, withDefaults{},
 		&withDefaults{}, map[string]Inner{}, []withDefaults{}, 3,
 	} {
 		rt := reflect.TypeOf(v)
-		s, fields, err := ForTypeFields(Reflect(rt))
+		s, fields, _, err := ForInput(Reflect(rt), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", rt, err)
 		}

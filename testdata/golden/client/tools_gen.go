@@ -212,9 +212,9 @@ func toolgenMeasureHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	return runtime.StructuredResult(out)
 }
 
-// toolgenMeasureDecode reads the arguments of tool measure into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenMeasureDecode reads the arguments of tool measure, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenMeasureDecode(args []byte, v *FigureInput) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -316,7 +316,7 @@ const toolgenScaleOutputSchema = `{
 // and calls Scale.
 func toolgenScaleHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in FigureInput
-	if !toolgenScaleDecode(args, &in) {
+	if !toolgenMeasureDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -329,32 +329,6 @@ func toolgenScaleHandler(_ context.Context, args json.RawMessage) (*runtime.Resu
 		return runtime.StructuredJSON(b)
 	}
 	return runtime.StructuredResult(out)
-}
-
-// toolgenScaleDecode reads the arguments of tool scale into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenScaleDecode(args []byte, v *FigureInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "kind":
-			r.Once(&seen, 0)
-			d.Kind = Shape(r.String())
-		case "size":
-			r.Once(&seen, 1)
-			d.Size = r.Float(64)
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenScaleEncode writes a result of tool scale as json.Marshal does,
@@ -562,10 +536,11 @@ func toolgenCountDecode(args []byte, v *struct {
 	return true
 }
 
-// toolgenCountEncode writes a result of tool count as json.Marshal does,
-// without reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
+// toolgenCountEncode writes a result of tool count, and of the tools after it
+// with the same result type, as json.Marshal does, without reflection; false (a
+// NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so
+// that a result type changed without running toolgen again fails the build at
+// its guard alone.
 func toolgenCountEncode(result any) ([]byte, bool) {
 	v, ok := result.(int32)
 	if !ok {
@@ -820,7 +795,7 @@ func toolgenStoreAddHandler(t *Store) func(context.Context, json.RawMessage) (*r
 			}
 		}
 		out := t.Add(in.N)
-		if b, ok := toolgenStoreAddEncode(out); ok {
+		if b, ok := toolgenCountEncode(out); ok {
 			return runtime.StructuredJSON(b)
 		}
 		return runtime.StructuredResult(out)
@@ -850,20 +825,6 @@ func toolgenStoreAddDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
-}
-
-// toolgenStoreAddEncode writes a result of tool store_add as json.Marshal does,
-// without reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
-func toolgenStoreAddEncode(result any) ([]byte, bool) {
-	v, ok := result.(int32)
-	if !ok {
-		return nil, false
-	}
-	w := jsonwrite.New(40)
-	w.Int(int64(v))
-	return w.Bytes()
 }
 
 // toolgenBagAddInputSchema is the JSON Schema of bag_add's arguments.
@@ -905,7 +866,7 @@ func toolgenBagAddHandler(t *Bag) func(context.Context, json.RawMessage) (*runti
 			}
 		}
 		out := t.Add(in.N)
-		if b, ok := toolgenBagAddEncode(out); ok {
+		if b, ok := toolgenCountEncode(out); ok {
 			return runtime.StructuredJSON(b)
 		}
 		return runtime.StructuredResult(out)
@@ -935,18 +896,4 @@ func toolgenBagAddDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
-}
-
-// toolgenBagAddEncode writes a result of tool bag_add as json.Marshal does,
-// without reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
-func toolgenBagAddEncode(result any) ([]byte, bool) {
-	v, ok := result.(int32)
-	if !ok {
-		return nil, false
-	}
-	w := jsonwrite.New(40)
-	w.Int(int64(v))
-	return w.Bytes()
 }

@@ -3509,9 +3509,9 @@ func toolgenConfirmHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	return runtime.StructuredResult(out)
 }
 
-// toolgenConfirmDecode reads the arguments of tool confirm into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenConfirmDecode reads the arguments of tool confirm, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenConfirmDecode(args []byte, v *Acks) bool {
 	d, r := *v, jsonreadpkg.New(args)
 	r.Object()
@@ -3608,7 +3608,7 @@ const toolgenConfirmAllOutputSchema = `{
 // arguments and calls ConfirmAll.
 func toolgenConfirmAllHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Acks
-	if !toolgenConfirmAllDecode(args, &in) {
+	if !toolgenConfirmDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -3621,42 +3621,6 @@ func toolgenConfirmAllHandler(ctx context.Context, args json.RawMessage) (*runti
 		return runtime.StructuredJSON(b)
 	}
 	return runtime.StructuredResult(out)
-}
-
-// toolgenConfirmAllDecode reads the arguments of tool confirm_all into v
-// without reflection when they are plain JSON; false, v as it was, leaves them
-// to runtime.DecodeArgs.
-func toolgenConfirmAllDecode(args []byte, v *Acks) bool {
-	d, r := *v, jsonreadpkg.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "all":
-			r.Once(&seen, 0)
-			if d.All != nil {
-				r.Fail()
-			}
-			s := []Ack{}
-			r.Array()
-			for r.Item() {
-				var e Ack
-				r.Object()
-				for r.Member() {
-					r.Fail()
-				}
-				s = append(s, e)
-			}
-			d.All = s
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenConfirmAllEncode writes a result of tool confirm_all as json.Marshal

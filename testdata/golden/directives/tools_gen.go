@@ -117,9 +117,9 @@ func toolgenReadFileHandler(ctx context.Context, args json.RawMessage) (*runtime
 	return runtime.TextResult(out), nil
 }
 
-// toolgenReadFileDecode reads the arguments of tool read into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenReadFileDecode reads the arguments of tool read, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenReadFileDecode(args []byte, v *PathInput) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -168,7 +168,7 @@ const toolgenRemoveFileInputSchema = `{
 // arguments and calls RemoveFile.
 func toolgenRemoveFileHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if !toolgenRemoveFileDecode(args, &in) {
+	if !toolgenReadFileDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -177,32 +177,6 @@ func toolgenRemoveFileHandler(ctx context.Context, args json.RawMessage) (*runti
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenRemoveFileDecode reads the arguments of tool remove_file into v
-// without reflection when they are plain JSON; false, v as it was, leaves them
-// to runtime.DecodeArgs.
-func toolgenRemoveFileDecode(args []byte, v *PathInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "path":
-			r.Once(&seen, 0)
-			d.Path = r.String()
-		case "limit":
-			r.Once(&seen, 1)
-			d.Limit = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenHTTPGetInputSchema is the JSON Schema of http_get's arguments.
@@ -230,7 +204,7 @@ const toolgenHTTPGetInputSchema = `{
 // arguments and calls HTTPGet.
 func toolgenHTTPGetHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if !toolgenHTTPGetDecode(args, &in) {
+	if !toolgenReadFileDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -240,32 +214,6 @@ func toolgenHTTPGetHandler(ctx context.Context, args json.RawMessage) (*runtime.
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
-}
-
-// toolgenHTTPGetDecode reads the arguments of tool http_get into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenHTTPGetDecode(args []byte, v *PathInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "path":
-			r.Once(&seen, 0)
-			d.Path = r.String()
-		case "limit":
-			r.Once(&seen, 1)
-			d.Limit = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenParseV2DataInputSchema is the JSON Schema of data.parse-v2's
@@ -294,7 +242,7 @@ const toolgenParseV2DataInputSchema = `{
 // the arguments and calls ParseV2Data.
 func toolgenParseV2DataHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in PathInput
-	if !toolgenParseV2DataDecode(args, &in) {
+	if !toolgenReadFileDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -304,30 +252,4 @@ func toolgenParseV2DataHandler(ctx context.Context, args json.RawMessage) (*runt
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
-}
-
-// toolgenParseV2DataDecode reads the arguments of tool data.parse-v2 into v
-// without reflection when they are plain JSON; false, v as it was, leaves them
-// to runtime.DecodeArgs.
-func toolgenParseV2DataDecode(args []byte, v *PathInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "path":
-			r.Once(&seen, 0)
-			d.Path = r.String()
-		case "limit":
-			r.Once(&seen, 1)
-			d.Limit = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }

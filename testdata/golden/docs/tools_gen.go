@@ -143,9 +143,9 @@ func toolgenAddTaskHandler(ctx context.Context, args json.RawMessage) (*runtime.
 	return runtime.TextResult(out), nil
 }
 
-// toolgenAddTaskDecode reads the arguments of tool add_task into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenAddTaskDecode reads the arguments of tool add_task, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenAddTaskDecode(args []byte, v *Input) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -261,7 +261,7 @@ const toolgenDescribeInputSchema = `{
 // arguments and calls Describe.
 func toolgenDescribeHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if !toolgenDescribeDecode(args, &in) {
+	if !toolgenAddTaskDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -271,60 +271,6 @@ func toolgenDescribeHandler(ctx context.Context, args json.RawMessage) (*runtime
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
-}
-
-// toolgenDescribeDecode reads the arguments of tool describe into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenDescribeDecode(args []byte, v *Input) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "title":
-			r.Once(&seen, 0)
-			d.Title = r.String()
-		case "due":
-			r.Once(&seen, 1)
-			d.Due = r.String()
-		case "note":
-			r.Once(&seen, 2)
-			d.Note = r.String()
-		case "priority":
-			r.Once(&seen, 3)
-			d.Priority = Priority(r.Int(0))
-		case "options":
-			r.Once(&seen, 4)
-			r.Object()
-			var seen1 uint64
-			for r.Member() {
-				switch string(r.Key()) {
-				case "verbose":
-					r.Once(&seen1, 0)
-					d.Options.Verbose = r.Bool()
-				default:
-					r.Fail()
-				}
-			}
-		case "tagged":
-			r.Once(&seen, 5)
-			d.Tagged = r.String()
-		case "quoted":
-			r.Once(&seen, 6)
-			d.Quoted = r.String()
-		case "plain":
-			r.Once(&seen, 7)
-			d.Plain = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenUndocumentedInputSchema is the JSON Schema of undocumented's
@@ -392,7 +338,7 @@ const toolgenUndocumentedInputSchema = `{
 // the arguments and calls Undocumented.
 func toolgenUndocumentedHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if !toolgenUndocumentedDecode(args, &in) {
+	if !toolgenAddTaskDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -402,58 +348,4 @@ func toolgenUndocumentedHandler(ctx context.Context, args json.RawMessage) (*run
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
-}
-
-// toolgenUndocumentedDecode reads the arguments of tool undocumented into v
-// without reflection when they are plain JSON; false, v as it was, leaves them
-// to runtime.DecodeArgs.
-func toolgenUndocumentedDecode(args []byte, v *Input) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "title":
-			r.Once(&seen, 0)
-			d.Title = r.String()
-		case "due":
-			r.Once(&seen, 1)
-			d.Due = r.String()
-		case "note":
-			r.Once(&seen, 2)
-			d.Note = r.String()
-		case "priority":
-			r.Once(&seen, 3)
-			d.Priority = Priority(r.Int(0))
-		case "options":
-			r.Once(&seen, 4)
-			r.Object()
-			var seen1 uint64
-			for r.Member() {
-				switch string(r.Key()) {
-				case "verbose":
-					r.Once(&seen1, 0)
-					d.Options.Verbose = r.Bool()
-				default:
-					r.Fail()
-				}
-			}
-		case "tagged":
-			r.Once(&seen, 5)
-			d.Tagged = r.String()
-		case "quoted":
-			r.Once(&seen, 6)
-			d.Quoted = r.String()
-		case "plain":
-			r.Once(&seen, 7)
-			d.Plain = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }

@@ -122,9 +122,9 @@ func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*r
 	}
 }
 
-// toolgenStoreGetDecode reads the arguments of tool get_note into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenStoreGetDecode reads the arguments of tool get_note, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenStoreGetDecode(args []byte, v *NoteInput) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -275,7 +275,7 @@ const toolgenGreeterGreetInputSchema = `{
 func toolgenGreeterGreetHandler(t *Greeter) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in NoteInput
-		if !toolgenGreeterGreetDecode(args, &in) {
+		if !toolgenStoreGetDecode(args, &in) {
 			if err := runtime.DecodeArgs(args, &in); err != nil {
 				return nil, err
 			}
@@ -286,29 +286,6 @@ func toolgenGreeterGreetHandler(t *Greeter) func(context.Context, json.RawMessag
 		}
 		return runtime.TextResult(out), nil
 	}
-}
-
-// toolgenGreeterGreetDecode reads the arguments of tool greet into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenGreeterGreetDecode(args []byte, v *NoteInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "key":
-			r.Once(&seen, 0)
-			d.Key = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenShoutInputSchema is the JSON Schema of shout's arguments.
@@ -331,7 +308,7 @@ const toolgenShoutInputSchema = `{
 // and calls Shout.
 func toolgenShoutHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in NoteInput
-	if !toolgenShoutDecode(args, &in) {
+	if !toolgenStoreGetDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -341,27 +318,4 @@ func toolgenShoutHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 		return nil, err
 	}
 	return runtime.TextResult(out), nil
-}
-
-// toolgenShoutDecode reads the arguments of tool shout into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenShoutDecode(args []byte, v *NoteInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "key":
-			r.Once(&seen, 0)
-			d.Key = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }

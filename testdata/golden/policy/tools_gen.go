@@ -120,9 +120,9 @@ func toolgenReadIssueHandler(ctx context.Context, args json.RawMessage) (*runtim
 	return runtime.TextResult(out), nil
 }
 
-// toolgenReadIssueDecode reads the arguments of tool read_issue into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenReadIssueDecode reads the arguments of tool read_issue, and of the
+// tools after it with the same input type, into v without reflection when they
+// are plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenReadIssueDecode(args []byte, v *IssueInput) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -163,7 +163,7 @@ const toolgenCloseIssueInputSchema = `{
 // arguments and calls CloseIssue.
 func toolgenCloseIssueHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in IssueInput
-	if !toolgenCloseIssueDecode(args, &in) {
+	if !toolgenReadIssueDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -172,29 +172,6 @@ func toolgenCloseIssueHandler(ctx context.Context, args json.RawMessage) (*runti
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenCloseIssueDecode reads the arguments of tool close_issue into v
-// without reflection when they are plain JSON; false, v as it was, leaves them
-// to runtime.DecodeArgs.
-func toolgenCloseIssueDecode(args []byte, v *IssueInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "number":
-			r.Once(&seen, 0)
-			d.Number = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenExportInputSchema is the JSON Schema of export's arguments.
@@ -235,7 +212,7 @@ const toolgenDeleteInputSchema = `{
 // and calls Delete.
 func toolgenDeleteHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in IssueInput
-	if !toolgenDeleteDecode(args, &in) {
+	if !toolgenReadIssueDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -244,29 +221,6 @@ func toolgenDeleteHandler(ctx context.Context, args json.RawMessage) (*runtime.R
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenDeleteDecode reads the arguments of tool delete into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenDeleteDecode(args []byte, v *IssueInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "number":
-			r.Once(&seen, 0)
-			d.Number = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenPingInputSchema is the JSON Schema of ping's arguments.

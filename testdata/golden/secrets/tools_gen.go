@@ -89,9 +89,9 @@ func toolgenForecastHandler(ctx context.Context, args json.RawMessage) (*runtime
 	return runtime.TextResult(out), nil
 }
 
-// toolgenForecastDecode reads the arguments of tool forecast into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenForecastDecode reads the arguments of tool forecast, and of the tools
+// after it with the same input type, into v without reflection when they are
+// plain JSON; false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenForecastDecode(args []byte, v *ForecastInput) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -132,7 +132,7 @@ const toolgenSyncInputSchema = `{
 // calls Sync.
 func toolgenSyncHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ForecastInput
-	if !toolgenSyncDecode(args, &in) {
+	if !toolgenForecastDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -141,29 +141,6 @@ func toolgenSyncHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenSyncDecode reads the arguments of tool sync into v without reflection
-// when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenSyncDecode(args []byte, v *ForecastInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "city":
-			r.Once(&seen, 0)
-			d.City = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenLocalInputSchema is the JSON Schema of local's arguments.
@@ -186,7 +163,7 @@ const toolgenLocalInputSchema = `{
 // and calls Local.
 func toolgenLocalHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in ForecastInput
-	if !toolgenLocalDecode(args, &in) {
+	if !toolgenForecastDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -195,27 +172,4 @@ func toolgenLocalHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenLocalDecode reads the arguments of tool local into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenLocalDecode(args []byte, v *ForecastInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "city":
-			r.Once(&seen, 0)
-			d.City = r.String()
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }

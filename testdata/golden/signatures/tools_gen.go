@@ -144,9 +144,9 @@ func toolgenFullHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	return runtime.TextResult(out), nil
 }
 
-// toolgenFullDecode reads the arguments of tool full into v without reflection
-// when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
+// toolgenFullDecode reads the arguments of tool full, and of the tools after it
+// with the same input type, into v without reflection when they are plain JSON;
+// false, v as it was, leaves them to runtime.DecodeArgs.
 func toolgenFullDecode(args []byte, v *Input) bool {
 	d, r := *v, jsonread.New(args)
 	r.Object()
@@ -186,35 +186,12 @@ const toolgenPointerInputSchema = `{
 // arguments and calls Pointer.
 func toolgenPointerHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if !toolgenPointerDecode(args, &in) {
+	if !toolgenFullDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
 	}
 	return runtime.TextResult(Pointer(&in)), nil
-}
-
-// toolgenPointerDecode reads the arguments of tool pointer into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenPointerDecode(args []byte, v *Input) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "n":
-			r.Once(&seen, 0)
-			d.N = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenFlatInputSchema is the JSON Schema of flat's arguments.
@@ -342,10 +319,11 @@ func toolgenClashDecode(args []byte, v *struct {
 	return true
 }
 
-// toolgenClashEncode writes a result of tool clash as json.Marshal does,
-// without reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
+// toolgenClashEncode writes a result of tool clash, and of the tools after it
+// with the same result type, as json.Marshal does, without reflection; false (a
+// NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so
+// that a result type changed without running toolgen again fails the build at
+// its guard alone.
 func toolgenClashEncode(result any) ([]byte, bool) {
 	v, ok := result.(int)
 	if !ok {
@@ -389,7 +367,7 @@ const toolgenOnlyErrorInputSchema = `{
 // arguments and calls OnlyError.
 func toolgenOnlyErrorHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if !toolgenOnlyErrorDecode(args, &in) {
+	if !toolgenFullDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
@@ -398,29 +376,6 @@ func toolgenOnlyErrorHandler(ctx context.Context, args json.RawMessage) (*runtim
 		return nil, err
 	}
 	return runtime.ContentResult(), nil
-}
-
-// toolgenOnlyErrorDecode reads the arguments of tool only_error into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenOnlyErrorDecode(args []byte, v *Input) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "n":
-			r.Once(&seen, 0)
-			d.N = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenNoResultInputSchema is the JSON Schema of no_result's arguments.
@@ -442,36 +397,13 @@ const toolgenNoResultInputSchema = `{
 // arguments and calls NoResult.
 func toolgenNoResultHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in Input
-	if !toolgenNoResultDecode(args, &in) {
+	if !toolgenFullDecode(args, &in) {
 		if err := runtime.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
 	}
 	NoResult(in)
 	return runtime.ContentResult(), nil
-}
-
-// toolgenNoResultDecode reads the arguments of tool no_result into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenNoResultDecode(args []byte, v *Input) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "n":
-			r.Once(&seen, 0)
-			d.N = int(r.Int(0))
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenAnonymousInputSchema is the JSON Schema of anonymous's arguments.
@@ -634,7 +566,7 @@ func toolgenFallbackHandler(_ context.Context, args json.RawMessage) (*runtime.R
 		}
 	}
 	out := Fallback(in.P3, in.Y, in.P3_)
-	if b, ok := toolgenFallbackEncode(out); ok {
+	if b, ok := toolgenClashEncode(out); ok {
 		return runtime.StructuredJSON(b)
 	}
 	return runtime.StructuredResult(out)
@@ -671,18 +603,4 @@ func toolgenFallbackDecode(args []byte, v *struct {
 	}
 	*v = d
 	return true
-}
-
-// toolgenFallbackEncode writes a result of tool fallback as json.Marshal does,
-// without reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
-func toolgenFallbackEncode(result any) ([]byte, bool) {
-	v, ok := result.(int)
-	if !ok {
-		return nil, false
-	}
-	w := jsonwrite.New(40)
-	w.Int(int64(v))
-	return w.Bytes()
 }
