@@ -15,15 +15,14 @@
 package fastcheck
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"math/big"
 	"regexp"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
 // Limits are the bounds the full path puts on arguments before any schema
@@ -142,14 +141,9 @@ const draft202012 = "https://json-schema.org/draft/2020-12/schema"
 // santhosh-tekuri/jsonschema does when it compiles; an unknown format is an
 // annotation there and here.
 func Compile(schema []byte, lim Limits) *Checker {
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil // something after the schema
+	doc, n, ok := jsonscan.Decode(schema, nil)
+	if !ok || jsonscan.Space(schema, n) != len(schema) {
+		return nil // not one JSON document
 	}
 	c := &compiler{defs: map[string]*node{}}
 	root, ok := doc.(map[string]any)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
@@ -72,176 +71,30 @@ func (n *node) required() map[string]bool {
 
 // parseNode decodes JSON, objects keeping their key order; nil when it is
 // not JSON. What follows the first value is not read, as json.Decoder
-// would not.
-//
-// It reads the bytes itself: json.Decoder's Token, which it used before,
-// took a quarter of the time toolgen spends reading a package of many
-// tools (BENCHMARKS.md, "Generator"). TestParseNode holds it to
-// encoding/json's decoding.
+// would not. It reads with jsonscan.Decode: json.Decoder's Token, which
+// it used before, took a quarter of the time toolgen spends reading a
+// package of many tools (BENCHMARKS.md, "Generator"). TestParseNode
+// holds it to encoding/json's decoding.
 func parseNode(data []byte) any {
-	p := nodeParser{data: data}
-	v, ok := p.value()
+	v, _, ok := jsonscan.Decode(data, newNode)
 	if !ok {
 		return nil
 	}
 	return v
 }
 
-type nodeParser struct {
-	data []byte
-	i    int
-}
-
-func (p *nodeParser) skipSpace() { p.i = jsonscan.Space(p.data, p.i) }
-
-// next skips space and reports whether the next byte is c, taking it if
-// it is.
-func (p *nodeParser) next(c byte) bool {
-	p.skipSpace()
-	if p.i < len(p.data) && p.data[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
-}
-
-func (p *nodeParser) value() (any, bool) {
-	p.skipSpace()
-	if p.i >= len(p.data) {
-		return nil, false
-	}
-	switch p.data[p.i] {
-	case '{':
-		p.i++
-		n := &node{vals: map[string]any{}}
-		if p.next('}') {
-			return n, true
+// newNode is the node of an object's members, in order; a key given
+// twice keeps its first place and its last value, as encoding/json's
+// tokens give them.
+func newNode(keys []string, vals []any) any {
+	n := &node{vals: make(map[string]any, len(keys))}
+	for i, k := range keys {
+		if _, dup := n.vals[k]; !dup {
+			n.keys = append(n.keys, k)
 		}
-		for {
-			p.skipSpace()
-			k, ok := p.str()
-			if !ok || !p.next(':') {
-				return nil, false
-			}
-			v, ok := p.value()
-			if !ok {
-				return nil, false
-			}
-			if _, dup := n.vals[k]; !dup {
-				n.keys = append(n.keys, k)
-			}
-			n.vals[k] = v
-			if p.next(',') {
-				continue
-			}
-			return n, p.next('}')
-		}
-	case '[':
-		p.i++
-		list := []any{}
-		if p.next(']') {
-			return list, true
-		}
-		for {
-			v, ok := p.value()
-			if !ok {
-				return nil, false
-			}
-			list = append(list, v)
-			if p.next(',') {
-				continue
-			}
-			return list, p.next(']')
-		}
-	case '"':
-		return p.str()
-	case 't':
-		return true, p.word("true")
-	case 'f':
-		return false, p.word("false")
-	case 'n':
-		return nil, p.word("null")
+		n.vals[k] = vals[i]
 	}
-	return p.number()
-}
-
-// number reads a number as JSON's grammar has it, and no further (of 01,
-// the 0, as json.Decoder's Token does).
-func (p *nodeParser) number() (any, bool) {
-	start := p.i
-	digits := func() int {
-		n := 0
-		for p.i < len(p.data) && '0' <= p.data[p.i] && p.data[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	p.next('-')
-	switch {
-	case p.i < len(p.data) && p.data[p.i] == '0':
-		p.i++
-	case digits() == 0:
-		return nil, false
-	}
-	if p.i < len(p.data) && p.data[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	return json.Number(p.data[start:p.i]), true
-}
-
-func (p *nodeParser) word(w string) bool {
-	if !bytes.HasPrefix(p.data[p.i:], []byte(w)) {
-		return false
-	}
-	p.i += len(w)
-	return true
-}
-
-// str reads a string; one with escapes or bytes that are not UTF-8 is
-// decoded by encoding/json.
-func (p *nodeParser) str() (string, bool) {
-	if p.i >= len(p.data) || p.data[p.i] != '"' {
-		return "", false
-	}
-	plain := true
-	j := p.i + 1
-	for ; j < len(p.data) && p.data[j] != '"'; j++ {
-		switch c := p.data[j]; {
-		case c == '\\':
-			plain = false
-			j++
-		case c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			plain = false
-		}
-	}
-	if j >= len(p.data) {
-		return "", false
-	}
-	raw := p.data[p.i : j+1]
-	p.i = j + 1
-	if plain {
-		return string(raw[1 : len(raw)-1]), true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return n
 }
 
 // literal writes a decoded JSON value back as compact JSON.
