@@ -29,7 +29,8 @@ func planPaths(pl *jsonPlan, uses []string) []string {
 	return uses
 }
 
-// decoderText is a tool's decoder as gofmt lays it out.
+// decoderText is the decoder c calls (c.decode, which c declares: the
+// tools of one input type share it), as gofmt lays it out.
 func decoderText(q qualifiers, what string, c *call) string {
 	name := c.decode.name
 	w := newCodeWriter(q, c.read, typeText(q, c.in), q.qual(jsonreadPath, "New"))

@@ -16,7 +16,8 @@ import (
 // jsonwritePath is the package generated encoders write with.
 const jsonwritePath = "github.com/toolgen-go/toolgen/runtime/jsonwrite"
 
-// encoderText is a tool's encoder as gofmt lays it out.
+// encoderText is the encoder c calls (c.encode, which c declares: the
+// tools of one result type share it), as gofmt lays it out.
 func encoderText(q qualifiers, what string, c *call) string {
 	name := c.encode.name
 	res := strings.ReplaceAll(typeText(q, c.res), "\n", "\n\t")

@@ -20,7 +20,7 @@ const maxDecodeDepth = 10000
 // start with a JSON value, or nests deeper than encoding/json does.
 //
 // It reads the bytes itself rather than through encoding/json's decoder,
-// several times faster for the schemas the generator and the runtime read
+// about twice as fast for the schemas the generator and the runtime read
 // (the generator decoded every tool's input schema with json.Decoder; see
 // BENCHMARKS.md, "Generator"). FuzzDecode holds the two to the same
 // values.

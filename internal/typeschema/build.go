@@ -94,17 +94,6 @@ func (b *builder) orNull(s *Schema, t Type) *Schema {
 	return s
 }
 
-// ForParams returns the object schema of flat parameters: one required
-// property per parameter, in order, and no others.
-func ForParams(params []Param) (*Schema, error) {
-	b := newBuilder()
-	s, err := b.params(params)
-	if err != nil {
-		return nil, err
-	}
-	return b.root(s), nil
-}
-
 func (b *builder) params(params []Param) (*Schema, error) {
 	s := &Schema{Type: []string{"object"}, Properties: []Property{}, NoAdditional: true}
 	for _, p := range params {
@@ -633,10 +622,11 @@ func collectFields(t Type, out *[]ObjectField) func(jsonField, *Schema) {
 // ForInput builds a tool's input schema once for all the generator
 // reads of it: for t, [ForType]'s schema and, when t is a struct type or
 // a pointer to one, the properties of that struct's object as
-// [ObjectFields] lists them; for params when t is nil, [ForParams]'
-// schema. undocumented lists the properties without a description (from
-// a doc comment, a tag or the type's doc) at any depth, each as an Error
-// at its field: a model calling the tool has only the name to go by.
+// [ObjectFields] lists them; for params when t is nil, the object
+// schema of those flat parameters: one property a parameter, in order,
+// and no others. undocumented lists the properties without a
+// description (from a doc comment, a tag or the type's doc) at any
+// depth, each as an Error at its field: a model calling the tool has only the name to go by.
 // Building a schema is the larger part of reading a tool, so it is done
 // once (BENCHMARKS.md, "Generator"). The fields' schemas are the
 // document's: they are for reading.

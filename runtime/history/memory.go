@@ -64,10 +64,10 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 	c.out.status = Status(status)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c.place(m.text.keep(text))
-	if _, ok := m.records[c.id()]; ok {
-		return norm.Exists(c.id())
+	if _, ok := m.records[string(text[:c.startEnd[fieldID]])]; ok {
+		return norm.Exists(string(text[:c.startEnd[fieldID]]))
 	}
+	c.place(m.text.keep(text))
 	m.insert(c)
 	return nil
 }

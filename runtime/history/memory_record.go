@@ -21,7 +21,7 @@ type memRecord struct {
 	// surface, correlation id, caller and input, each ending where
 	// startEnd says.
 	start    string
-	startEnd [6]int32
+	startEnd [6]int
 	has      memHas // which of the optional fields of start are there
 	created  int64  // Unix milliseconds: every store keeps milliseconds
 	deadline int64
@@ -32,7 +32,7 @@ type memRecord struct {
 type memOutcome struct {
 	// text is the result, then the error, each ending where end says.
 	text      string
-	end       [2]int32
+	end       [2]int
 	has       memHas // which of the optional fields are there
 	status    Status
 	completed int64 // Unix milliseconds
@@ -76,19 +76,19 @@ func packRecord(r *Record, b []byte) (memRecord, []byte) {
 	c := memRecord{created: norm.Time(r.CreatedAt).UnixMilli()}
 	for i, s := range [...]string{norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)} {
 		b = append(b, s...)
-		c.startEnd[i] = int32(len(b))
+		c.startEnd[i] = len(b)
 	}
 	optional := func(i int, flag memHas, p *string) {
 		if p != nil {
 			c.has |= flag
 			b = append(b, norm.Text(*p)...)
 		}
-		c.startEnd[i] = int32(len(b))
+		c.startEnd[i] = len(b)
 	}
 	optional(fieldCorrelation, hasCorrelation, r.CorrelationID)
 	optional(fieldCaller, hasCaller, r.Caller)
 	b = appendJSON(b, r.Input)
-	c.startEnd[fieldInput] = int32(len(b))
+	c.startEnd[fieldInput] = len(b)
 	if r.Deadline != nil {
 		c.has |= hasDeadline
 		c.deadline = norm.Time(*r.Deadline).UnixMilli()
@@ -121,12 +121,12 @@ func newOutcome(r *Record, b []byte) (o memOutcome, _ []byte) {
 	o = memOutcome{status: r.Status, approval: CleanApproval(r.Approval)}
 	base := len(b)
 	b = appendJSON(b, r.Result)
-	o.end[fieldResult] = int32(len(b) - base)
+	o.end[fieldResult] = len(b) - base
 	if r.Error != nil {
 		o.has |= hasError
 		b = append(b, norm.Text(*r.Error)...)
 	}
-	o.end[fieldError] = int32(len(b) - base)
+	o.end[fieldError] = len(b) - base
 	if r.CompletedAt != nil {
 		o.has |= hasCompleted
 		o.completed = norm.Time(*r.CompletedAt).UnixMilli()
@@ -139,7 +139,7 @@ func newOutcome(r *Record, b []byte) (o memOutcome, _ []byte) {
 }
 
 func (c *memRecord) field(i int) string {
-	var start int32
+	var start int
 	if i > 0 {
 		start = c.startEnd[i-1]
 	}
@@ -147,7 +147,7 @@ func (c *memRecord) field(i int) string {
 }
 
 func (o *memOutcome) field(i int) string {
-	var start int32
+	var start int
 	if i > 0 {
 		start = o.end[i-1]
 	}
@@ -203,8 +203,10 @@ func (c *memRecord) record(withJSON bool) *Record {
 // objects a record. A string handed out stays valid: strings.Builder
 // only appends, within the capacity reserved, so the bytes a string
 // covers are never written again. Nothing frees a chunk by hand: it is
-// collected once no record's string points into it, and as records
-// leave oldest first, chunks leave with them.
+// collected once no string points into it, and as records leave oldest
+// first, chunks leave with them. (A Record that Get or List returned
+// shares its strings with the store, so a caller that keeps one keeps
+// its chunk too.)
 type memText struct{ b strings.Builder }
 
 // memChunk is the size of memText's chunks; a text longer than an
