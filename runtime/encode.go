@@ -44,7 +44,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 		var err error
 		raw, ok := r.StructuredContent.(json.RawMessage)
 		switch {
-		case ok && raw != nil && compactJSON(raw):
+		case ok && raw != nil && resp.structured.compactJSON(raw):
 			buf.Write(raw) // what Compact would write: StructuredResult's JSON
 		case ok && raw != nil:
 			err = json.Compact(buf, raw) // what encoding/json does to a RawMessage

@@ -64,7 +64,43 @@ func TestEncodeCallResponse(t *testing.T) {
 		)}},
 		{"bad block", callResponse{Result: ContentResult(Content{Type: "video"})}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { checkEncoding(t, tc.resp) })
+		t.Run(tc.name, func(t *testing.T) {
+			checkEncoding(t, tc.resp)
+			// As the explorer encodes a recorded call's answer: with what
+			// history's check of the same bytes found.
+			if tc.resp.Result != nil {
+				var c jsonCheck
+				resultJSON(tc.resp.Result.StructuredContent, &c)
+				tc.resp.structured = &c
+				checkEncoding(t, tc.resp)
+			}
+		})
+	}
+}
+
+// TestJSONCheck: a check answers from memory only for the bytes it
+// scanned; any other bytes are scanned.
+func TestJSONCheck(t *testing.T) {
+	compact := []byte(`{"a":[1,2]}`)
+	spaced := []byte(`{"a": [1,2]}`)
+	var c jsonCheck
+	for _, step := range []struct {
+		b    []byte
+		want bool
+	}{
+		{compact, true},
+		{spaced, false},      // other bytes: scanned, not the answer remembered
+		{compact[:5], false}, // the same first byte, another length
+		{compact, true},
+		{nil, false},
+	} {
+		if got := c.compactJSON(step.b); got != step.want {
+			t.Errorf("compactJSON(%q) = %v, want %v", step.b, got, step.want)
+		}
+	}
+	var none *jsonCheck // remembers nothing
+	if !none.compactJSON(compact) || none.compactJSON(spaced) || none.compactJSON(nil) {
+		t.Error("a nil jsonCheck does not answer as compactJSON")
 	}
 }
 

@@ -158,6 +158,8 @@ func (s *Server) executable(rq *request) error {
 type callResponse struct {
 	*Result
 	Meta *callMeta `json:"_meta,omitempty"`
+
+	structured *jsonCheck // of Result's structured content, when known
 }
 
 type callMeta struct {
@@ -184,7 +186,7 @@ func (s *Server) callTool(rq *request) error {
 	if err := policyRefusal(out); err != nil {
 		return err
 	}
-	resp := callResponse{Result: out.Result}
+	resp := callResponse{Result: out.Result, structured: &out.structured}
 	trace := out.Result.TraceID
 	if trace == "" && c.TraceID == "" {
 		trace = out.TraceID // the call's own span, when it is traced

