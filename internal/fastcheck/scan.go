@@ -265,6 +265,10 @@ func (s *scanner) scanString() (raw []byte, escaped, ok bool) {
 	start := s.i
 	for s.i < len(s.b) {
 		c := s.b[s.i]
+		if jsonscan.PlainByte(c) {
+			s.i++
+			continue
+		}
 		switch {
 		case c == '"':
 			raw = s.b[start:s.i]

@@ -125,11 +125,24 @@ func (s *scanner) next(i int, closing byte) (_ int, more, ok bool) {
 	return i, false, false
 }
 
+// PlainByte reports whether c stands for itself inside a JSON string:
+// printable ASCII other than the quote and the backslash. It is one table
+// load, for the loops over a string's bytes, where the four comparisons
+// it replaces were most of a call's scanning.
+func PlainByte(c byte) bool { return plainBytes[c] }
+
+var plainBytes = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads the string whose opening quote is b[i].
 func str(b []byte, i int) (int, bool) {
 	for i++; i < len(b); {
 		c := b[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		if plainBytes[c] {
 			i++
 			continue
 		}

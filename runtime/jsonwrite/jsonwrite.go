@@ -119,30 +119,25 @@ func AppendFloat(b []byte, f float64, bits int) []byte {
 // Encoder with SetEscapeHTML(false) leaves them).
 func AppendString(b []byte, s string, html bool) []byte {
 	const hex = "0123456789abcdef"
+	esc := &escapes
+	if html {
+		esc = &htmlEscapes
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
+		e := esc[s[i]]
+		if e == 0 {
+			i++
+			continue
+		}
+		if e != multibyte {
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
+			if e == 'u' {
+				c := s[i]
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			} else {
+				b = append(b, '\\', e)
 			}
 			i++
 			start = i
@@ -166,3 +161,37 @@ func AppendString(b []byte, s string, html bool) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// escapes says how AppendString writes each byte: 0 as it is; a letter or
+// character c as a backslash and c (\n, \"); 'u' as \u00XX; multibyte
+// when it starts (or is not) a UTF-8 sequence, which is looked at whole.
+// One load a byte, where the comparisons it replaces were most of a
+// structured result's text (its JSON, a quote every few bytes).
+var escapes, htmlEscapes = func() (plain, html [256]byte) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			plain[c] = multibyte
+		case c == '"' || c == '\\':
+			plain[c] = byte(c)
+		case c == '\b':
+			plain[c] = 'b'
+		case c == '\f':
+			plain[c] = 'f'
+		case c == '\n':
+			plain[c] = 'n'
+		case c == '\r':
+			plain[c] = 'r'
+		case c == '\t':
+			plain[c] = 't'
+		case c < 0x20:
+			plain[c] = 'u'
+		}
+	}
+	html = plain
+	html['<'], html['>'], html['&'] = 'u', 'u', 'u'
+	return plain, html
+}()
+
+// multibyte marks, in escapes, a byte of a UTF-8 sequence.
+const multibyte = 0xff
