@@ -162,13 +162,24 @@ func StructuredResult(v any) (*Result, error) {
 // json.Marshal writes it: what the encoder toolgen generates for a tool's
 // result gives, without reflection. The result keeps b.
 func StructuredJSON(b []byte) (*Result, error) {
-	text := string(b)
+	// The result and its one block are one allocation, and a string's text
+	// is decoded into a variable of its own, which escapes only when b is
+	// a string: two allocations a call fewer than the plain way.
+	rb := &struct {
+		r Result
+		c [1]Content
+	}{}
 	if len(b) > 0 && b[0] == '"' {
+		var text string
 		if err := json.Unmarshal(b, &text); err != nil {
 			return nil, fmt.Errorf("encode result: %w", err)
 		}
+		rb.c[0] = Text(text)
+	} else {
+		rb.c[0] = Text(string(b))
 	}
-	r := &Result{Content: []Content{Text(text)}}
+	r := &rb.r
+	r.Content = rb.c[:]
 	if string(b) != "null" {
 		r.StructuredContent = json.RawMessage(b)
 	}

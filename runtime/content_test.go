@@ -114,3 +114,12 @@ func TestResultIsPlain(t *testing.T) {
 		t.Errorf("StructuredResult: %#v, %v; want %#v", got, err, want)
 	}
 }
+
+// TestStructuredJSONAllocs: a structured result costs its text, its
+// result with its block, and its structured content's box.
+func TestStructuredJSONAllocs(t *testing.T) {
+	b := []byte(`{"city":"Oslo","days":2}`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = StructuredJSON(b) }); n > 3 {
+		t.Errorf("StructuredJSON makes %v allocations, want at most 3", n)
+	}
+}

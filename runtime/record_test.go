@@ -270,3 +270,13 @@ func TestRecordDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestNowMilli: the time history keeps is in UTC, to the millisecond, with
+// no monotonic reading (== compares all three).
+func TestNowMilli(t *testing.T) {
+	before := time.Now()
+	n := nowMilli()
+	if n != n.UTC().Truncate(time.Millisecond) || n.Before(before.Truncate(time.Millisecond)) {
+		t.Fatalf("nowMilli() = %#v, not now in UTC to the millisecond", n)
+	}
+}
