@@ -202,18 +202,26 @@ func TestRecordRedactionAndSecrets(t *testing.T) {
 // requests by route; /health says healthy, or 503 when the store is down.
 func TestMetricsAndHealth(t *testing.T) {
 	s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard()})
+	// One tool's calls on two surfaces with two outcomes, each series
+	// counted more than once: each call counts in its own.
 	do(t, s, "POST", "/tools/echo/call", `{"message":"a"}`)
 	do(t, s, "POST", "/tools/echo/call", `{}`)
+	do(t, s, "POST", "/tools/echo/call", `{"message":"b"}`)
+	do(t, s, "POST", "/v1/tools/echo", `{"input":{"message":"c"}}`)
+	do(t, s, "POST", "/tools/echo/call", `{}`)
+	do(t, s, "POST", "/tools/echo/call", `{"message":"d"}`)
 	do(t, s, "POST", "/v1/tools/planner", `{"input":{"goal":"fail"}}`)
 	m := do(t, s, "GET", "/metrics", "").body
 	for _, want := range []string{
-		`toolgen_invocations_total{outcome="ok",surface="explorer",tool="echo"} 1`,
-		`toolgen_invocations_total{outcome="invalid",surface="explorer",tool="echo"} 1`,
+		`toolgen_invocations_total{outcome="ok",surface="explorer",tool="echo"} 3`,
+		`toolgen_invocations_total{outcome="invalid",surface="explorer",tool="echo"} 2`,
+		`toolgen_invocations_total{outcome="ok",surface="v1",tool="echo"} 1`,
 		`toolgen_invocations_total{outcome="failed",surface="v1",tool="planner"} 1`,
-		`toolgen_invocation_duration_seconds_count{surface="explorer",tool="echo"} 2`,
-		`toolgen_http_requests_total{code="200",route="/tools/{name}/call"} 1`,
-		`toolgen_http_requests_total{code="400",route="/tools/{name}/call"} 1`,
-		`toolgen_http_requests_total{code="200",route="/v1/tools/{name}"} 1`,
+		`toolgen_invocation_duration_seconds_count{surface="explorer",tool="echo"} 5`,
+		`toolgen_invocation_duration_seconds_count{surface="v1",tool="echo"} 1`,
+		`toolgen_http_requests_total{code="200",route="/tools/{name}/call"} 3`,
+		`toolgen_http_requests_total{code="400",route="/tools/{name}/call"} 2`,
+		`toolgen_http_requests_total{code="200",route="/v1/tools/{name}"} 2`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(m, want) {

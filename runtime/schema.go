@@ -89,6 +89,10 @@ type compiledTool struct {
 	output      outputShape
 	fast        *fastcheck.Checker
 
+	// series are the metrics series of the tool's calls: per tool, and
+	// found with the rest of what a call looks up once (see toolSeries).
+	series toolSeries
+
 	once     sync.Once
 	compiles *atomic.Int64 // the cache's counter
 	schema   *jsonschema.Schema
