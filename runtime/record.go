@@ -260,7 +260,7 @@ func (s *Server) write(ctx context.Context, wctx *writeContext, op string, f fun
 		s.writes.failed.Store(time.Now().UnixNano())
 		return false
 	}
-	s.writes.ok.Store(time.Now().UnixNano())
+	s.writes.succeeded()
 	return true
 }
 
@@ -272,6 +272,16 @@ type writeHealth struct{ failed, ok atomic.Int64 }
 // failingWrites is how long a failed write, with none succeeding since,
 // keeps /health at 503 before it asks the store again.
 const failingWrites = 30 * time.Second
+
+// succeeded notes a write that succeeded. Only whether one came after
+// the last failure matters (failing), so the time is written only then:
+// not a clock read and a store to one cache line every core shares, twice
+// every call.
+func (h *writeHealth) succeeded() {
+	if h.failed.Load() >= h.ok.Load() {
+		h.ok.Store(time.Now().UnixNano())
+	}
+}
 
 // failing reports whether the last write failed, recently.
 func (h *writeHealth) failing(now time.Time) bool {

@@ -46,8 +46,17 @@ const (
 func withIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := &requestState{
-			requestID:     saneID(header(r.Header, headerRequestID)),
-			correlationID: saneID(header(r.Header, headerCorrelationID)),
+			requestID:     header(r.Header, headerRequestID),
+			correlationID: header(r.Header, headerCorrelationID),
+		}
+		if req, corr := validID(st.requestID), validID(st.correlationID); !req || !corr {
+			newReq, newCorr := newUUIDPair() // a client that sends neither is the usual case
+			if !req {
+				st.requestID = newReq
+			}
+			if !corr {
+				st.correlationID = newCorr
+			}
 		}
 		setHeaders(w.Header(), headerRequestID, st.requestID, headerCorrelationID, st.correlationID)
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
@@ -63,14 +72,6 @@ func header(h http.Header, key string) string {
 		return v[0]
 	}
 	return ""
-}
-
-// saneID returns v when it is a usable id, else a new UUID.
-func saneID(v string) string {
-	if validID(v) {
-		return v
-	}
-	return newUUID()
 }
 
 // validID reports whether v is a non-empty id of printable ASCII, at most

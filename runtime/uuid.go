@@ -5,14 +5,31 @@ import (
 	"sync"
 )
 
-// newUUID returns a random (version 4) UUID: a REST call takes three (its
-// request, correlation and invocation ids).
+// newUUID returns a random (version 4) UUID: a call's invocation id.
 func newUUID() string {
 	var b [16]byte
 	randomBytes(b[:])
+	return formatUUID(version4(b))
+}
+
+// newUUIDPair returns two new UUIDs, as newUUID does, from one read of
+// random bytes and in one string: a request without ids takes two (its
+// request and correlation ids).
+func newUUIDPair() (string, string) {
+	var b [32]byte
+	randomBytes(b[:])
+	var s [72]byte
+	putUUID((*[36]byte)(s[:36]), version4([16]byte(b[:16])))
+	putUUID((*[36]byte)(s[36:]), version4([16]byte(b[16:])))
+	both := string(s[:])
+	return both[:36], both[36:]
+}
+
+// version4 marks random bytes as a version 4, variant 1 UUID.
+func version4(b [16]byte) [16]byte {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return formatUUID(b)
+	return b
 }
 
 // randomChunk is random bytes read ahead from crypto/rand, and how many
@@ -45,6 +62,12 @@ func randomBytes(p []byte) {
 // cost about three times as many instructions.
 func formatUUID(b [16]byte) string {
 	var s [36]byte
+	putUUID(&s, b)
+	return string(s[:])
+}
+
+// putUUID writes b in a UUID's usual form into s.
+func putUUID(s *[36]byte, b [16]byte) {
 	put := func(i int, c byte) { s[i], s[i+1] = hexDigits[c>>4], hexDigits[c&0x0f] }
 	put(0, b[0])
 	put(2, b[1])
@@ -66,7 +89,6 @@ func formatUUID(b [16]byte) string {
 	put(30, b[13])
 	put(32, b[14])
 	put(34, b[15])
-	return string(s[:])
 }
 
 const hexDigits = "0123456789abcdef"

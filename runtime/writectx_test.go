@@ -113,13 +113,15 @@ func TestNewUUID(t *testing.T) {
 	re := regexp.MustCompile(`^` + uuidRE + `$`)
 	seen := map[string]bool{}
 	for range 1000 {
-		id := newUUID()
-		if !re.MatchString(id) {
-			t.Fatalf("%q is not a version 4 UUID", id)
+		a, b := newUUIDPair() // a request's two ids
+		for _, id := range []string{newUUID(), a, b} {
+			if !re.MatchString(id) {
+				t.Fatalf("%q is not a version 4 UUID", id)
+			}
+			if seen[id] {
+				t.Fatalf("%q twice", id)
+			}
+			seen[id] = true
 		}
-		if seen[id] {
-			t.Fatalf("%q twice", id)
-		}
-		seen[id] = true
 	}
 }
