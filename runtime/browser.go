@@ -48,7 +48,7 @@ func (s *Server) browserGuard(h http.Handler) http.Handler {
 }
 
 // fromBrowser reports whether a request carries either header the
-// cross-origin check reads. Without both (a client that is not a browser,
+// cross-origin check reads. With neither (a client that is not a browser,
 // or a same-origin request from an old one) the check lets it through, so
 // it is asked only when one is there: it reads them with Header.Get, which
 // checks each key's case on every request.

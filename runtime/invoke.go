@@ -184,9 +184,11 @@ type Outcome struct {
 	TraceID string
 
 	// compiled is what the pipeline derived from Tool's schemas, kept so
-	// that shaping the result, recording it and answering with it look
-	// the tool up once a call rather than once each; an outcome made
-	// elsewhere (a middleware's own) has none, and is looked up.
+	// that shaping the result, recording it, counting it and answering
+	// with it look the tool up once a call rather than once each. An
+	// outcome the pipeline did not make (a middleware's own) may have
+	// none, and is looked up; one from another server's pipeline has that
+	// server's, derived from the same tool.
 	compiled compiledRef
 	// structured is what history found of the structured content's JSON,
 	// for the explorer's encoder.
@@ -199,10 +201,14 @@ type compiledRef struct {
 	ct   *compiledTool
 }
 
-// compiledOf returns what the server derived from o.Tool's schemas.
+// compiledOf returns what the server derived from o.Tool's schemas; nil
+// for an outcome without a tool (a middleware's own may have none).
 func (s *Server) compiledOf(o *Outcome) *compiledTool {
 	if o.compiled.ct != nil && o.compiled.tool == o.Tool {
 		return o.compiled.ct
+	}
+	if o.Tool == nil {
+		return nil
 	}
 	return s.compiled.get(o.Tool)
 }
@@ -489,7 +495,7 @@ func shape(ct *compiledTool, res *Result) *Result {
 func (s *Server) resultValue(o *Outcome) any {
 	r := o.Result
 	if r.StructuredContent != nil {
-		if s.compiledOf(o).output.wrap {
+		if ct := s.compiledOf(o); ct != nil && ct.output.wrap {
 			if m, ok := r.StructuredContent.(map[string]any); ok {
 				return m["result"]
 			}

@@ -51,8 +51,10 @@ type metrics struct {
 	// WithLabelValues hashes the labels and searches the vector under its
 	// lock on every call. The keys are bounded as the label sets are
 	// (tools, surfaces, outcomes; routes, status codes). requestSeries
-	// holds a route's *seriesList of codes; a call's series are found
-	// with its tool (toolSeries), and in the first two only when not.
+	// holds a route's *seriesList of codes. A call's series are found with
+	// its tool (toolSeries); the first two maps make them for that list,
+	// and serve the outcomes that carry no tool looked up (a refusal
+	// before validation, a middleware's own outcome).
 	invocationSeries, durationSeries, requestSeries sync.Map
 }
 
@@ -116,7 +118,7 @@ func (m *metrics) callSeries(out *Outcome, surface string) (prometheus.Counter, 
 	if ct == nil || out.compiled.tool != out.Tool {
 		return m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)
 	}
-	e := ct.series.get(callLabels{surface, out.Status}, func() callSeries {
+	e := ct.series.get(callLabels{m, surface, out.Status}, func() callSeries {
 		return callSeries{m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)}
 	})
 	return e.calls, e.took
@@ -129,7 +131,12 @@ func (m *metrics) callSeries(out *Outcome, surface string) (prometheus.Counter, 
 // (issue #27).
 type toolSeries = seriesList[callLabels, callSeries]
 
+// callLabels are a call's labels, and the metrics they are of: an
+// outcome may come from another server's Invoke (a middleware that
+// forwards calls), and its tool's list then holds that server's series
+// too.
 type callLabels struct {
+	m       *metrics
 	surface string
 	status  Status
 }

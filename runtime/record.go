@@ -196,7 +196,13 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Status = history.Failed
 	if out.Status == StatusOK {
 		r.Status = history.Success
-		r.Result = resultJSON(s.resultValue(out), &out.structured)
+		var check *jsonCheck
+		if s.opts.RedactHistory == nil {
+			// Only then is what history checks what the caller is sent:
+			// a hook gets the record's bytes, and may write into them.
+			check = &out.structured
+		}
+		r.Result = resultJSON(s.resultValue(out), check)
 	} else {
 		msg := resultText(out.Result)
 		r.Error = &msg
@@ -264,9 +270,10 @@ func (s *Server) write(ctx context.Context, wctx *writeContext, op string, f fun
 	return true
 }
 
-// writeHealth is when history writes last failed and last succeeded
-// (Unix nanoseconds), for /health: a store may answer a ping and still
-// refuse the calls' records (a disk with room for a byte, not a record).
+// writeHealth is when a history write last failed and when one first
+// succeeded after it (Unix nanoseconds), for /health: a store may answer a
+// ping and still refuse the calls' records (a disk with room for a byte,
+// not a record).
 type writeHealth struct{ failed, ok atomic.Int64 }
 
 // failingWrites is how long a failed write, with none succeeding since,
@@ -276,7 +283,9 @@ const failingWrites = 30 * time.Second
 // succeeded notes a write that succeeded. Only whether one came after
 // the last failure matters (failing), so the time is written only then:
 // not a clock read and a store to one cache line every core shares, twice
-// every call.
+// every call. (A success racing a failure, nanoseconds apart, may leave
+// failing true until the next success; before, the later of the two
+// clock reads won the same race.)
 func (h *writeHealth) succeeded() {
 	if h.failed.Load() >= h.ok.Load() {
 		h.ok.Store(time.Now().UnixNano())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -202,8 +203,8 @@ func TestRecordRedactionAndSecrets(t *testing.T) {
 // requests by route; /health says healthy, or 503 when the store is down.
 func TestMetricsAndHealth(t *testing.T) {
 	s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard()})
-	// One tool's calls on two surfaces with two outcomes, each series
-	// counted more than once: each call counts in its own.
+	// One tool's calls on two surfaces with two outcomes, the explorer's
+	// series counted more than once: each call counts in its own.
 	do(t, s, "POST", "/tools/echo/call", `{"message":"a"}`)
 	do(t, s, "POST", "/tools/echo/call", `{}`)
 	do(t, s, "POST", "/tools/echo/call", `{"message":"b"}`)
@@ -241,6 +242,25 @@ func TestMetricsAndHealth(t *testing.T) {
 	off.ServeHTTP(rec, httptest.NewRequest("GET", "/internal/metrics", nil))
 	if b, _ := io.ReadAll(rec.Body); rec.Code != 200 || !strings.Contains(string(b), "toolgen_http_requests_total") {
 		t.Errorf("moved metrics: %d", rec.Code)
+	}
+}
+
+// TestMetricsOfForwardedCalls: a server whose middleware answers with
+// another server's Invoke counts the call in its own metrics, and the
+// other counts it once, in its own.
+func TestMetricsOfForwardedCalls(t *testing.T) {
+	b := NewServer(qmcpTools(), &Options{Logger: discard()})
+	a := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard(), Middleware: []Middleware{
+		func(InvokeFunc) InvokeFunc { return b.Invoke },
+	}})
+	for range 2 {
+		do(t, a, "POST", "/tools/echo/call", `{"message":"a"}`).is(t, 200, `{"content":[{"type":"text","text":"a"}],"structuredContent":{"result":"a"},"isError":false}`)
+	}
+	for s, n := range map[*Server]int{a: 2, b: 2} {
+		want := fmt.Sprintf(`toolgen_invocations_total{outcome="ok",surface="explorer",tool="echo"} %d`, n)
+		if m := do(t, s, "GET", "/metrics", "").body; !strings.Contains(m, want) {
+			t.Errorf("no %s in the /metrics of %p", want, s)
+		}
 	}
 }
 

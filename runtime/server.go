@@ -102,7 +102,9 @@ type Options struct {
 	// persist. The server does not close it.
 	History history.Store
 	// RedactHistory, when set, edits each record (its input and result)
-	// before it is stored: to drop personal data, say.
+	// before it is stored: to drop personal data, say. It gets a copy of
+	// the record; replace its Input or Result rather than write into their
+	// bytes, which are the call's own.
 	RedactHistory func(*history.Record)
 	// HistoryTimeout bounds each history write; past it the write is
 	// abandoned and logged. Default [DefaultHistoryTimeout]. A pending

@@ -5,7 +5,8 @@ import (
 	"sync"
 )
 
-// newUUID returns a random (version 4) UUID: a call's invocation id.
+// newUUID returns a random (version 4) UUID: a call's invocation id, an
+// OXP call's id, a human response's.
 func newUUID() string {
 	var b [16]byte
 	randomBytes(b[:])

@@ -292,9 +292,7 @@ func (s *scanner) scanString() (raw []byte, escaped, ok bool) {
 			default:
 				return nil, false, false
 			}
-		case c < utf8.RuneSelf:
-			s.i++
-		default:
+		default: // not ASCII: PlainByte passed every other byte
 			r, size := utf8.DecodeRune(s.b[s.i:])
 			if r == utf8.RuneError && size == 1 {
 				return nil, false, false

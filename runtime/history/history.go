@@ -164,7 +164,9 @@ var ErrExists = norm.ErrExists
 //     U+FFFD (PostgreSQL's text can hold neither); filters and ids given to
 //     List and Get are read the same way.
 //   - A store keeps its own copy: the caller may reuse a Record it passed,
-//     and change one it got, without changing the store.
+//     and change one it got, without changing the store. It does not
+//     write into what it is given: Input and Result are the call's own
+//     bytes, which the caller is answered with.
 //   - A record still pending past its Deadline reads (Get, List and its
 //     filters) as Failed with the error [Interrupted]; a Finish that comes
 //     after all the same completes it.
