@@ -2,8 +2,10 @@ package norm
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestTime holds Time to t.UTC().Truncate(time.Millisecond), field for
@@ -21,4 +23,27 @@ func TestTime(t *testing.T) {
 			t.Fatalf("Time(%v) = %#v, want %#v", tm, got, want)
 		}
 	}
+}
+
+// FuzzASCII holds ascii to its definition, and Text and Plain to what they
+// were without it.
+func FuzzASCII(f *testing.F) {
+	for _, s := range []string{"", "forecast", "0f8c3e5a-8a1b-4c2d-9e0f-123456789abc", `{"city":"Oslo"}`, "a\x00b", "Zürich", "\xff", "1234567\x80", "12345678\x00", "\x7f\x01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := true
+		for i := 0; i < len(s); i++ {
+			if s[i] == 0 || s[i] >= 0x80 {
+				want = false
+			}
+		}
+		if ascii(s) != want || ascii([]byte(s)) != want {
+			t.Fatalf("ascii(%q) = %v, want %v", s, ascii(s), want)
+		}
+		plain := utf8.ValidString(s) && !strings.Contains(s, "\x00")
+		if Plain([]byte(s)) != plain || (Text(s) == s) != plain {
+			t.Fatalf("Text or Plain of %q changed", s)
+		}
+	})
 }
