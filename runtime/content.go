@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"reflect"
 	"strings"
+	"unsafe"
 )
 
 // Content types, as MCP names them.
@@ -160,11 +161,13 @@ func StructuredResult(v any) (*Result, error) {
 
 // StructuredJSON is [StructuredResult] for a value's JSON, b, exactly as
 // json.Marshal writes it: what the encoder toolgen generates for a tool's
-// result gives, without reflection. The result keeps b.
+// result gives, without reflection. The result keeps b, as its structured
+// content and as its text: b must not be changed after.
 func StructuredJSON(b []byte) (*Result, error) {
 	// The result and its one block are one allocation, and a string's text
 	// is decoded into a variable of its own, which escapes only when b is
-	// a string: two allocations a call fewer than the plain way.
+	// a string: two allocations a call fewer than the plain way. Any other
+	// text is b itself, which the result keeps anyway: not a copy of it.
 	rb := &struct {
 		r Result
 		c [1]Content
@@ -176,7 +179,7 @@ func StructuredJSON(b []byte) (*Result, error) {
 		}
 		rb.c[0] = Text(text)
 	} else {
-		rb.c[0] = Text(string(b))
+		rb.c[0] = Text(unsafe.String(unsafe.SliceData(b), len(b)))
 	}
 	r := &rb.r
 	r.Content = rb.c[:]
