@@ -74,7 +74,8 @@ type Options struct {
 	RecordArguments, RecordResults bool
 	// Redact, when set, edits what is recorded (the record's Input and
 	// Result), as Options.RedactHistory does for history; Setup passes
-	// the server's.
+	// the server's. Like it, it sets a new Input or Result rather than
+	// write into the bytes it is given, which are the call's own.
 	Redact func(*history.Record)
 	// StepSpans makes a child span of the call's span for each of its
 	// steps: validate, history.start, handler, history.finish. Off by
