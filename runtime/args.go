@@ -82,31 +82,43 @@ func compactJSON(b []byte) bool {
 	return valid && compact
 }
 
-// jsonCheck remembers what compactJSON answered of one JSON text, with
-// the text it is of (its first byte and its length), so that a second
-// reader of the same bytes need not scan them again: history checks a
+// jsonCheck remembers what one scan found of one JSON text, with the
+// text it is of (its first byte and its length), so that a second reader
+// of the same bytes need not scan them again: history checks a
 // structured result before it keeps it, and the explorer's encoder then
 // writes the same bytes as they are (issue #27: each scan was about 2% of
-// a REST call's instructions). The zero value remembers nothing.
+// a REST call's instructions). The zero value remembers nothing; a nil
+// one answers as the functions of the same names do.
 type jsonCheck struct {
-	first   *byte
-	n       int
-	compact bool
+	first          *byte
+	n              int
+	valid, compact bool // as jsonscan.Compact says
 }
 
-// compactJSON is compactJSON(b), answered from c when c is of b and
-// remembered in c otherwise. A nil c remembers nothing.
+// compactJSON is compactJSON(b), answered from c.
 func (c *jsonCheck) compactJSON(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	if c == nil {
+	if c == nil || len(b) == 0 {
 		return compactJSON(b)
 	}
-	if c.first != &b[0] || c.n != len(b) {
-		c.first, c.n, c.compact = &b[0], len(b), compactJSON(b)
-	}
+	c.scan(b)
 	return c.compact
+}
+
+// validJSON is validJSON(b), answered from c.
+func (c *jsonCheck) validJSON(b []byte) bool {
+	if c == nil || len(b) == 0 {
+		return validJSON(b)
+	}
+	c.scan(b)
+	return c.valid || json.Valid(b)
+}
+
+// scan makes c of b, scanning b unless c is of it already.
+func (c *jsonCheck) scan(b []byte) {
+	if c.first != &b[0] || c.n != len(b) {
+		valid, compact := jsonscan.Compact(b, maxNesting)
+		c.first, c.n, c.valid, c.compact = &b[0], len(b), valid, compact
+	}
 }
 
 // validJSON is json.Valid, answered by plainJSON when it can.

@@ -201,11 +201,20 @@ type compiledRef struct {
 	ct   *compiledTool
 }
 
+// derived is what a pipeline derived from o.Tool's schemas, when o
+// carries it; nil otherwise.
+func (o *Outcome) derived() *compiledTool {
+	if o.compiled.tool != o.Tool {
+		return nil
+	}
+	return o.compiled.ct
+}
+
 // compiledOf returns what the server derived from o.Tool's schemas; nil
 // for an outcome without a tool (a middleware's own may have none).
 func (s *Server) compiledOf(o *Outcome) *compiledTool {
-	if o.compiled.ct != nil && o.compiled.tool == o.Tool {
-		return o.compiled.ct
+	if ct := o.derived(); ct != nil {
+		return ct
 	}
 	if o.Tool == nil {
 		return nil

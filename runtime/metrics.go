@@ -114,8 +114,8 @@ func (m *metrics) middleware(next InvokeFunc) InvokeFunc {
 // as out did counts in: from the tool's own list when the pipeline looked
 // the tool up (see toolSeries), else from the server's maps.
 func (m *metrics) callSeries(out *Outcome, surface string) (prometheus.Counter, prometheus.Observer) {
-	ct := out.compiled.ct
-	if ct == nil || out.compiled.tool != out.Tool {
+	ct := out.derived()
+	if ct == nil {
 		return m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)
 	}
 	e := ct.series.get(callLabels{m, surface, out.Status}, func() callSeries {

@@ -315,7 +315,7 @@ func inputJSON(args json.RawMessage) json.RawMessage {
 // kept as it is rather than encoded again. What checking it found is
 // remembered in c.
 func resultJSON(v any, c *jsonCheck) json.RawMessage {
-	if raw, ok := v.(json.RawMessage); ok && (c.compactJSON(raw) || validJSON(raw)) {
+	if raw, ok := v.(json.RawMessage); ok && c.validJSON(raw) {
 		return raw
 	}
 	return marshalValue(v)

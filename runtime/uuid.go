@@ -59,7 +59,7 @@ func randomBytes(p []byte) {
 
 // formatUUID writes a UUID's 16 bytes in its usual form. Each byte goes
 // to a position known when compiling, so that no index is checked at run
-// time: a REST call formats three ids, and hex.Encode over the five groups
+// time: a REST call writes three ids, and hex.Encode over the five groups
 // cost about three times as many instructions.
 func formatUUID(b [16]byte) string {
 	var s [36]byte

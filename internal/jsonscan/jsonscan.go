@@ -1,11 +1,12 @@
-// Package jsonscan reads JSON text without a schema: whether bytes are one JSON value (Valid, Compact), quickly enough to
-// ask on every call (the arguments a client sent, the result a tool
-// returned), how deeply they nest (Deeper), and the members of an object
-// known to be valid (Members); and, for the schemas the generator and
-// the runtime compile, decodes it as encoding/json does (Decode).
-// encoding/json's Valid runs a byte-at-a-time state
-// machine through a function value per byte; a call's JSON is mostly
-// plain ASCII in strings, which this scanner passes over in a tight loop.
+// Package jsonscan reads JSON text without a schema: whether bytes are
+// one JSON value (Valid, Compact), quickly enough to ask on every call
+// (the arguments a client sent, the result a tool returned), how deeply
+// they nest (Deeper), and the members of an object known to be valid
+// (Members); and, for the schemas the generator and the runtime compile,
+// decodes it as encoding/json does (Decode). encoding/json's Valid runs a
+// byte-at-a-time state machine through a function value per byte; a
+// call's JSON is mostly plain ASCII in strings, which this scanner passes
+// over in a tight loop.
 package jsonscan
 
 import "unicode/utf8"

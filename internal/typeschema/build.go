@@ -626,7 +626,8 @@ func collectFields(t Type, out *[]ObjectField) func(jsonField, *Schema) {
 // schema of those flat parameters: one property a parameter, in order,
 // and no others. undocumented lists the properties without a
 // description (from a doc comment, a tag or the type's doc) at any
-// depth, each as an Error at its field: a model calling the tool has only the name to go by.
+// depth, each as an Error at its field: a model calling the tool has
+// only the name to go by.
 // Building a schema is the larger part of reading a tool, so it is done
 // once (BENCHMARKS.md, "Generator"). The fields' schemas are the
 // document's: they are for reading.

@@ -64,8 +64,9 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 	c.out.status = Status(status)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.records[string(text[:c.startEnd[fieldID]])]; ok {
-		return norm.Exists(string(text[:c.startEnd[fieldID]]))
+	id := text[:c.startEnd[fieldID]]
+	if _, ok := m.records[string(id)]; ok {
+		return norm.Exists(string(id))
 	}
 	c.place(m.text.keep(text))
 	m.insert(c)
