@@ -308,3 +308,22 @@ func TestNowMilli(t *testing.T) {
 		t.Fatalf("nowMilli() = %#v, not now in UTC to the millisecond", n)
 	}
 }
+
+// TestWriteHealth: /health's view of history writes fails with a failed
+// write and recovers with the next that succeeds, not only once the
+// failure is old.
+func TestWriteHealth(t *testing.T) {
+	var h writeHealth
+	h.succeeded()
+	if h.failing(time.Now()) {
+		t.Fatal("failing after a write that succeeded")
+	}
+	h.failed.Store(time.Now().UnixNano()) // as Server.write notes a failure
+	if !h.failing(time.Now()) {
+		t.Fatal("not failing after a write that failed")
+	}
+	h.succeeded()
+	if h.failing(time.Now()) {
+		t.Fatal("still failing after a write succeeded")
+	}
+}
