@@ -4,6 +4,10 @@
 // interrupted or terminated.
 //
 //	server -impl mcp/toolgen-stateful
+//
+// With -cpuprofile it writes a CPU profile of everything it served to a
+// file when it stops (BENCHMARKS.md profiles each REST server under the
+// report's load this way).
 package main
 
 import (
@@ -15,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -30,6 +35,7 @@ func main() {
 	}
 	id := flag.String("impl", "", "the impl to serve: "+strings.Join(ids, ", "))
 	addr := flag.String("addr", "127.0.0.1:0", "the address to listen on")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file when stopped")
 	flag.Parse()
 	impl, err := impls.Lookup(*id)
 	if err != nil {
@@ -46,8 +52,26 @@ func main() {
 		<-ctx.Done()
 		srv.Close()
 	}()
+	stopProfile := func() {}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		stopProfile = func() {
+			pprof.StopCPUProfile()
+			if err := f.Close(); err != nil {
+				log.Print(err)
+			}
+		}
+	}
 	fmt.Printf("http://%s\n", ln.Addr())
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
+	err = srv.Serve(ln)
+	stopProfile()
+	if err != http.ErrServerClosed {
 		log.Fatal(err)
 	}
 }
