@@ -18,12 +18,13 @@ const DefaultMemoryRows = 10000
 type Memory struct {
 	mu sync.RWMutex
 	// slots holds the records by value, free the indices of its empty
-	// slots (memRecord says why one slice); records finds a record's slot
-	// by its id, which points into text.
-	slots   []memRecord
-	free    []int32
-	records map[string]int32
-	text    memText
+	// slots (memRecord says why one slice); ids finds a record's slot by
+	// its id, text holds their text, approvals their approvals by slot.
+	slots     []memRecord
+	free      []int32
+	ids       memIDs
+	text      memText
+	approvals map[int32]*Approval
 	// order holds the slots of the live records from head on, oldest
 	// first: by CreatedAt, then by when they were first recorded. Records
 	// leave from the front, so head moves instead of copying the slice on
@@ -43,7 +44,10 @@ func NewMemory(r Retention) *Memory {
 	if r.MaxRows <= 0 {
 		r.MaxRows = DefaultMemoryRows
 	}
-	m := &Memory{records: map[string]int32{}, r: r, stop: make(chan struct{})}
+	m := &Memory{
+		ids:  memIDs{uuids: map[[16]byte]int32{}, other: map[string]int32{}},
+		text: newMemText(), approvals: map[int32]*Approval{}, r: r, stop: make(chan struct{}),
+	}
 	m.humans.requests = map[string]*humanEntry{}
 	// MaxRows is enforced on every insert (it costs nothing here); only
 	// age needs the background loop.
@@ -60,16 +64,14 @@ func (m *Memory) Start(_ context.Context, r *Record) error {
 		return err
 	}
 	var scratch [512]byte
-	c, text := packRecord(r, scratch[:0])
-	c.out.status = Status(status)
+	c, text := packRecord(r, Status(status), scratch[:0])
+	id := norm.Text(r.ID)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := text[:c.startEnd[fieldID]]
-	if _, ok := m.records[string(id)]; ok {
-		return norm.Exists(string(id))
+	if _, ok := m.ids.get(id, c.key); ok {
+		return norm.Exists(id)
 	}
-	c.place(m.text.keep(text))
-	m.insert(c)
+	m.insert(c, text, r.Approval)
 	return nil
 }
 
@@ -81,20 +83,32 @@ func (m *Memory) Finish(_ context.Context, r *Record) error {
 	// Only the outcome changes: what Start recorded (the input, the
 	// times and identities) stays as it was, as in the SQL stores.
 	var scratch [512]byte
-	out, text := newOutcome(r, scratch[:0])
+	out, text := newOutcome(r, r.Status, scratch[:0])
 	id := norm.Text(r.ID)
+	k := keyOf(id)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	i, ok := m.records[id]
+	i, ok := m.ids.get(id, k)
 	if !ok {
-		c, text := packRecord(r, scratch[:0])
-		c.place(m.text.keep(text))
-		m.insert(c)
+		c, text := packRecord(r, r.Status, scratch[:0])
+		m.insert(c, text, r.Approval)
 		return nil
 	}
+	c := &m.slots[i]
+	m.text.release(c.out.text)
 	out.text = m.text.keep(text)
-	m.slots[i].out = out
+	c.out = out
+	m.setApproval(i, r.Approval)
 	return nil
+}
+
+// setApproval keeps the approval of the record in slot i.
+func (m *Memory) setApproval(i int32, a *Approval) {
+	if a == nil {
+		delete(m.approvals, i)
+		return
+	}
+	m.approvals[i] = CleanApproval(a)
 }
 
 // cloneBytes and clonePtr copy what a stored human request holds, for
@@ -114,10 +128,23 @@ func clonePtr[T any](p *T) *T {
 	return &c
 }
 
-// insert adds a new record in CreatedAt order (after any created in the
-// same millisecond, so that among those the last recorded lists first),
-// then drops the oldest records past MaxRows.
-func (m *Memory) insert(c memRecord) {
+// insert adds a new record, c with its text, in CreatedAt order (after
+// any created in the same millisecond, so that among those the last
+// recorded lists first), the oldest record leaving first when the store
+// is full.
+func (m *Memory) insert(c memRecord, text []byte, approval *Approval) {
+	live := m.order[m.head:]
+	if over := len(live) + 1 - m.r.MaxRows; over > 0 {
+		if m.slots[live[over-1]].created > c.created {
+			// Older than every record kept: it would leave at once.
+			return
+		}
+		// Dropped first, the oldest's slot is the one the new record
+		// takes, on cache lines the drop has just read.
+		m.drop(over)
+		live = m.order[m.head:]
+	}
+	c.place(&m.text, text)
 	var at int32
 	if n := len(m.free); n > 0 {
 		at = m.free[n-1]
@@ -127,7 +154,9 @@ func (m *Memory) insert(c memRecord) {
 		at = int32(len(m.slots))
 		m.slots = append(m.slots, c)
 	}
-	live := m.order[m.head:]
+	if approval != nil {
+		m.setApproval(at, approval)
+	}
 	// Records almost always arrive in time order: look from the end.
 	i := len(live)
 	if i > 0 && m.slots[live[i-1]].created > c.created {
@@ -137,22 +166,25 @@ func (m *Memory) insert(c memRecord) {
 	live = m.order[m.head:]
 	copy(live[i+1:], live[i:])
 	live[i] = at
-	m.records[c.id()] = at
-	if over := len(live) - m.r.MaxRows; over > 0 {
-		m.drop(over)
-	}
+	m.ids.put(text[:c.startEnd[fieldID]], c.key, at)
 }
 
 // drop removes the n oldest records.
 func (m *Memory) drop(n int) {
 	for _, at := range m.order[m.head : m.head+n] {
-		delete(m.records, m.slots[at].id())
-		m.slots[at] = memRecord{} // let its text be collected
+		c := &m.slots[at]
+		m.ids.remove(&m.text, c)
+		m.text.release(c.start)
+		m.text.release(c.out.text)
+		if c.out.has&hasApproval != 0 {
+			delete(m.approvals, at)
+		}
 		m.free = append(m.free, at)
 	}
 	m.head += n
 	if m.head > len(m.order)/2 {
-		m.order = append([]int32(nil), m.order[m.head:]...)
+		// In place: the slice's capacity is what a full store needs.
+		m.order = m.order[:copy(m.order, m.order[m.head:])]
 		m.head = 0
 	}
 }
@@ -173,11 +205,12 @@ func (m *Memory) expire() {
 func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	i, ok := m.records[norm.Text(id)]
+	id = norm.Text(id)
+	i, ok := m.ids.get(id, keyOf(id))
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return Effective(m.slots[i].record(true), time.Now()), nil
+	return Effective(m.slots[i].record(&m.text, m.approvals[i], true, true), time.Now()), nil
 }
 
 // List returns a page of the records that match f, newest first, and
@@ -195,12 +228,14 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 	now := time.Now()
 	// order is oldest first, so newest first is backwards.
 	for i := len(m.order) - 1; i >= m.head; i-- {
-		c := &m.slots[m.order[i]]
-		if !f.Matches(Effective(c.record(false), now)) {
+		at := m.order[i]
+		c := &m.slots[at]
+		// Matched on the store's text, copied only onto the page.
+		if !f.Matches(Effective(c.record(&m.text, nil, false, false), now)) {
 			continue
 		}
 		if total >= f.Offset && len(page) < f.Limit {
-			page = append(page, *Effective(c.record(true), now))
+			page = append(page, *Effective(c.record(&m.text, m.approvals[at], true, true), now))
 		}
 		total++
 	}

@@ -3,6 +3,7 @@ package history
 import (
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/toolgen-go/toolgen/runtime/history/internal/norm"
 )
@@ -11,17 +12,19 @@ import (
 // to DefaultMemoryRows of them for as long as the server runs, and the
 // garbage collector traces every pointer they hold on each of its cycles,
 // which a busy server runs often. A Record is a dozen allocations
-// (strings, optional strings and times, JSON); a memRecord is a value in
-// one slice (Memory.slots) whose two strings point into the store's
-// shared text (memText), its times numbers, so that the collector finds
-// a few large objects where it would mark a dozen small ones a record.
-// BENCHMARKS.md ("Recording into each history store") has what that buys.
+// (strings, optional strings and times, JSON); a memRecord holds no
+// pointer at all: it is a value in one slice (Memory.slots), its text
+// is in the store's chunks (memText), named by a memSpan, and its times
+// and status are numbers. The collector does not look into the slice,
+// nor into the id map, which is keyed by the id's 16 bytes when it is a
+// UUID (memKey). BENCHMARKS.md ("Recording into each history store") has
+// what that buys.
 type memRecord struct {
-	// start is the text Start gave, in one string: the id, tool,
-	// surface, correlation id, caller and input, each ending where
-	// startEnd says.
-	start    string
+	// start is the text Start gave: the id, tool, surface, correlation
+	// id, caller and input, each ending where startEnd says.
+	start    memSpan
 	startEnd [6]int
+	key      memKey // the id as the id map keys it
 	has      memHas // which of the optional fields of start are there
 	created  int64  // Unix milliseconds: every store keeps milliseconds
 	deadline int64
@@ -31,13 +34,15 @@ type memRecord struct {
 // memOutcome is what Finish changes.
 type memOutcome struct {
 	// text is the result, then the error, each ending where end says.
-	text      string
+	text      memSpan
 	end       [2]int
 	has       memHas // which of the optional fields are there
-	status    Status
+	status    memStatus
 	completed int64 // Unix milliseconds
 	duration  float64
-	approval  *Approval
+	// An approval is a pointer, kept beside the records in
+	// Memory.approvals (few calls wait for a person): has says whether
+	// there is one.
 }
 
 // memHas says which of a record's optional fields a memRecord or a
@@ -51,9 +56,10 @@ const (
 	hasError
 	hasCompleted
 	hasDuration
+	hasApproval
 )
 
-// The fields of memRecord.start and memRecord.outcome, in order.
+// The fields of memRecord.start and memOutcome.text, in order.
 const (
 	fieldID = iota
 	fieldTool
@@ -68,13 +74,29 @@ const (
 	fieldError
 )
 
-// packRecord is the normalised copy of r the store keeps, r and its
-// buffers staying the caller's: its text, what Start gave and then what
-// Finish gave, is appended to b, and the record's strings are left empty
-// for the store to point into its own copy of b (place).
-func packRecord(r *Record, b []byte) (memRecord, []byte) {
+// memStatus is a Status as a number: a string would be a pointer.
+type memStatus uint8
+
+var memStatuses = [...]Status{Pending, Success, Failed}
+
+// toMemStatus is s's number; Start and Finish check s first.
+func toMemStatus(s Status) memStatus {
+	for i, v := range memStatuses {
+		if v == s {
+			return memStatus(i)
+		}
+	}
+	return 0
+}
+
+// packRecord is the normalised copy of r the store keeps, with status
+// st, r and its buffers staying the caller's. Its text, what Start gave and then what
+// Finish gave, is appended to b; the store keeps it (place).
+func packRecord(r *Record, st Status, b []byte) (memRecord, []byte) {
 	c := memRecord{created: norm.Time(r.CreatedAt).UnixMilli()}
-	for i, s := range [...]string{norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)} {
+	names := [...]string{norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)}
+	c.key = keyOf(names[fieldID])
+	for i, s := range names {
 		b = append(b, s...)
 		c.startEnd[i] = len(b)
 	}
@@ -93,16 +115,15 @@ func packRecord(r *Record, b []byte) (memRecord, []byte) {
 		c.has |= hasDeadline
 		c.deadline = norm.Time(*r.Deadline).UnixMilli()
 	}
-	c.out, b = newOutcome(r, b)
+	c.out, b = newOutcome(r, st, b)
 	return c, b
 }
 
-// place points c's strings into all, the store's copy of the text
-// packRecord appended.
-func (c *memRecord) place(all string) {
+// place keeps all, the text packRecord appended, in t, for c.
+func (c *memRecord) place(t *memText, all []byte) {
 	n := c.startEnd[fieldInput]
-	c.start = all[:n]
-	c.out.text = all[n:]
+	c.start = t.keep(all[:n])
+	c.out.text = t.keep(all[n:])
 }
 
 // appendJSON appends norm.JSON(j) to b.
@@ -113,12 +134,12 @@ func appendJSON(b, j []byte) []byte {
 	return append(b, norm.JSON(j)...)
 }
 
-// newOutcome is the normalised copy of what Finish changes: the status,
-// result, error, duration, completion time and approval. Its text, the
-// result then the error, is appended to b and o.text left empty, as in
-// packRecord.
-func newOutcome(r *Record, b []byte) (o memOutcome, _ []byte) {
-	o = memOutcome{status: r.Status, approval: CleanApproval(r.Approval)}
+// newOutcome is the normalised copy of what Finish changes: the status
+// (st), result, error, duration, completion time and whether there is an
+// approval (the store keeps CleanApproval(r.Approval) apart). Its text,
+// the result then the error, is appended to b, as in packRecord.
+func newOutcome(r *Record, st Status, b []byte) (o memOutcome, _ []byte) {
+	o = memOutcome{status: toMemStatus(st)}
 	base := len(b)
 	b = appendJSON(b, r.Result)
 	o.end[fieldResult] = len(b) - base
@@ -135,48 +156,57 @@ func newOutcome(r *Record, b []byte) (o memOutcome, _ []byte) {
 		o.has |= hasDuration
 		o.duration = *r.DurationMS
 	}
+	if r.Approval != nil {
+		o.has |= hasApproval
+	}
 	return o, b
 }
 
-func (c *memRecord) field(i int) string {
+func field(text string, end []int, i int) string {
 	var start int
 	if i > 0 {
-		start = c.startEnd[i-1]
+		start = end[i-1]
 	}
-	return c.start[start:c.startEnd[i]]
+	return text[start:end[i]]
 }
-
-func (o *memOutcome) field(i int) string {
-	var start int
-	if i > 0 {
-		start = o.end[i-1]
-	}
-	return o.text[start:o.end[i]]
-}
-
-func (c *memRecord) id() string { return c.field(fieldID) }
 
 func (c *memRecord) createdAt() time.Time { return time.UnixMilli(c.created).UTC() }
 
-// record is c as a Record of its own, sharing nothing the caller could
-// change with the store; withJSON false leaves the input and the result
-// out (for matching a filter).
-func (c *memRecord) record(withJSON bool) *Record {
-	r := &Record{ID: c.id(), Tool: c.field(fieldTool), Surface: c.field(fieldSurface), Status: c.out.status, CreatedAt: c.createdAt()}
+// record is c as a Record. Its strings are the store's text (t.view)
+// unless owned is set: a record that leaves the store owns its text,
+// sharing nothing with the store, which reuses its chunks; one that
+// does not (List's match against its filter) must not outlive the
+// lock. withJSON false leaves the input and the result out.
+func (c *memRecord) record(t *memText, approval *Approval, owned, withJSON bool) *Record {
+	// The id, tool, surface, correlation id and caller, in one string.
+	names := t.view(c.start, c.startEnd[fieldCaller])
+	out := t.view(c.out.text, c.out.end[fieldError])
+	errText := field(out, c.out.end[:], fieldError)
+	if owned {
+		names, errText = strings.Clone(names), strings.Clone(errText)
+		approval = CleanApproval(approval)
+	}
+	r := &Record{
+		ID: field(names, c.startEnd[:], fieldID), Tool: field(names, c.startEnd[:], fieldTool),
+		Surface: field(names, c.startEnd[:], fieldSurface), Status: memStatuses[c.out.status],
+		CreatedAt: c.createdAt(), Approval: approval,
+	}
 	optional := func(has, flag memHas, s string) *string {
 		if has&flag == 0 {
 			return nil
 		}
 		return &s
 	}
-	r.CorrelationID = optional(c.has, hasCorrelation, c.field(fieldCorrelation))
-	r.Caller = optional(c.has, hasCaller, c.field(fieldCaller))
-	r.Error = optional(c.out.has, hasError, c.out.field(fieldError))
+	r.CorrelationID = optional(c.has, hasCorrelation, field(names, c.startEnd[:], fieldCorrelation))
+	r.Caller = optional(c.has, hasCaller, field(names, c.startEnd[:], fieldCaller))
+	r.Error = optional(c.out.has, hasError, errText)
 	if withJSON {
-		if in := c.field(fieldInput); in != "" {
+		// []byte copies, as every Record's JSON is the caller's.
+		start := t.view(c.start, c.startEnd[fieldInput])
+		if in := field(start, c.startEnd[:], fieldInput); in != "" {
 			r.Input = []byte(in)
 		}
-		if res := c.out.field(fieldResult); res != "" {
+		if res := field(out, c.out.end[:], fieldResult); res != "" {
 			r.Result = []byte(res)
 		}
 	}
@@ -193,40 +223,200 @@ func (c *memRecord) record(withJSON bool) *Record {
 		d := c.out.duration
 		r.DurationMS = &d
 	}
-	r.Approval = CleanApproval(c.out.approval)
 	return r
 }
 
-// memText is where the memory store keeps its records' text: appended
-// to a shared chunk of memChunk bytes rather than allocated a string a
-// piece, so that the collector marks a chunk where it marked two small
-// objects a record. A string handed out stays valid: strings.Builder
-// only appends, within the capacity reserved, so the bytes a string
-// covers are never written again. Nothing frees a chunk by hand: it is
-// collected once no string points into it, and as records leave oldest
-// first, chunks leave with them. (A Record that Get or List returned
-// shares its strings with the store, so a caller that keeps one keeps
-// its chunk too.)
-type memText struct{ b strings.Builder }
+// memKey is a record's id as the id map keys it: the 16 bytes of a UUID
+// written the canonical way (lowercase, with hyphens; what the runtime
+// gives its invocations), which the collector need not trace and which
+// hash and compare without reading the id's text. Any other id is keyed
+// by its text, in a map of its own.
+type memKey struct {
+	b    [16]byte
+	uuid bool
+}
 
-// memChunk is the size of memText's chunks; a text longer than an
-// eighth of it gets its own string, so that a large input does not
-// waste the rest of a chunk.
-const memChunk = 64 << 10
+// keyOf is id's key; only a canonical UUID gets one with uuid set, so
+// that no two ids share a key.
+func keyOf(id string) memKey {
+	if len(id) != 36 {
+		return memKey{}
+	}
+	var k memKey
+	j := 0
+	for i := 0; i < 36; i += 2 {
+		switch i {
+		case 8, 13, 18, 23:
+			if id[i] != '-' {
+				return memKey{}
+			}
+			i++
+		}
+		hi, lo := unhex[id[i]], unhex[id[i+1]]
+		if hi|lo > 0xf {
+			return memKey{}
+		}
+		k.b[j] = hi<<4 | lo
+		j++
+	}
+	k.uuid = true
+	return k
+}
 
-// keep returns the store's copy of p.
-func (t *memText) keep(p []byte) string {
+// unhex is the value of each lowercase hex digit, 0xff for any other
+// byte: uppercase digits too, so that an id keeps its case.
+var unhex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	return t
+}()
+
+// memIDs finds a record's slot by its id.
+type memIDs struct {
+	uuids map[[16]byte]int32
+	other map[string]int32 // its keys are copies: a chunk is reused
+}
+
+func (x *memIDs) get(id string, k memKey) (int32, bool) {
+	if k.uuid {
+		at, ok := x.uuids[k.b]
+		return at, ok
+	}
+	at, ok := x.other[id]
+	return at, ok
+}
+
+func (x *memIDs) put(id []byte, k memKey, at int32) {
+	if k.uuid {
+		x.uuids[k.b] = at
+		return
+	}
+	x.other[string(id)] = at
+}
+
+// remove deletes c's id, read from t only when it is not a UUID.
+func (x *memIDs) remove(t *memText, c *memRecord) {
+	if c.key.uuid {
+		delete(x.uuids, c.key.b)
+		return
+	}
+	delete(x.other, t.view(c.start, c.startEnd[fieldID]))
+}
+
+// memText is where the memory store keeps its records' text: in chunks
+// of memChunkSize bytes, each counting the texts it holds, rather than a
+// string a piece, so that the collector marks a chunk (or nothing, once
+// it is reused) where it marked two small objects a record. Records
+// leave oldest first, so the oldest chunks empty first; an empty chunk
+// is kept for the next texts, and a busy store allocates no new text.
+// Because a chunk's bytes are written again once it is reused, a string
+// from view is valid only until its text is released, under the store's
+// lock: whatever leaves the store is copied.
+type memText struct {
+	chunks []memChunk
+	// spare are the chunks no text is in whose buffer can be reused,
+	// unused those that have none.
+	spare, unused []int32
+	cur           int32 // the chunk texts are appended to; -1 for none
+}
+
+// memChunk is one buffer of text and how many texts are in it. A text
+// longer than an eighth of memChunkSize gets a chunk of its own, its
+// size (large), so that a large input does not waste the rest of a chunk.
+type memChunk struct {
+	b     []byte
+	live  int
+	large bool
+}
+
+// memSpan is where a text is: its chunk and its offset there (its
+// length is the record's). An empty text is in no chunk: -1.
+type memSpan struct {
+	chunk int32
+	off   int
+}
+
+const (
+	memChunkSize = 64 << 10
+	// memSpares bounds the empty chunks kept for reuse: records leave in
+	// the order they came, so a chunk empties about when a new one is
+	// needed, and more are spares only after a burst of larger records.
+	memSpares = 4
+)
+
+func newMemText() memText { return memText{cur: -1} }
+
+// keep copies p into t.
+func (t *memText) keep(p []byte) memSpan {
 	if len(p) == 0 {
+		return memSpan{chunk: -1}
+	}
+	if len(p) > memChunkSize/8 {
+		i := t.chunk()
+		t.chunks[i] = memChunk{b: append([]byte(nil), p...), live: 1, large: true}
+		return memSpan{chunk: i}
+	}
+	if t.cur < 0 || cap(t.chunks[t.cur].b)-len(t.chunks[t.cur].b) < len(p) {
+		old := t.cur
+		if n := len(t.spare); n > 0 {
+			t.cur, t.spare = t.spare[n-1], t.spare[:n-1]
+		} else {
+			t.cur = t.chunk()
+			t.chunks[t.cur].b = make([]byte, 0, memChunkSize)
+		}
+		if old >= 0 && t.chunks[old].live == 0 {
+			t.empty(old)
+		}
+	}
+	c := &t.chunks[t.cur]
+	off := len(c.b)
+	c.b = append(c.b, p...)
+	c.live++
+	return memSpan{chunk: t.cur, off: off}
+}
+
+// chunk returns the index of a chunk with no buffer.
+func (t *memText) chunk() int32 {
+	if n := len(t.unused); n > 0 {
+		i := t.unused[n-1]
+		t.unused = t.unused[:n-1]
+		return i
+	}
+	t.chunks = append(t.chunks, memChunk{})
+	return int32(len(t.chunks) - 1)
+}
+
+// release says s's text is no longer needed.
+func (t *memText) release(s memSpan) {
+	if s.chunk < 0 {
+		return
+	}
+	c := &t.chunks[s.chunk]
+	if c.live--; c.live == 0 && s.chunk != t.cur {
+		t.empty(s.chunk)
+	}
+}
+
+// empty files chunk i, which holds no text, as a spare or unused.
+func (t *memText) empty(i int32) {
+	c := &t.chunks[i]
+	if c.large || len(t.spare) >= memSpares {
+		*c = memChunk{}
+		t.unused = append(t.unused, i)
+		return
+	}
+	c.b = c.b[:0]
+	t.spare = append(t.spare, i)
+}
+
+// view is s's text of n bytes, in the store's memory: see memText.
+func (t *memText) view(s memSpan, n int) string {
+	if n == 0 {
 		return ""
 	}
-	if len(p) > memChunk/8 {
-		return string(p)
-	}
-	if t.b.Cap()-t.b.Len() < len(p) {
-		t.b = strings.Builder{}
-		t.b.Grow(memChunk)
-	}
-	n := t.b.Len()
-	t.b.Write(p)
-	return t.b.String()[n:]
+	return unsafe.String(&t.chunks[s.chunk].b[s.off], n)
 }
