@@ -127,7 +127,7 @@ func (s *Server) approveByOperator(ctx context.Context, c *Call, t *Tool, args j
 		wctx   writeContext
 		forged bool
 	)
-	created := s.write(ctx, &wctx, "approval request", func(ctx context.Context) error {
+	created := s.write(ctx, &wctx, time.Now(), "approval request", func(ctx context.Context) error {
 		err := humans.CreateRequest(ctx, req)
 		if errors.Is(err, history.ErrExists) {
 			forged = true // not the store's failure
@@ -152,7 +152,7 @@ func (s *Server) approveByOperator(ctx context.Context, c *Call, t *Tool, args j
 	case err != nil && ctx.Err() != nil:
 		// The caller went away (or gave up): nobody is left to answer.
 		var cctx writeContext
-		s.write(ctx, &cctx, "cancel approval request", func(wctx context.Context) error {
+		s.write(ctx, &cctx, now, "cancel approval request", func(wctx context.Context) error {
 			return humans.CancelRequest(wctx, req.ID)
 		})
 		return &history.Approval{Decision: string(history.RequestCancelled), At: now}, &ToolError{Message: fmt.Sprintf("The call of %s was cancelled while it waited for approval.", t.Name)}

@@ -78,7 +78,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			Tool:      c.Tool,
 			Surface:   c.Surface,
 			Status:    history.Pending,
-			CreatedAt: nowMilli(),
+			CreatedAt: milli(time.Now()),
 		}}
 		if c.CorrelationID != "" {
 			rc.rec.CorrelationID = &c.CorrelationID
@@ -115,11 +115,10 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 	}
 }
 
-// nowMilli is the time now as history keeps it: in UTC, to the
-// millisecond, as time.Now().UTC().Truncate(time.Millisecond) is but
-// without Truncate's general division (twice a call).
-func nowMilli() time.Time {
-	t := time.Now()
+// milli is t as history keeps times: in UTC, to the millisecond, as
+// t.UTC().Truncate(time.Millisecond) is but without Truncate's general
+// division (twice a call), and with no monotonic reading.
+func milli(t time.Time) time.Time {
 	return time.Unix(t.Unix(), int64(t.Nanosecond()/1e6*1e6)).UTC()
 }
 
@@ -159,7 +158,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	rc.rec.Deadline = &rc.deadline
 	r := rc.s.redacted(&rc.rec)
 	ctx, end := rc.call.step(ctx, StepHistoryStart)
-	started := rc.s.write(ctx, &rc.startW, "start", func(ctx context.Context) error {
+	started := rc.s.write(ctx, &rc.startW, time.Now(), "start", func(ctx context.Context) error {
 		err := rc.s.history.Start(ctx, r)
 		if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
 			rc.repeat = true // not a failure: a repeat, answered from the record
@@ -210,11 +209,12 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 	r.Approval = out.Approval
 	rc.durationMS = float64(out.Duration.Microseconds()) / 1000
 	r.DurationMS = &rc.durationMS
-	rc.completedAt = nowMilli()
+	now := time.Now()
+	rc.completedAt = milli(now)
 	r.CompletedAt = &rc.completedAt
 	red := s.redacted(r)
 	ctx, end := rc.call.step(ctx, StepHistoryFinish)
-	if !s.write(ctx, &rc.finishW, "finish", func(ctx context.Context) error {
+	if !s.write(ctx, &rc.finishW, now, "finish", func(ctx context.Context) error {
 		// Retried with backoff within the history timeout (ctx's
 		// deadline): a store that comes back in time completes the
 		// record, and until then its pending record stands.
@@ -253,12 +253,14 @@ func (s *Server) redacted(r *history.Record) *history.Record {
 	return &c
 }
 
-// write runs one store operation within the history timeout, detached
-// from the caller's cancellation (a client that hangs up does not lose the
-// record), in wctx, an unused writeContext. A failure is logged and
-// counted; it never fails the call.
-func (s *Server) write(ctx context.Context, wctx *writeContext, op string, f func(context.Context) error) bool {
-	wctx.init(ctx, s.historyTimeout())
+// write runs one store operation within the history timeout from now
+// (the time it begins, which a caller that has just read the clock
+// passes rather than reading it again), detached from the caller's
+// cancellation (a client that hangs up does not lose the record), in
+// wctx, an unused writeContext. A failure is logged and counted; it never
+// fails the call.
+func (s *Server) write(ctx context.Context, wctx *writeContext, now time.Time, op string, f func(context.Context) error) bool {
+	wctx.init(ctx, now.Add(s.historyTimeout()))
 	defer wctx.cancel()
 	if err := f(wctx); err != nil {
 		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
@@ -347,8 +349,8 @@ type writeContext struct {
 }
 
 // init sets up a zero writeContext.
-func (c *writeContext) init(parent context.Context, d time.Duration) {
-	c.parent, c.deadline = parent, time.Now().Add(d)
+func (c *writeContext) init(parent context.Context, deadline time.Time) {
+	c.parent, c.deadline = parent, deadline
 }
 
 func (c *writeContext) Value(key any) any { return c.parent.Value(key) }

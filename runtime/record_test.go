@@ -299,13 +299,16 @@ func TestRecordDeadline(t *testing.T) {
 	}
 }
 
-// TestNowMilli: the time history keeps is in UTC, to the millisecond, with
+// TestMilli: the time history keeps is in UTC, to the millisecond, with
 // no monotonic reading (== compares all three).
-func TestNowMilli(t *testing.T) {
-	before := time.Now()
-	n := nowMilli()
-	if n != n.UTC().Truncate(time.Millisecond) || n.Before(before.Truncate(time.Millisecond)) {
-		t.Fatalf("nowMilli() = %#v, not now in UTC to the millisecond", n)
+func TestMilli(t *testing.T) {
+	now := time.Now()
+	for _, in := range []time.Time{now, now.In(time.FixedZone("CET", 3600)), time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2026, 11, 27, 1, 2, 3, 4_000_001, time.FixedZone("X", -7*3600))} {
+		want := in.Round(0).UTC().Truncate(time.Millisecond)
+		if got := milli(in); got != want {
+			t.Errorf("milli(%v) = %#v, want %#v", in, got, want)
+		}
 	}
 }
 

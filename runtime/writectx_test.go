@@ -12,7 +12,7 @@ type ctxKey struct{}
 
 func newWriteContext(parent context.Context, d time.Duration) *writeContext {
 	c := new(writeContext)
-	c.init(parent, d)
+	c.init(parent, time.Now().Add(d))
 	return c
 }
 
