@@ -176,9 +176,7 @@ func (m *Memory) drop(n int) {
 		m.ids.remove(&m.text, c)
 		m.text.release(c.start)
 		m.text.release(c.out.text)
-		if c.out.has&hasApproval != 0 {
-			delete(m.approvals, at)
-		}
+		delete(m.approvals, at) // whatever the record says: the slot is reused
 		m.free = append(m.free, at)
 	}
 	m.head += n

@@ -90,8 +90,9 @@ func toMemStatus(s Status) memStatus {
 }
 
 // packRecord is the normalised copy of r the store keeps, with status
-// st, r and its buffers staying the caller's. Its text, what Start gave and then what
-// Finish gave, is appended to b; the store keeps it (place).
+// st, r and its buffers staying the caller's. Its text, what Start gave
+// and then what Finish gave, is appended to b; the store keeps it
+// (place).
 func packRecord(r *Record, st Status, b []byte) (memRecord, []byte) {
 	c := memRecord{created: norm.Time(r.CreatedAt).UnixMilli()}
 	names := [...]string{norm.Text(r.ID), norm.Text(r.Tool), norm.Text(r.Surface)}
@@ -315,7 +316,9 @@ func (x *memIDs) remove(t *memText, c *memRecord) {
 // is kept for the next texts, and a busy store allocates no new text.
 // Because a chunk's bytes are written again once it is reused, a string
 // from view is valid only until its text is released, under the store's
-// lock: whatever leaves the store is copied.
+// lock: whatever leaves the store is copied. A store whose records have
+// all left still holds its current chunk and up to memSpares more
+// (320 KiB), for the next records.
 type memText struct {
 	chunks []memChunk
 	// spare are the chunks no text is in whose buffer can be reused,
@@ -333,12 +336,17 @@ type memChunk struct {
 	large bool
 }
 
-// memSpan is where a text is: its chunk and its offset there (its
-// length is the record's). An empty text is in no chunk: -1.
+// memSpan is where a text is: its chunk (counted from 1, so that the
+// zero memSpan, a text never kept, is empty rather than in chunk 0) and
+// its offset there; its length is the record's.
 type memSpan struct {
-	chunk int32
-	off   int
+	chunk1 int32
+	off    int
 }
+
+func (s memSpan) empty() bool         { return s.chunk1 == 0 }
+func (s memSpan) chunk() int32        { return s.chunk1 - 1 }
+func spanIn(i int32, off int) memSpan { return memSpan{chunk1: i + 1, off: off} }
 
 const (
 	memChunkSize = 64 << 10
@@ -353,12 +361,12 @@ func newMemText() memText { return memText{cur: -1} }
 // keep copies p into t.
 func (t *memText) keep(p []byte) memSpan {
 	if len(p) == 0 {
-		return memSpan{chunk: -1}
+		return memSpan{}
 	}
 	if len(p) > memChunkSize/8 {
 		i := t.chunk()
 		t.chunks[i] = memChunk{b: append([]byte(nil), p...), live: 1, large: true}
-		return memSpan{chunk: i}
+		return spanIn(i, 0)
 	}
 	if t.cur < 0 || cap(t.chunks[t.cur].b)-len(t.chunks[t.cur].b) < len(p) {
 		old := t.cur
@@ -376,7 +384,7 @@ func (t *memText) keep(p []byte) memSpan {
 	off := len(c.b)
 	c.b = append(c.b, p...)
 	c.live++
-	return memSpan{chunk: t.cur, off: off}
+	return spanIn(t.cur, off)
 }
 
 // chunk returns the index of a chunk with no buffer.
@@ -392,12 +400,13 @@ func (t *memText) chunk() int32 {
 
 // release says s's text is no longer needed.
 func (t *memText) release(s memSpan) {
-	if s.chunk < 0 {
+	if s.empty() {
 		return
 	}
-	c := &t.chunks[s.chunk]
-	if c.live--; c.live == 0 && s.chunk != t.cur {
-		t.empty(s.chunk)
+	i := s.chunk()
+	c := &t.chunks[i]
+	if c.live--; c.live == 0 && i != t.cur {
+		t.empty(i)
 	}
 }
 
@@ -418,5 +427,5 @@ func (t *memText) view(s memSpan, n int) string {
 	if n == 0 {
 		return ""
 	}
-	return unsafe.String(&t.chunks[s.chunk].b[s.off], n)
+	return unsafe.String(&t.chunks[s.chunk()].b[s.off], n)
 }

@@ -237,43 +237,89 @@ func TestMemoryCopiesOut(t *testing.T) {
 // reuses the chunks of the records that left rather than allocating
 // text: the collector has no new text to sweep or mark.
 func TestMemoryAllocatesNoText(t *testing.T) {
-	const rows = 100
-	s := history.NewMemory(history.Retention{MaxRows: rows})
+	// Each way a record's text can go: with the record as it leaves, and
+	// earlier, when Finish replaces an outcome Start gave.
+	for _, startOutcome := range []bool{false, true} {
+		t.Run(fmt.Sprint("start outcome ", startOutcome), func(t *testing.T) {
+			const rows = 100
+			s := history.NewMemory(history.Retention{MaxRows: rows})
+			defer s.Close()
+			ctx := t.Context()
+			caller, failure := "alice", "upstream timed out"
+			recs := make([]history.Record, 10*rows)
+			for i := range recs {
+				recs[i] = history.Record{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Tool: "forecast", Surface: "rest",
+					Caller: &caller, Input: []byte(`{"city":"Oslo","days":2}`)}
+			}
+			result := []byte(`{"high":21.5}`)
+			n := 0
+			call := func() {
+				r := &recs[n%len(recs)]
+				n++
+				r.Status, r.Result, r.Error = history.Pending, nil, nil
+				if startOutcome {
+					r.Result, r.Error = result, &failure
+				}
+				if err := s.Start(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+				r.Status, r.Result, r.Error = history.Success, result, nil
+				if err := s.Finish(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range len(recs) { // full, its records' chunks reused once
+				call()
+			}
+			// A record's text is about 100 bytes: a new chunk would be
+			// needed every 650 calls or so, 30 in 20,000. (AllocsPerRun's
+			// average a call would round those down to 0: the total is
+			// what is counted.)
+			const calls = 20000
+			if a := testing.AllocsPerRun(1, func() {
+				for range calls {
+					call()
+				}
+			}); a > 2 {
+				t.Errorf("%v allocations in %d calls", a, calls)
+			}
+		})
+	}
+}
+
+// TestMemoryApprovalLeaves: an approval leaves with its record; the
+// record that takes its place in the store has none.
+func TestMemoryApprovalLeaves(t *testing.T) {
+	s := history.NewMemory(history.Retention{MaxRows: 1})
 	defer s.Close()
 	ctx := t.Context()
-	caller := "alice"
-	recs := make([]history.Record, 10*rows)
-	for i := range recs {
-		recs[i] = history.Record{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Tool: "forecast", Surface: "rest",
-			Caller: &caller, Input: []byte(`{"city":"Oslo","days":2}`)}
+	by := "bob"
+	r := &history.Record{ID: "approved", Tool: "t"}
+	if err := s.Start(ctx, r); err != nil {
+		t.Fatal(err)
 	}
-	result := []byte(`{"high":21.5}`)
-	n := 0
-	call := func() {
-		r := &recs[n%len(recs)]
-		n++
-		r.Status, r.Result = history.Pending, nil
-		if err := s.Start(ctx, r); err != nil {
+	r.Status, r.Approval = history.Success, &history.Approval{Decision: "approve", By: &by, At: time.Now()}
+	if err := s.Finish(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, r.ID); err != nil || got.Approval == nil || *got.Approval.By != by {
+		t.Fatalf("Get = %+v, %v; want its approval", got, err)
+	}
+	for _, id := range []string{"next", "then"} { // a Start alone, then with its Finish
+		n := &history.Record{ID: id, Tool: "t"}
+		if err := s.Start(ctx, n); err != nil {
 			t.Fatal(err)
 		}
-		r.Status, r.Result = history.Success, result
-		if err := s.Finish(ctx, r); err != nil {
+		if got, err := s.Get(ctx, id); err != nil || got.Approval != nil {
+			t.Errorf("Get(%q) = %+v, %v; want no approval", id, got, err)
+		}
+		n.Status = history.Success
+		if err := s.Finish(ctx, n); err != nil {
 			t.Fatal(err)
 		}
-	}
-	for range len(recs) { // full, its records' chunks reused once
-		call()
-	}
-	// A record's text is about 90 bytes: a new chunk would be needed every
-	// 700 calls, 28 in 20,000. (AllocsPerRun's average a call would round
-	// those down to 0: the total is what is counted.)
-	const calls = 20000
-	if a := testing.AllocsPerRun(1, func() {
-		for range calls {
-			call()
+		if got, err := s.Get(ctx, id); err != nil || got.Approval != nil {
+			t.Errorf("Get(%q) after Finish = %+v, %v; want no approval", id, got, err)
 		}
-	}); a > 2 {
-		t.Errorf("%v allocations in %d calls", a, calls)
 	}
 }
 
