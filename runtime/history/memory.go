@@ -208,7 +208,7 @@ func (m *Memory) Get(_ context.Context, id string) (*Record, error) {
 	if !ok {
 		return nil, ErrNotFound
 	}
-	return Effective(m.slots[i].record(&m.text, m.approvals[i], true, true), time.Now()), nil
+	return Effective(m.slots[i].record(&m.text, m.approvals[i], true), time.Now()), nil
 }
 
 // List returns a page of the records that match f, newest first, and
@@ -229,11 +229,11 @@ func (m *Memory) List(_ context.Context, f Filter) ([]Record, int, error) {
 		at := m.order[i]
 		c := &m.slots[at]
 		// Matched on the store's text, copied only onto the page.
-		if !f.Matches(Effective(c.record(&m.text, nil, false, false), now)) {
+		if !f.Matches(Effective(c.record(&m.text, nil, false), now)) {
 			continue
 		}
 		if total >= f.Offset && len(page) < f.Limit {
-			page = append(page, *Effective(c.record(&m.text, m.approvals[at], true, true), now))
+			page = append(page, *Effective(c.record(&m.text, m.approvals[at], true), now))
 		}
 		total++
 	}

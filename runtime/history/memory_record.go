@@ -17,8 +17,8 @@ import (
 // is in the store's chunks (memText), named by a memSpan, and its times
 // and status are numbers. The collector does not look into the slice,
 // nor into the id map, which is keyed by the id's 16 bytes when it is a
-// UUID (memKey). BENCHMARKS.md ("Recording into each history store") has
-// what that buys.
+// UUID (memKey). BENCHMARKS.md ("What the memory store's records cost the
+// collector") has what that buys.
 type memRecord struct {
 	// start is the text Start gave: the id, tool, surface, correlation
 	// id, caller and input, each ending where startEnd says.
@@ -40,9 +40,8 @@ type memOutcome struct {
 	status    memStatus
 	completed int64 // Unix milliseconds
 	duration  float64
-	// An approval is a pointer, kept beside the records in
-	// Memory.approvals (few calls wait for a person): has says whether
-	// there is one.
+	// An approval is a pointer: it is kept beside the records, in
+	// Memory.approvals (few calls wait for a person).
 }
 
 // memHas says which of a record's optional fields a memRecord or a
@@ -56,7 +55,6 @@ const (
 	hasError
 	hasCompleted
 	hasDuration
-	hasApproval
 )
 
 // The fields of memRecord.start and memOutcome.text, in order.
@@ -136,9 +134,9 @@ func appendJSON(b, j []byte) []byte {
 }
 
 // newOutcome is the normalised copy of what Finish changes: the status
-// (st), result, error, duration, completion time and whether there is an
-// approval (the store keeps CleanApproval(r.Approval) apart). Its text,
-// the result then the error, is appended to b, as in packRecord.
+// (st), result, error, duration and completion time (the store keeps
+// CleanApproval(r.Approval) apart). Its text, the result then the
+// error, is appended to b, as in packRecord.
 func newOutcome(r *Record, st Status, b []byte) (o memOutcome, _ []byte) {
 	o = memOutcome{status: toMemStatus(st)}
 	base := len(b)
@@ -157,9 +155,6 @@ func newOutcome(r *Record, st Status, b []byte) (o memOutcome, _ []byte) {
 		o.has |= hasDuration
 		o.duration = *r.DurationMS
 	}
-	if r.Approval != nil {
-		o.has |= hasApproval
-	}
 	return o, b
 }
 
@@ -173,15 +168,16 @@ func field(text string, end []int, i int) string {
 
 func (c *memRecord) createdAt() time.Time { return time.UnixMilli(c.created).UTC() }
 
-// record is c as a Record. Its strings are the store's text (t.view)
-// unless owned is set: a record that leaves the store owns its text,
-// sharing nothing with the store, which reuses its chunks; one that
-// does not (List's match against its filter) must not outlive the
-// lock. withJSON false leaves the input and the result out.
-func (c *memRecord) record(t *memText, approval *Approval, owned, withJSON bool) *Record {
-	// The id, tool, surface, correlation id and caller, in one string.
-	names := t.view(c.start, c.startEnd[fieldCaller])
+// record is c as a Record, with approval. A record that leaves the store
+// (owned) has copies of its text, sharing nothing with the store, which
+// reuses its chunks. One that does not (List's match against its
+// filter) has the store's text and no input or result, and must not
+// outlive the lock.
+func (c *memRecord) record(t *memText, approval *Approval, owned bool) *Record {
+	start := t.view(c.start, c.startEnd[fieldInput])
 	out := t.view(c.out.text, c.out.end[fieldError])
+	// The id, tool, surface, correlation id and caller, in one string.
+	names := start[:c.startEnd[fieldCaller]]
 	errText := field(out, c.out.end[:], fieldError)
 	if owned {
 		names, errText = strings.Clone(names), strings.Clone(errText)
@@ -201,9 +197,7 @@ func (c *memRecord) record(t *memText, approval *Approval, owned, withJSON bool)
 	r.CorrelationID = optional(c.has, hasCorrelation, field(names, c.startEnd[:], fieldCorrelation))
 	r.Caller = optional(c.has, hasCaller, field(names, c.startEnd[:], fieldCaller))
 	r.Error = optional(c.out.has, hasError, errText)
-	if withJSON {
-		// []byte copies, as every Record's JSON is the caller's.
-		start := t.view(c.start, c.startEnd[fieldInput])
+	if owned {
 		if in := field(start, c.startEnd[:], fieldInput); in != "" {
 			r.Input = []byte(in)
 		}
