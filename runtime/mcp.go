@@ -514,7 +514,31 @@ func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, defaultMCPPat
 
 // mcpMiddleware answers tools/list from the provider, routes tools/call to
 // serveToolCall through the SDK, and hands every other method to the SDK.
+//
+// It is the SDK's only middleware, so it runs outermost and recovers any
+// panic below it (a tracer, a hook, toolgen's handlers) into a JSON-RPC
+// internal error: the SDK runs it on goroutines of its own, where an
+// unrecovered panic would stop the whole process.
 func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	h := s.mcpTraced(next)
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.logPanic("MCP request", v, "method", method)
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+			}
+		}()
+		return h(ctx, method, req)
+	}
+}
+
+// logPanic logs a recovered panic with its stack, as an error.
+func (s *Server) logPanic(where string, v any, args ...any) {
+	s.log.Error("panic serving "+where, append(args, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))...)
+}
+
+// mcpTraced is mcpServe, traced when the server has a tracer.
+func (s *Server) mcpTraced(next mcp.MethodHandler) mcp.MethodHandler {
 	serve := s.mcpServe(next)
 	if s.opts.Tracer == nil {
 		return serve
@@ -526,7 +550,7 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return serve(ctx, method, req)
 		}
 		name := ""
-		switch p := req.GetParams().(type) {
+		switch p := paramsOf(req).(type) {
 		case *mcp.GetPromptParams:
 			name = p.Name
 		case *mcp.ReadResourceParams:
@@ -539,7 +563,7 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// mcpServe is mcpMiddleware without the tracing.
+// mcpServe is mcpTraced without the tracing.
 func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())

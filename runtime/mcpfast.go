@@ -86,7 +86,7 @@ type fastRequest struct {
 // JSON, not nested too deep, and passes every check of inspectRPC (one
 // object, "jsonrpc" "2.0", a string or integer id, a method, params an
 // object), so inspectRPC would have let it through.
-func (s *Server) serveMCPFast(rq *request) bool {
+func (s *Server) serveMCPFast(rq *request) (answered bool) {
 	if s.mcp.fast.off {
 		return false
 	}
@@ -108,6 +108,15 @@ func (s *Server) serveMCPFast(rq *request) bool {
 	if !ok {
 		return false
 	}
+	defer func() {
+		// A panic below (a tracer's, a provider's) is answered as an
+		// internal error, as mcpMiddleware answers it on the SDK's path.
+		if v := recover(); v != nil {
+			s.logPanic("MCP request", v, "method", string(fr.method))
+			s.fastReply(rq.w, fr.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal})
+			answered = true
+		}
+	}()
 	extra := &mcp.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
 	if s.opts.AuthHook != nil {
 		if _, err := bearerToken(rq.r); err == nil {
@@ -250,7 +259,10 @@ func (s *Server) fastMetaDecodes(raw []byte, req interface {
 	}
 	ok := req.ClientCapabilities() != nil
 	if ok {
-		m := req.GetParams().(interface{ GetMeta() map[string]any }).GetMeta()
+		var m map[string]any
+		if p := req.GetParams(); p != nil {
+			m = p.GetMeta() // the fast path made the params: never a nil pointer
+		}
 		_, hasInfo := m[metaClientInfo]
 		ok = !hasInfo || req.ClientInfo() != nil
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -275,7 +276,7 @@ func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
 	if e := req.GetExtra(); e != nil {
 		info.RequestID = e.Header.Get(headerRPCID)
 	}
-	if p, ok := req.GetParams().(interface{ GetMeta() map[string]any }); ok {
+	if p := paramsOf(req); p != nil {
 		info.TraceContext = traceMeta(p.GetMeta())
 	}
 	if info.TraceContext == nil {
@@ -284,6 +285,22 @@ func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
 		}
 	}
 	return info
+}
+
+// paramsOf returns req's params, or nil when the request had none. For a
+// request without params (absent or null) the SDK hands its handlers a
+// typed nil pointer, through which the promoted GetMeta, or any field,
+// would dereference nil: every read of a request's params goes through
+// here.
+func paramsOf(req mcp.Request) mcp.Params {
+	p := req.GetParams()
+	if p == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(p); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	return p
 }
 
 // rpcMessage is the envelope of one JSON-RPC message.

@@ -304,6 +304,19 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 	}
 }
 
+// serveTaskCall is serveToolCall on a task's own goroutine, where no
+// middleware recovers a panic (a tracer's, say): it becomes the task's
+// internal error rather than the end of the process.
+func (s *Server) serveTaskCall(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logPanic("MCP task", v, "tool", req.Params.Name)
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+		}
+	}()
+	return s.serveToolCall(ctx, req)
+}
+
 // taskCall serves a tools/call that may become a task: handled reports
 // whether it did (else the call goes the ordinary way).
 func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
@@ -340,7 +353,7 @@ func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mc
 		defer stop()
 		defer cancel(nil)
 		defer close(run.done)
-		res, err := s.serveToolCall(tctx, req)
+		res, err := s.serveTaskCall(tctx, req)
 		run.finish(res, err)
 		sync <- ret{res, err}
 	}()

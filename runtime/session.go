@@ -121,7 +121,7 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 	if c.req == nil {
 		return nil
 	}
-	p, ok := c.req.GetParams().(interface{ GetProgressToken() any })
+	p, ok := paramsOf(c.req).(interface{ GetProgressToken() any })
 	if !ok {
 		return nil
 	}
