@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/toolgen-go/toolgen/internal/toolsyaml"
 	"github.com/toolgen-go/toolgen/internal/typeschema"

@@ -3,7 +3,7 @@ package toolsyaml
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Limits on what a tools.yaml may make the generator do. A file is small;

@@ -16,7 +16,7 @@ import (
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
 	"github.com/toolgen-go/toolgen/internal/policy"

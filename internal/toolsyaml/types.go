@@ -6,7 +6,7 @@ import (
 	"maps"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The Go side of schema-first tools: the types generated from the schemas.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // toolsYAML is the file the case was generated from, embedded so that the
