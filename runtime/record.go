@@ -51,6 +51,7 @@ type recording struct {
 	args       json.RawMessage // the call's arguments, as given
 	refused    bool            // not run: the pending record could not be written
 	repeat     bool            // not run: its idempotency key was used before
+	started    bool            // it got past the refusals to its pending record
 	idempotent bool            // its id comes from an idempotency key
 	deadline   time.Time
 	call       *Call // the call as the pipeline gets it, for its span
@@ -109,6 +110,15 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		if rc.repeat {
 			return out // the first call's outcome (see replay)
 		}
+		if rc.idempotent && !rc.started {
+			// Refused before its handler could run (a rate limit, scopes,
+			// validation, a missing secret): recorded, but not as the
+			// key's outcome, which is what a run of the tool produced.
+			// A retry with the key, once the refusal no longer holds,
+			// runs the tool.
+			rc.rec.ID = newUUID()
+			rc.idempotent = false
+		}
 		rc.finish(ctx, out)
 		out.InvocationID = rc.rec.ID
 		return out
@@ -136,6 +146,7 @@ func (errUnrecorded) Error() string { return msgUnrecorded }
 // handler runs, which it stops with an error when the record could not be
 // written (unless Options.HistoryBestEffort).
 func (rc *recording) start(ctx context.Context, t *Tool) error {
+	rc.started = true
 	rc.rec.Tool = t.Name
 	// The pipeline has parsed the arguments by now: they are JSON.
 	rc.rec.Input = rc.args
