@@ -94,6 +94,9 @@ func parse(name, md string) ([]block, error) {
 				if m[2] == "" {
 					return nil, fmt.Errorf("%s:%d: docs:file needs a path", name, i+1)
 				}
+				if strings.ContainsAny(m[2], "\"`\\") {
+					return nil, fmt.Errorf("%s:%d: docs:file's path is put in double quotes: no \", ` or \\ in it", name, i+1)
+				}
 			default:
 				return nil, fmt.Errorf("%s:%d: unknown marker docs:%s (skip, background or file)", name, i+1, m[1])
 			}
@@ -299,7 +302,9 @@ func script(blocks []block) (string, error) {
 		case b.marker == "skip":
 			continue
 		case b.marker == "file":
-			fmt.Fprintf(&s, "mkdir -p \"$(dirname %s)\"\ncat > %s <<'__DOCS_EOF__'\n%s__DOCS_EOF__\n", quote(b.arg), quote(b.arg), b.text)
+			// In double quotes: the path may name the session's
+			// variables ($tmp).
+			fmt.Fprintf(&s, "mkdir -p \"$(dirname \"%s\")\"\ncat > \"%s\" <<'__DOCS_EOF__'\n%s__DOCS_EOF__\n", b.arg, b.arg, b.text)
 			continue
 		case !b.shell():
 			continue
@@ -423,6 +428,18 @@ func TestDocs(t *testing.T) {
 				t.Fatal(err)
 			}
 			tmp := t.TempDir()
+			// The readers' own temporary directories ($tmp=$(mktemp -d)):
+			// under a TMPDIR of the test's, removed with it, and open
+			// to other users to pass through, as /tmp is (.ci/postgres
+			// runs PostgreSQL as one, in a directory it makes there).
+			readerTmp, err := os.MkdirTemp("", "toolgen-docs-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(readerTmp) })
+			if err := os.Chmod(readerTmp, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			repo := filepath.Join(tmp, "toolgen")
 			copyFiles(t, r, repo, files)
 			// A reader has a clone: blocks may ask git what changed.
@@ -439,50 +456,76 @@ func TestDocs(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(tmp, "docs", "script.sh"), []byte(sh), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			portFree(t)
-
-			ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", filepath.Join(tmp, "docs", "script.sh"))
-			cmd.Dir = repo
-			var env []string
-			for _, kv := range os.Environ() {
-				// A block that runs go test ./internal/doctest must not
-				// run TestDocs again.
-				if !strings.HasPrefix(kv, "TOOLGEN_DOCS=") {
-					env = append(env, kv)
+			env := []string{"DOCS_TMP=" + filepath.Join(tmp, "docs"),
+				"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"),
+				"TMPDIR=" + readerTmp,
+				"GOCACHE=" + goenv[0], "GOMODCACHE=" + goenv[1]}
+			// Twice in the same copy, with the same cache directory, as a
+			// reader who runs a guide again: the second run must pass
+			// too, and neither may leave a file in the checkout (what a
+			// guide writes goes under its $tmp, or outside the checkout).
+			for run := 1; run <= 2; run++ {
+				out, err := runScript(t, fmt.Sprintf("%s, run %d of 2", f, run), repo, filepath.Join(tmp, "docs"), env)
+				if err != nil {
+					t.Errorf("%s, run %d of 2: %v; the session's output (script: %s):\n%s", f, run, err, filepath.Join(tmp, "docs", "script.sh"), tail(out, 150))
+					return
 				}
-			}
-			cmd.Env = append(env,
-				"DOCS_TMP="+filepath.Join(tmp, "docs"),
-				"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
-				"GOCACHE="+goenv[0], "GOMODCACHE="+goenv[1],
-			)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-			var out bytes.Buffer
-			cmd.Stdout = &out
-			cmd.Stderr = &out
-			start := time.Now()
-			err = cmd.Run()
-			// Whatever is left: the session's group, and every
-			// background block's (setsid: a group of its own).
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			if pids, _ := os.ReadFile(filepath.Join(tmp, "docs", "bg.pids")); len(pids) > 0 {
-				for _, p := range strings.Fields(string(pids)) {
-					if pid, err := strconv.Atoi(p); err == nil {
-						syscall.Kill(-pid, syscall.SIGKILL)
-					}
+				if testing.Verbose() {
+					t.Logf("output of run %d:\n%s", run, tail(out, 40))
 				}
-			}
-			t.Logf("%s: %s", f, time.Since(start).Round(time.Second))
-			if err != nil {
-				t.Errorf("%s: %v; the session's output (script: %s):\n%s", f, err, filepath.Join(tmp, "docs", "script.sh"), tail(out.String(), 150))
-			} else if testing.Verbose() {
-				t.Logf("output:\n%s", tail(out.String(), 40))
+				st, err := exec.Command("git", "-C", repo, "status", "--porcelain").CombinedOutput()
+				if err != nil {
+					t.Fatalf("git status: %v\n%s", err, st)
+				}
+				if len(st) > 0 {
+					t.Errorf("%s, run %d of 2: the blocks left the checkout changed (git status --porcelain; write such files under a guide's $tmp):\n%s", f, run, st)
+				} else {
+					t.Logf("%s, run %d of 2: git status --porcelain is empty", f, run)
+				}
 			}
 		})
 	}
+}
+
+// runScript runs the script docs/script.sh of dir in repo, once, as one
+// bash session, with env added to the test's environment; it kills what
+// the session left running, and returns its output.
+func runScript(t *testing.T, name, repo, dir string, env []string) (string, error) {
+	t.Helper()
+	portFree(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(dir, "script.sh"))
+	cmd.Dir = repo
+	for _, kv := range os.Environ() {
+		// A block that runs go test ./internal/doctest must not run
+		// TestDocs again.
+		if !strings.HasPrefix(kv, "TOOLGEN_DOCS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	start := time.Now()
+	err := cmd.Run()
+	// Whatever is left: the session's group, and every background
+	// block's (setsid: a group of its own).
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	pidFile := filepath.Join(dir, "bg.pids")
+	if pids, _ := os.ReadFile(pidFile); len(pids) > 0 {
+		for _, p := range strings.Fields(string(pids)) {
+			if pid, err := strconv.Atoi(p); err == nil {
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		}
+	}
+	os.Remove(pidFile)
+	t.Logf("%s: %s", name, time.Since(start).Round(time.Second))
+	return out.String(), err
 }
 
 // copyFiles copies the NUL-separated list of files from src to dst.
