@@ -136,49 +136,73 @@ func groupImports(src []byte) []byte {
 	return out.Bytes()
 }
 
+// staleGuard names what a guard that no longer compiles checks against,
+// so that the compiler's own one-line message says what to do:
+// "cannot use staleGuard{} (value of struct type staleGuard) as Input
+// value", "cannot use Save (value of type func(...)) as staleGuard value".
+// (A comment beside the guard, which the compiler does not print, would
+// leave the hint to whoever opens the file.)
+const staleGuard = "toolsGenIsStale_RunGoGenerate"
+
 // emitGuards writes the guards: declarations that compile only while the
 // types and functions the file was generated from are as they were.
 //
-// The compiler reports a guard that no longer compiles at its first line
-// (a struct guard's "struct {", a function guard's function), so that line
-// ends with a comment saying what to do: whoever reads the error reads the
-// fix beside it.
+// Each guard is a function of its own, func _() { type staleGuard =
+// T; var _ Named = staleGuard{} }: a local alias of the struct type or
+// function type the file was generated from, which the compiler names by
+// the alias rather than by spelling out the struct (hundreds of characters
+// for a real input type), and which stays out of the package's namespace.
+// An unnamed struct type is assignable to a named one only when the field
+// names, types, tags and embedding are identical.
 func emitGuards(f *jen.File, file string, guards []guard) {
 	if len(guards) == 0 {
 		return
 	}
-	stale := file + " is stale: run go generate"
 	var structs, funcs []jen.Code
 	for _, g := range guards {
+		var body []jen.Code
 		if g.fn != "" {
-			funcs = append(funcs, jen.Id("_").Add(typeCode(g.typ)).Op("=").Id(g.fn).Comment(stale))
-			continue
+			body = []jen.Code{
+				jen.Type().Id(staleGuard).Op("=").Add(typeCode(g.typ)),
+				jen.Var().Id("_").Id(staleGuard).Op("=").Id(g.fn),
+			}
+		} else {
+			body = []jen.Code{
+				jen.Type().Id(staleGuard).Op("=").Struct(fieldCodes(g.structure.fields)...),
+				jen.Var().Id("_").Add(typeCode(g.typ)).Op("=").Id(staleGuard).Values(),
+			}
 		}
-		// struct { // stale ... }{}: jennifer's Struct starts its fields
-		// on a line of their own, which would leave the comment off the
-		// line the compiler names.
-		s := jen.Id("_").Add(typeCode(g.typ)).Op("=").Id("struct").Op("{").Comment(stale).Line()
-		for _, c := range fieldCodes(g.structure.fields) {
-			s.Add(c).Line()
+		fn := jen.Func().Id("_").Params().Block(body...)
+		if g.fn != "" {
+			funcs = append(funcs, fn)
+		} else {
+			structs = append(structs, fn)
 		}
-		structs = append(structs, s.Op("}").Values())
 	}
-	var defs []jen.Code
+	for _, l := range wrapComment("If a guard below does not compile, the code it was generated from changed since " + file + " was: the compiler's message names " + staleGuard + ", and running go generate (toolgen) again fixes the build.") {
+		f.Comment(l)
+	}
 	if len(structs) > 0 {
-		defs = append(defs, jen.Comment("The struct types the schemas describe, field for field: names, types, tags."))
-		defs = append(defs, structs...)
+		f.Line()
+		f.Comment("The struct types the schemas describe, field for field: names, types, tags.")
+		for i, s := range structs {
+			if i > 0 {
+				f.Line()
+			}
+			f.Add(s)
+		}
 	}
 	if len(funcs) > 0 {
-		if len(defs) > 0 {
-			defs = append(defs, jen.Line())
+		f.Line()
+		f.Comment("The functions' parameter and result types. A flat parameter's name is its")
+		f.Comment("argument's name, which no type shows: toolgen -check catches a renamed one.")
+		for i, s := range funcs {
+			if i > 0 {
+				f.Line()
+			}
+			f.Add(s)
 		}
-		defs = append(defs,
-			jen.Comment("The functions' parameter and result types. A flat parameter's name is its"),
-			jen.Comment("argument's name, which no type shows: toolgen -check catches a renamed one."))
-		defs = append(defs, funcs...)
 	}
-	f.Comment("If a guard below does not compile, the code it was generated from changed: run toolgen again.")
-	f.Var().Defs(defs...)
 	f.Line()
 }
 

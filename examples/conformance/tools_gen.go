@@ -11,64 +11,236 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ PromptArgs = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Arg1 string `json:"arg1"`
 		Arg2 string `json:"arg2"`
-	}{}
-	_ EmbedArgs = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ PromptArgs = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ResourceURI string `json:"resourceUri"`
-	}{}
-	_ SlowInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ EmbedArgs = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Seconds int    `json:"seconds" jsonschema:"minimum=0,maximum=3600"`
 		Label   string `json:"label,omitempty"`
-	}{}
+	}
+	var _ SlowInput = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, struct{}) (string, error)                   = TestSimplePrompt                      // tools_gen.go is stale: run go generate
-	_ func(context.Context, PromptArgs) (string, error)                 = TestPromptWithArguments               // tools_gen.go is stale: run go generate
-	_ func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error) = TestPromptWithEmbeddedResource        // tools_gen.go is stale: run go generate
-	_ func(context.Context, struct{}) ([]runtime.PromptMessage, error)  = TestPromptWithImage                   // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultElicitation    // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultSampling       // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultListRoots      // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultRequestState   // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultTamperedState  // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultipleInputs // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultMultiRound     // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestInputRequiredResultCapabilities   // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestMissingCapability                 // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestStreamingElicitation              // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestLoggingTool                       // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestTriggerToolChange                 // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestTriggerPromptChange               // tools_gen.go is stale: run go generate
-	_ func(HeaderInput) string                                          = TestXMcpHeader                        // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestReconnection                      // tools_gen.go is stale: run go generate
-	_ func(context.Context, struct{}) (string, error)                   = TestInputRequiredResultPrompt         // tools_gen.go is stale: run go generate
-	_ func(context.Context, string) (string, error)                     = Greet                                 // tools_gen.go is stale: run go generate
-	_ func(context.Context, SlowInput) (string, error)                  = SlowCompute                           // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = FailingJob                            // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = ProtocolErrorJob                      // tools_gen.go is stale: run go generate
-	_ func(context.Context, string) (string, error)                     = ConfirmDelete                         // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = MultiInput                            // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestToolWithTask                      // tools_gen.go is stale: run go generate
-	_ func() string                                                     = TestSimpleText                        // tools_gen.go is stale: run go generate
-	_ func() runtime.Content                                            = TestImageContent                      // tools_gen.go is stale: run go generate
-	_ func() runtime.Content                                            = TestAudioContent                      // tools_gen.go is stale: run go generate
-	_ func() runtime.Content                                            = TestEmbeddedResource                  // tools_gen.go is stale: run go generate
-	_ func() []runtime.Content                                          = TestMultipleContentTypes              // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestToolWithLogging                   // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestToolWithProgress                  // tools_gen.go is stale: run go generate
-	_ func() *runtime.Result                                            = TestErrorHandling                     // tools_gen.go is stale: run go generate
-	_ func(context.Context, string) (string, error)                     = TestSampling                          // tools_gen.go is stale: run go generate
-	_ func(context.Context, string) (string, error)                     = TestElicitation                       // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestElicitationSep1034Defaults        // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)                             = TestElicitationSep1330Enums           // tools_gen.go is stale: run go generate
-	_ func(SchemaInput) string                                          = JSONSchema202012Tool                  // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, struct{}) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestSimplePrompt
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PromptArgs) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestPromptWithArguments
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, EmbedArgs) ([]runtime.PromptMessage, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestPromptWithEmbeddedResource
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, struct{}) ([]runtime.PromptMessage, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestPromptWithImage
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultElicitation
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultSampling
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultListRoots
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultRequestState
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultTamperedState
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultMultipleInputs
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultMultiRound
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultCapabilities
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestMissingCapability
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestStreamingElicitation
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestLoggingTool
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestTriggerToolChange
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestTriggerPromptChange
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(HeaderInput) string
+	var _ toolsGenIsStale_RunGoGenerate = TestXMcpHeader
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestReconnection
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, struct{}) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestInputRequiredResultPrompt
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Greet
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, SlowInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = SlowCompute
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = FailingJob
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ProtocolErrorJob
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ConfirmDelete
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = MultiInput
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestToolWithTask
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() string
+	var _ toolsGenIsStale_RunGoGenerate = TestSimpleText
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = TestImageContent
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = TestAudioContent
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = TestEmbeddedResource
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() []runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = TestMultipleContentTypes
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestToolWithLogging
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestToolWithProgress
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() *runtime.Result
+	var _ toolsGenIsStale_RunGoGenerate = TestErrorHandling
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestSampling
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestElicitation
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestElicitationSep1034Defaults
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = TestElicitationSep1330Enums
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(SchemaInput) string
+	var _ toolsGenIsStale_RunGoGenerate = JSONSchema202012Tool
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -12,74 +12,142 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ DeployInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Service     string `json:"service" jsonschema:"minLength=1"`
 		Environment string `json:"environment" jsonschema:"enum=staging,enum=production"`
-	}{}
-	_ Deployment = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ DeployInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Service     string `json:"service"`
 		Environment string `json:"environment"`
 		Status      string `json:"status"`
-	}{}
-	_ EchoInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Deployment = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Message string `json:"message"`
-	}{}
-	_ PlannerInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ EchoInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Goal    string `json:"goal"`
 		Context string `json:"context,omitempty"`
-	}{}
-	_ Plan = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ PlannerInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Goal           string `json:"goal"`
 		Steps          []Step `json:"steps"`
 		EstimatedSteps int    `json:"estimated_steps"`
-	}{}
-	_ Step = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Plan = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Step        float64 `json:"step"`
 		Action      string  `json:"action"`
 		Description string  `json:"description"`
-	}{}
-	_ ExecutorInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Step = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Plan   Object `json:"plan"`
 		DryRun bool   `json:"dry_run,omitempty" jsonschema:"default=true"`
-	}{}
-	_ Execution = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ ExecutorInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Mode          string       `json:"mode"`
 		StepsExecuted int          `json:"steps_executed"`
 		Results       []StepResult `json:"results"`
 		Success       bool         `json:"success"`
-	}{}
-	_ StepResult = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Execution = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Step   json.RawMessage `json:"step"`
 		Action json.RawMessage `json:"action"`
 		Status string          `json:"status"`
-	}{}
-	_ ReviewerInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ StepResult = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Result   Object   `json:"result"`
 		Criteria []string `json:"criteria,omitempty" jsonschema:"default=[\"completeness\"\\,\"correctness\"]"`
-	}{}
-	_ Review = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ ReviewerInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ReviewedResult Object  `json:"reviewed_result"`
 		Checks         []Check `json:"checks"`
 		OverallStatus  string  `json:"overall_status"`
 		Recommendation string  `json:"recommendation"`
-	}{}
-	_ Check = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Review = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Criterion string `json:"criterion"`
 		Status    string `json:"status"`
 		Notes     string `json:"notes"`
-	}{}
+	}
+	var _ Check = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, DeployInput) (*Deployment, error)  = Deploy   // tools_gen.go is stale: run go generate
-	_ func(context.Context, EchoInput) (string, error)         = Echo     // tools_gen.go is stale: run go generate
-	_ func(context.Context, PlannerInput) (*Plan, error)       = Planner  // tools_gen.go is stale: run go generate
-	_ func(context.Context, ExecutorInput) (*Execution, error) = Executor // tools_gen.go is stale: run go generate
-	_ func(context.Context, ReviewerInput) (*Review, error)    = Reviewer // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, DeployInput) (*Deployment, error)
+	var _ toolsGenIsStale_RunGoGenerate = Deploy
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, EchoInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Echo
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PlannerInput) (*Plan, error)
+	var _ toolsGenIsStale_RunGoGenerate = Planner
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ExecutorInput) (*Execution, error)
+	var _ toolsGenIsStale_RunGoGenerate = Executor
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ReviewerInput) (*Review, error)
+	var _ toolsGenIsStale_RunGoGenerate = Reviewer
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -12,44 +12,84 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ WeatherInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		City  string `json:"city" jsonschema:"minLength=1,maxLength=100"`
 		Units Units  `json:"units,omitempty" jsonschema:"default=celsius"`
 		Days  int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=14,default=1"`
-	}{}
-	_ Report = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ WeatherInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		City     string `json:"city"`
 		Units    Units  `json:"units"`
 		Forecast []Day  `json:"forecast"`
-	}{}
-	_ Day = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Report = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Date       string  `json:"date"`
 		High       float64 `json:"high"`
 		Low        float64 `json:"low"`
 		Conditions string  `json:"conditions"`
-	}{}
-	_ AlertInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Day = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ID string `json:"id" jsonschema:"pattern=^al-[0-9]+$"`
-	}{}
-	_ DeleteAlertResult = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ AlertInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Deleted   bool `json:"deleted"`
 		Remaining int  `json:"remaining"`
-	}{}
-	_ MapInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ DeleteAlertResult = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		City string `json:"city" jsonschema:"minLength=1"`
 		Size int    `json:"size,omitempty" jsonschema:"minimum=16,maximum=512,default=128"`
-	}{}
+	}
+	var _ MapInput = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, WeatherInput) (*Report, error)                   = GetWeather             // tools_gen.go is stale: run go generate
-	_ func(float64, Units, Units) (string, error)                            = ConvertTemperature     // tools_gen.go is stale: run go generate
-	_ func(*Service, context.Context, AlertInput) (DeleteAlertResult, error) = (*Service).DeleteAlert // tools_gen.go is stale: run go generate
-	_ func(context.Context, MapInput) (runtime.Content, error)               = WeatherMap             // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, WeatherInput) (*Report, error)
+	var _ toolsGenIsStale_RunGoGenerate = GetWeather
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(float64, Units, Units) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ConvertTemperature
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Service, context.Context, AlertInput) (DeleteAlertResult, error)
+	var _ toolsGenIsStale_RunGoGenerate = (*Service).DeleteAlert
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, MapInput) (runtime.Content, error)
+	var _ toolsGenIsStale_RunGoGenerate = WeatherMap
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

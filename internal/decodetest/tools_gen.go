@@ -12,10 +12,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Sparse = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		S    string  `json:"s,omitempty"`
 		B    bool    `json:"b,omitempty"`
 		I    int     `json:"i,omitempty"`
@@ -27,12 +31,20 @@ var (
 		Pt   Point   `json:"pt,omitempty"`
 		PP   *Point  `json:"pp,omitempty"`
 		Last string  `json:"last"`
-	}{}
-	_ Point = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Sparse = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		X float64 `json:"x"`
 		Y float64 `json:"y"`
-	}{}
-	_ Input = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Point = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		S        string   `json:"s"`
 		B        bool     `json:"b"`
 		I        int      `json:"i"`
@@ -60,19 +72,35 @@ var (
 		Untagged string
 		Skipped  string `json:"-"`
 		hidden   string
-	}{}
-	_ Inner = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		N     uint16 `json:"n"`
 		On    *bool  `json:"on,omitempty"`
 		Where Point  `json:"where"`
-	}{}
+	}
+	var _ Inner = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Sparse) (*Sparse, error)                        = Thin  // tools_gen.go is stale: run go generate
-	_ func(context.Context, Input) (Input, error)                           = Every // tools_gen.go is stale: run go generate
-	_ func(context.Context, string, int, []float32, *Point) (string, error) = Flat  // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Sparse) (*Sparse, error)
+	var _ toolsGenIsStale_RunGoGenerate = Thin
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (Input, error)
+	var _ toolsGenIsStale_RunGoGenerate = Every
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string, int, []float32, *Point) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Flat
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,10 +11,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Scalars = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Bool     bool            `json:"bool"`
 		Int      int             `json:"int"`
 		Int8     int8            `json:"int8"`
@@ -39,12 +43,16 @@ var (
 		Any      any             `json:"any"`
 		Empty    any             `json:"empty"`
 		Number   json.Number     `json:"number"`
-	}{}
+	}
+	var _ Scalars = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Scalars) (Scalars, error) = Echo // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Scalars) (Scalars, error)
+	var _ toolsGenIsStale_RunGoGenerate = Echo
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -12,32 +12,84 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ FigureInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Kind Shape   `json:"kind"`
 		Size float64 `json:"size" jsonschema:"minimum=0,maximum=100"`
-	}{}
-	_ Figure = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ FigureInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Kind Shape   `json:"kind"`
 		Area float64 `json:"area"`
-	}{}
+	}
+	var _ Figure = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, FigureInput) (*Figure, error)       = Measure      // tools_gen.go is stale: run go generate
-	_ func(*FigureInput) (Figure, error)                        = Scale        // tools_gen.go is stale: run go generate
-	_ func(string) ([]string, error)                            = Words        // tools_gen.go is stale: run go generate
-	_ func(context.Context, string, int32, bool) (int32, error) = Count        // tools_gen.go is stale: run go generate
-	_ func(string) string                                       = Echo         // tools_gen.go is stale: run go generate
-	_ func(string) (Shape, error)                               = Pick         // tools_gen.go is stale: run go generate
-	_ func(context.Context) (runtime.Content, error)            = Banner       // tools_gen.go is stale: run go generate
-	_ func(context.Context, bool) error                         = Reset        // tools_gen.go is stale: run go generate
-	_ func() (*runtime.Result, error)                           = Raw          // tools_gen.go is stale: run go generate
-	_ func(*Store, int32) int32                                 = (*Store).Add // tools_gen.go is stale: run go generate
-	_ func(*Bag, int32) int32                                   = (*Bag).Add   // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, FigureInput) (*Figure, error)
+	var _ toolsGenIsStale_RunGoGenerate = Measure
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*FigureInput) (Figure, error)
+	var _ toolsGenIsStale_RunGoGenerate = Scale
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(string) ([]string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Words
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string, int32, bool) (int32, error)
+	var _ toolsGenIsStale_RunGoGenerate = Count
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(string) string
+	var _ toolsGenIsStale_RunGoGenerate = Echo
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(string) (Shape, error)
+	var _ toolsGenIsStale_RunGoGenerate = Pick
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (runtime.Content, error)
+	var _ toolsGenIsStale_RunGoGenerate = Banner
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, bool) error
+	var _ toolsGenIsStale_RunGoGenerate = Reset
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() (*runtime.Result, error)
+	var _ toolsGenIsStale_RunGoGenerate = Raw
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Store, int32) int32
+	var _ toolsGenIsStale_RunGoGenerate = (*Store).Add
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Bag, int32) int32
+	var _ toolsGenIsStale_RunGoGenerate = (*Bag).Add
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

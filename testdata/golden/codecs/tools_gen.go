@@ -12,62 +12,129 @@ import (
 	jsonwritepkg "github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ d = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		P    *e  `json:"p"`
 		V    v   `json:"v"`
 		W    w   `json:"w"`
 		Es   []e `json:"es"`
 		Seen *r  `json:"seen"`
-	}{}
-	_ e = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ d = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		S r `json:"s"`
-	}{}
-	_ Numbered = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ e = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		N json.Number `json:"n"`
-	}{}
-	_ Uppers = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Numbered = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		U Upper `json:"u"`
-	}{}
-	_ L1 = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Uppers = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		A L2
 		B L2
 		C L2
 		D L2
-	}{}
-	_ L2 = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ L1 = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		A L3
 		B L3
 		C L3
 		D L3
-	}{}
-	_ L3 = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ L2 = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		A L4
 		B L4
 		C L4
 		D L4
-	}{}
-	_ L4 = struct { // tools_gen.go is stale: run go generate
-		X int
-	}{}
-	_ Acks = struct { // tools_gen.go is stale: run go generate
-		All []Ack `json:"all"`
-	}{}
-	_ Ack = struct { // tools_gen.go is stale: run go generate
-	}{}
+	}
+	var _ L3 = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, d) (d, error)               = Shadow     // tools_gen.go is stale: run go generate
-	_ func(context.Context, Numbered) (Numbered, error) = Number     // tools_gen.go is stale: run go generate
-	_ func(context.Context, Uppers) (Uppers, error)     = Shout      // tools_gen.go is stale: run go generate
-	_ func(context.Context, L1) (L1, error)             = Wide       // tools_gen.go is stale: run go generate
-	_ func(context.Context, L2) (L2, error)             = Narrow     // tools_gen.go is stale: run go generate
-	_ func(context.Context, Acks) (Ack, error)          = Confirm    // tools_gen.go is stale: run go generate
-	_ func(context.Context, Acks) (Acks, error)         = ConfirmAll // tools_gen.go is stale: run go generate
-)
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		X int
+	}
+	var _ L4 = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		All []Ack `json:"all"`
+	}
+	var _ Acks = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct{}
+	var _ Ack = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, d) (d, error)
+	var _ toolsGenIsStale_RunGoGenerate = Shadow
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Numbered) (Numbered, error)
+	var _ toolsGenIsStale_RunGoGenerate = Number
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Uppers) (Uppers, error)
+	var _ toolsGenIsStale_RunGoGenerate = Shout
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, L1) (L1, error)
+	var _ toolsGenIsStale_RunGoGenerate = Wide
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, L2) (L2, error)
+	var _ toolsGenIsStale_RunGoGenerate = Narrow
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Acks) (Ack, error)
+	var _ toolsGenIsStale_RunGoGenerate = Confirm
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Acks) (Acks, error)
+	var _ toolsGenIsStale_RunGoGenerate = ConfirmAll
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

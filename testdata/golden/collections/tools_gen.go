@@ -12,10 +12,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Tags      []string           `json:"tags"`
 		Matrix    [][]int            `json:"matrix"`
 		Triple    [3]int             `json:"triple"`
@@ -27,17 +31,29 @@ var (
 		Nested    map[string][]bool  `json:"nested"`
 		Anything  map[string]any     `json:"anything"`
 		PtrSlice  []*Point           `json:"ptr_slice"`
-	}{}
-	_ Point = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		X float64 `json:"x"`
 		Y float64 `json:"y"`
-	}{}
+	}
+	var _ Point = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (map[string]int, error) = Summarize // tools_gen.go is stale: run go generate
-	_ func(context.Context, Point) ([]Point, error)        = Corners   // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (map[string]int, error)
+	var _ toolsGenIsStale_RunGoGenerate = Summarize
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Point) ([]Point, error)
+	var _ toolsGenIsStale_RunGoGenerate = Corners
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -13,22 +13,34 @@ import (
 	"github.com/toolgen-go/toolgen/testdata/golden/cross_package/kinds"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Swatch kinds.Swatch `json:"swatch"`
 		Accent kinds.Color  `json:"accent"`
-	}{}
-	_ kinds.Swatch = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Color kinds.Color `json:"color"`
 		Size  int         `json:"size" jsonschema:"minimum=1"`
-	}{}
+	}
+	var _ kinds.Swatch = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (kinds.Swatch, error) = Paint // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (kinds.Swatch, error)
+	var _ toolsGenIsStale_RunGoGenerate = Paint
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,10 +11,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ SearchInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Paging
 		Query  string  `json:"query"`
 		Level  Level   `json:"level,omitempty" jsonschema:"default=info"`
@@ -23,15 +27,27 @@ var (
 		Scale  float64 `json:"scale,omitempty" jsonschema:"default=2.5E3"`
 		Count  int64   `json:"count,omitempty,string" jsonschema:"default=7"`
 		Format Format  `json:"format,omitzero"`
-	}{}
-	_ Paging = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ SearchInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Page int `json:"page,omitempty" jsonschema:"default=1"`
-	}{}
-	_ Format = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Paging = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Indent int  `json:"indent,omitempty" jsonschema:"default=2"`
 		Pretty bool `json:"pretty,omitempty" jsonschema:"default=true"`
-	}{}
-	_ OrderInput = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Format = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		*Extra
 		Items    []Item          `json:"items"`
 		Boxes    map[string]Item `json:"boxes,omitempty"`
@@ -43,31 +59,63 @@ var (
 		Raw      json.RawMessage `json:"raw,omitempty" jsonschema:"default=[1]"`
 		Retries  *int            `json:"retries,omitempty" jsonschema:"default=3"`
 		First    Item            `json:"first,omitzero" jsonschema:"default={\"name\":\"sample\"}"`
-	}{}
-	_ Extra = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ OrderInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Channel string `json:"channel,omitempty" jsonschema:"default=web"`
-	}{}
-	_ Item = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Extra = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Name    string   `json:"name"`
 		Qty     int      `json:"qty,omitempty" jsonschema:"default=1"`
 		Options *Options `json:"options,omitempty"`
-	}{}
-	_ Options = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Item = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Gift bool   `json:"gift,omitempty" jsonschema:"default=true"`
 		Note string `json:"note,omitempty" jsonschema:"default=none"`
-	}{}
-	_ Node = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Options = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Label    string `json:"label,omitempty" jsonschema:"default=leaf"`
 		Children []Node `json:"children,omitempty"`
-	}{}
+	}
+	var _ Node = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, SearchInput) error         = Search       // tools_gen.go is stale: run go generate
-	_ func(context.Context, *OrderInput) error         = Order        // tools_gen.go is stale: run go generate
-	_ func(context.Context, Node) error                = Tree         // tools_gen.go is stale: run go generate
-	_ func(*Store, context.Context, SearchInput) error = (*Store).Get // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, SearchInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Search
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, *OrderInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Order
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Node) error
+	var _ toolsGenIsStale_RunGoGenerate = Tree
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Store, context.Context, SearchInput) error
+	var _ toolsGenIsStale_RunGoGenerate = (*Store).Get
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,21 +11,41 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ PathInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Path  string `json:"path"`
 		Limit int    `json:"limit,omitempty" jsonschema:"minimum=1"`
-	}{}
+	}
+	var _ PathInput = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, PathInput) (string, error) = ReadFile    // tools_gen.go is stale: run go generate
-	_ func(context.Context, PathInput) error           = RemoveFile  // tools_gen.go is stale: run go generate
-	_ func(context.Context, PathInput) (string, error) = HTTPGet     // tools_gen.go is stale: run go generate
-	_ func(context.Context, PathInput) (string, error) = ParseV2Data // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PathInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ReadFile
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PathInput) error
+	var _ toolsGenIsStale_RunGoGenerate = RemoveFile
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PathInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = HTTPGet
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, PathInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ParseV2Data
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

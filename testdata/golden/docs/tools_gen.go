@@ -11,10 +11,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Title    string   `json:"title"`
 		Due      string   `json:"due"`
 		Note     string   `json:"note"`
@@ -23,17 +27,33 @@ var (
 		Tagged   string   `json:"tagged" jsonschema:"description=From the tag\\, with a comma"`
 		Quoted   string   `json:"quoted" jsonschema_description:"From jsonschema_description, commas, and all"`
 		Plain    string   `json:"plain"`
-	}{}
-	_ Options = struct { // tools_gen.go is stale: run go generate
-		Verbose bool `json:"verbose"`
-	}{}
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error) = AddTask      // tools_gen.go is stale: run go generate
-	_ func(context.Context, Input) (string, error) = Describe     // tools_gen.go is stale: run go generate
-	_ func(context.Context, Input) (string, error) = Undocumented // tools_gen.go is stale: run go generate
-)
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Verbose bool `json:"verbose"`
+	}
+	var _ Options = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = AddTask
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Describe
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Undocumented
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

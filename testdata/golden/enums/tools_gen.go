@@ -12,26 +12,42 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ GreetInput = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Name  string    `json:"name"`
 		Level Level     `json:"level,omitempty" jsonschema:"default=normal"`
 		Times int       `json:"times,omitempty" jsonschema:"default=1,minimum=1"`
 		Days  []Weekday `json:"days,omitempty"`
 		Other Unrelated `json:"other,omitempty"`
-	}{}
-	_ Greeting = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ GreetInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Text  string `json:"text"`
 		Count int    `json:"count"`
-	}{}
+	}
+	var _ Greeting = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, GreetInput) (Greeting, error) = Greet    // tools_gen.go is stale: run go generate
-	_ func(Weekday, Level) string                         = Schedule // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, GreetInput) (Greeting, error)
+	var _ toolsGenIsStale_RunGoGenerate = Greet
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(Weekday, Level) string
+	var _ toolsGenIsStale_RunGoGenerate = Schedule
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -14,10 +14,14 @@ import (
 	"github.com/toolgen-go/toolgen/testdata/golden/guards/parts"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Base
 		*Extra
 		parts.Meta
@@ -27,38 +31,74 @@ var (
 		Stamp  parts.Stamp      `json:"stamp"`
 		Labels map[string]Label `json:"labels,omitempty"`
 		secret string
-	}{}
-	_ Base = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ID string `json:"id"`
-	}{}
-	_ Extra = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Base = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Note string `json:"note,omitempty"`
-	}{}
-	_ parts.Meta = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Extra = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Author string     `json:"author"`
 		Size   parts.Size `json:"size,omitempty"`
-	}{}
-	_ parts.Pair[time.Time] = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ parts.Meta = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Low  time.Time `json:"low"`
 		High time.Time `json:"high"`
-	}{}
-	_ parts.Pair[int] = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ parts.Pair[time.Time] = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Low  int `json:"low"`
 		High int `json:"high"`
-	}{}
-	_ Label = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ parts.Pair[int] = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Text string `json:"text"`
-	}{}
-	_ Saved = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Label = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ID   string     `json:"id"`
 		Size parts.Size `json:"size"`
-	}{}
+	}
+	var _ Saved = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, *Input) (Saved, error) = Save   // tools_gen.go is stale: run go generate
-	_ func(int, parts.Size) (string, error)        = Resize // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, *Input) (Saved, error)
+	var _ toolsGenIsStale_RunGoGenerate = Save
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(int, parts.Size) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Resize
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -15,24 +15,44 @@ import (
 	"github.com/toolgen-go/toolgen/testdata/golden/import_names/time"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
-		Shape shapespkg.Circle `json:"shape"`
-	}{}
-	_ shapespkg.Circle = struct { // tools_gen.go is stale: run go generate
-		Radius float64 `json:"radius"`
-	}{}
-	_ time.Span = struct { // tools_gen.go is stale: run go generate
-		Days int `json:"days"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (float64, error)    = Area // tools_gen.go is stale: run go generate
-	_ func(context.Context, time.Span) (string, error) = Plan // tools_gen.go is stale: run go generate
-)
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Shape shapespkg.Circle `json:"shape"`
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Radius float64 `json:"radius"`
+	}
+	var _ shapespkg.Circle = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Days int `json:"days"`
+	}
+	var _ time.Span = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (float64, error)
+	var _ toolsGenIsStale_RunGoGenerate = Area
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, time.Span) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Plan
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

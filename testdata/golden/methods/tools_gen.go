@@ -12,21 +12,45 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ NoteInput = struct { // tools_gen.go is stale: run go generate
-		Key string `json:"key"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(*Store, context.Context, NoteInput) (string, error)   = (*Store).Get     // tools_gen.go is stale: run go generate
-	_ func(*Store, string, string) error                         = (*Store).Put     // tools_gen.go is stale: run go generate
-	_ func(*Store) int                                           = (*Store).Count   // tools_gen.go is stale: run go generate
-	_ func(*Greeter, context.Context, NoteInput) (string, error) = (*Greeter).Greet // tools_gen.go is stale: run go generate
-	_ func(context.Context, NoteInput) (string, error)           = Shout            // tools_gen.go is stale: run go generate
-)
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Key string `json:"key"`
+	}
+	var _ NoteInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Store, context.Context, NoteInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = (*Store).Get
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Store, string, string) error
+	var _ toolsGenIsStale_RunGoGenerate = (*Store).Put
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Store) int
+	var _ toolsGenIsStale_RunGoGenerate = (*Store).Count
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Greeter, context.Context, NoteInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = (*Greeter).Greet
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, NoteInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Shout
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,14 +11,27 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(float64, Unit, Unit) (string, error)                                  = Convert      // tools_gen.go is stale: run go generate
-	_ func(context.Context, string, int, string, bool, []string) (string, error) = Repeat       // tools_gen.go is stale: run go generate
-	_ func(*Box, string) string                                                  = (*Box).Label // tools_gen.go is stale: run go generate
-)
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(float64, Unit, Unit) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Convert
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, string, int, string, bool, []string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Repeat
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Box, string) string
+	var _ toolsGenIsStale_RunGoGenerate = (*Box).Label
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

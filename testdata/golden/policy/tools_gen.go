@@ -12,21 +12,45 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ IssueInput = struct { // tools_gen.go is stale: run go generate
-		Number int `json:"number"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, IssueInput) (string, error) = ReadIssue  // tools_gen.go is stale: run go generate
-	_ func(context.Context, IssueInput) error           = CloseIssue // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)             = Export     // tools_gen.go is stale: run go generate
-	_ func(context.Context, IssueInput) error           = Delete     // tools_gen.go is stale: run go generate
-	_ func(context.Context) (string, error)             = Ping       // tools_gen.go is stale: run go generate
-)
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Number int `json:"number"`
+	}
+	var _ IssueInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, IssueInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = ReadIssue
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, IssueInput) error
+	var _ toolsGenIsStale_RunGoGenerate = CloseIssue
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Export
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, IssueInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Delete
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Ping
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

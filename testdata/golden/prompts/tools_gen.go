@@ -9,23 +9,39 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ ExplainArgs = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Value string `json:"value"`
 		Tone  Tone   `json:"tone,omitempty"`
-	}{}
-	_ ReviewArgs = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ ExplainArgs = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Code     string `json:"code"`
 		Language string `json:"language,omitempty"`
-	}{}
+	}
+	var _ ReviewArgs = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, ExplainArgs) (string, error) = Explain // tools_gen.go is stale: run go generate
-	_ func(*ReviewArgs) []runtime.PromptMessage          = Review  // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ExplainArgs) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Explain
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*ReviewArgs) []runtime.PromptMessage
+	var _ toolsGenIsStale_RunGoGenerate = Review
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

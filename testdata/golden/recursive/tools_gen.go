@@ -11,31 +11,55 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Tree  Node  `json:"tree"`
 		Other *Node `json:"other,omitempty"`
 		Expr  Expr  `json:"expr"`
-	}{}
-	_ Node = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Name     string  `json:"name"`
 		Children []*Node `json:"children,omitempty"`
-	}{}
-	_ Expr = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Node = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Terms []Term `json:"terms"`
-	}{}
-	_ Term = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Expr = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Value float64 `json:"value,omitempty"`
 		Sub   *Expr   `json:"sub,omitempty"`
-	}{}
+	}
+	var _ Term = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (int, error) = Walk // tools_gen.go is stale: run go generate
-	_ func(context.Context, Node) (Node, error) = Grow // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (int, error)
+	var _ toolsGenIsStale_RunGoGenerate = Walk
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Node) (Node, error)
+	var _ toolsGenIsStale_RunGoGenerate = Grow
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,26 +11,70 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Out = struct { // tools_gen.go is stale: run go generate
-		OK bool `json:"ok"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func() string                                  = Text     // tools_gen.go is stale: run go generate
-	_ func() Mood                                    = Named    // tools_gen.go is stale: run go generate
-	_ func() runtime.Content                         = Image    // tools_gen.go is stale: run go generate
-	_ func() []runtime.Content                       = Blocks   // tools_gen.go is stale: run go generate
-	_ func(context.Context) (*runtime.Result, error) = Whole    // tools_gen.go is stale: run go generate
-	_ func() Out                                     = Struct   // tools_gen.go is stale: run go generate
-	_ func() *Out                                    = Pointer  // tools_gen.go is stale: run go generate
-	_ func() float64                                 = Number   // tools_gen.go is stale: run go generate
-	_ func() map[string]int                          = Map      // tools_gen.go is stale: run go generate
-	_ func() any                                     = Anything // tools_gen.go is stale: run go generate
-)
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		OK bool `json:"ok"`
+	}
+	var _ Out = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() string
+	var _ toolsGenIsStale_RunGoGenerate = Text
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() Mood
+	var _ toolsGenIsStale_RunGoGenerate = Named
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = Image
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() []runtime.Content
+	var _ toolsGenIsStale_RunGoGenerate = Blocks
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context) (*runtime.Result, error)
+	var _ toolsGenIsStale_RunGoGenerate = Whole
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() Out
+	var _ toolsGenIsStale_RunGoGenerate = Struct
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() *Out
+	var _ toolsGenIsStale_RunGoGenerate = Pointer
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() float64
+	var _ toolsGenIsStale_RunGoGenerate = Number
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() map[string]int
+	var _ toolsGenIsStale_RunGoGenerate = Map
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() any
+	var _ toolsGenIsStale_RunGoGenerate = Anything
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,19 +11,35 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ ForecastInput = struct { // tools_gen.go is stale: run go generate
-		City string `json:"city"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, ForecastInput) (string, error) = Forecast // tools_gen.go is stale: run go generate
-	_ func(context.Context, ForecastInput) error           = Sync     // tools_gen.go is stale: run go generate
-	_ func(context.Context, ForecastInput) error           = Local    // tools_gen.go is stale: run go generate
-)
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		City string `json:"city"`
+	}
+	var _ ForecastInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ForecastInput) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Forecast
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ForecastInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Sync
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ForecastInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Local
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -12,28 +12,72 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
-		N int `json:"n"`
-	}{}
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error)                                   = Full      // tools_gen.go is stale: run go generate
-	_ func(*Input) string                                                            = Pointer   // tools_gen.go is stale: run go generate
-	_ func(context.Context, int, string, []float64, map[string]bool) (string, error) = Flat      // tools_gen.go is stale: run go generate
-	_ func(int, int) int                                                             = Clash     // tools_gen.go is stale: run go generate
-	_ func() string                                                                  = Nothing   // tools_gen.go is stale: run go generate
-	_ func(context.Context, Input) error                                             = OnlyError // tools_gen.go is stale: run go generate
-	_ func(Input)                                                                    = NoResult  // tools_gen.go is stale: run go generate
-	_ func(context.Context, struct {
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		N int `json:"n"`
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Full
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(*Input) string
+	var _ toolsGenIsStale_RunGoGenerate = Pointer
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, int, string, []float64, map[string]bool) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Flat
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(int, int) int
+	var _ toolsGenIsStale_RunGoGenerate = Clash
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func() string
+	var _ toolsGenIsStale_RunGoGenerate = Nothing
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) error
+	var _ toolsGenIsStale_RunGoGenerate = OnlyError
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(Input)
+	var _ toolsGenIsStale_RunGoGenerate = NoResult
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, struct {
 		Name string `json:"name"`
-	}) (string, error) = Anonymous // tools_gen.go is stale: run go generate
-	_ func(string) (string, error) = Single   // tools_gen.go is stale: run go generate
-	_ func(int, int, int) int      = Fallback // tools_gen.go is stale: run go generate
-)
+	}) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Anonymous
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(string) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Single
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(int, int, int) int
+	var _ toolsGenIsStale_RunGoGenerate = Fallback
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -11,10 +11,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Base
 		*Audit
 		audited
@@ -38,35 +42,71 @@ var (
 		NullObj  *Labels `json:"null_obj,omitempty" jsonschema:"nullable"`
 		Ignored  string  `json:"ignored" jsonschema:"-"`
 		NoTag    string
-	}{}
-	_ Base = struct { // tools_gen.go is stale: run go generate
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		ID      string `json:"id"`
 		Created string `json:"created,omitempty"`
-	}{}
-	_ Audit = struct { // tools_gen.go is stale: run go generate
-		By string `json:"by"`
-	}{}
-	_ audited = struct { // tools_gen.go is stale: run go generate
-		Reason string `json:"reason,omitempty"`
-	}{}
-	_ A = struct { // tools_gen.go is stale: run go generate
-		Dup string
-	}{}
-	_ B = struct { // tools_gen.go is stale: run go generate
-		Dup string
-	}{}
-	_ TaggedDup = struct { // tools_gen.go is stale: run go generate
-		Name string `json:"name"`
-	}{}
-	_ Labels = struct { // tools_gen.go is stale: run go generate
-		Primary string `json:"primary"`
-	}{}
+	}
+	var _ Base = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, *Input) (*Input, error)   = Inspect // tools_gen.go is stale: run go generate
-	_ func(context.Context, struct{}) (string, error) = Empty   // tools_gen.go is stale: run go generate
-)
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		By string `json:"by"`
+	}
+	var _ Audit = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Reason string `json:"reason,omitempty"`
+	}
+	var _ audited = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Dup string
+	}
+	var _ A = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Dup string
+	}
+	var _ B = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Name string `json:"name"`
+	}
+	var _ TaggedDup = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Primary string `json:"primary"`
+	}
+	var _ Labels = toolsGenIsStale_RunGoGenerate{}
+}
+
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, *Input) (*Input, error)
+	var _ toolsGenIsStale_RunGoGenerate = Inspect
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, struct{}) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Empty
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.

@@ -10,10 +10,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// If a guard below does not compile, the code it was generated from changed: run toolgen again.
-var (
-	// The struct types the schemas describe, field for field: names, types, tags.
-	_ Input = struct { // tools_gen.go is stale: run go generate
+// If a guard below does not compile, the code it was generated from changed
+// since tools_gen.go was: the compiler's message names
+// toolsGenIsStale_RunGoGenerate, and running go generate (toolgen) again fixes
+// the build.
+
+// The struct types the schemas describe, field for field: names, types, tags.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
 		Title       string   `json:"title" jsonschema:"title=The title,description=What it is called"`
 		Enum        string   `json:"enum" jsonschema:"enum=a,enum=b,enum=c"`
 		IntEnum     int      `json:"int_enum" jsonschema:"enum=1,enum=2"`
@@ -38,12 +42,16 @@ var (
 		NotOptional string   `json:"not_optional,omitempty" jsonschema:"optional=false"`
 		Any         any      `json:"any,omitempty" jsonschema:"default={\"a\":[1]}"`
 		Skipped     string   `json:"skipped" jsonschema:"-"`
-	}{}
+	}
+	var _ Input = toolsGenIsStale_RunGoGenerate{}
+}
 
-	// The functions' parameter and result types. A flat parameter's name is its
-	// argument's name, which no type shows: toolgen -check catches a renamed one.
-	_ func(context.Context, Input) (string, error) = Tagged // tools_gen.go is stale: run go generate
-)
+// The functions' parameter and result types. A flat parameter's name is its
+// argument's name, which no type shows: toolgen -check catches a renamed one.
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Input) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Tagged
+}
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
