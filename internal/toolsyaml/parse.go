@@ -187,7 +187,8 @@ func (p *parser) parse(data []byte) *File {
 			p.errs = append(p.errs, &Error{File: p.file, Pos: Pos{1, 1}, Msg: "empty file: expected a mapping with tools:"})
 			return nil
 		}
-		p.errs = append(p.errs, &Error{File: p.file, Pos: yamlErrorPos(err), Msg: yamlErrorMsg(err)})
+		pos, msg := syntaxError(data, err)
+		p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: msg})
 		return nil
 	}
 	var extra yaml.Node

@@ -108,7 +108,7 @@ func TestErrors(t *testing.T) {
 		{"missing tools", "package: x\n", []string{`t.yaml:1:1: the file is missing the required key "tools"`}},
 		{"not a mapping", "- 1\n", []string{`t.yaml:1:1: the file must be a mapping, not a list`}},
 		{"empty", "", []string{`t.yaml:1:1: empty file: expected a mapping with tools:`}},
-		{"syntax", "tools: [\n", []string{`t.yaml:2:1: did not find expected node content`}},
+		{"syntax", "tools: [\n", []string{`t.yaml:2:1: did not find expected node content at the end of the file`}},
 		{"tools not a list", "tools: {a: 1}\n", []string{`t.yaml:1:8: expected a list, not a mapping`}},
 		{"unknown tool key", "tools:\n  - name: a\n    input: {type: object}\n    handler: x\n", []string{`t.yaml:4:5: unknown key "handler" in a tool (known: annotations, approval, description, examples, input, name, output, ratelimit, scopes, secrets, task, timeout, title, toolkit, version)`}},
 		{"wrong type", "tools:\n  - name: a\n    description: [x]\n    input: {type: object}\n", []string{`t.yaml:3:18: expected a string, not a list`}},
@@ -151,6 +151,47 @@ func TestErrors(t *testing.T) {
 				if !strings.Contains(list[i].Error(), w) {
 					t.Errorf("error %d:\n got %s\nwant %s", i, list[i].Error(), w)
 				}
+			}
+		})
+	}
+}
+
+// A YAML syntax error is reported at the line where the parser stopped,
+// which it quotes, rather than at the line where the enclosing collection
+// starts (all yaml.v3 says of most parser errors): a key indented wrongly
+// on line 6 of a tool that starts on line 3 is an error at 6, not at 3:1.
+func TestSyntaxErrorLine(t *testing.T) {
+	cases := []struct{ name, yaml, want string }{
+		{"key indented too far",
+			"package: calc\ntools:\n  - name: add\n    description: Adds.\n    input: {type: object}\n      output: {type: number}\n",
+			`t.yaml:6:7: did not find expected key at "      output: {type: number}" (check its indentation against the collection that starts at line 3)`},
+		{"key indented too little",
+			"package: calc\ntools:\n  - name: add\n    description: Adds.\n    input: {type: object}\n  output: {type: number}\n",
+			`t.yaml:6:3: did not find expected '-' indicator at "  output: {type: number}" (check its indentation against the collection that starts at line 3)`},
+		{"deep in a schema, after comments and blank lines",
+			"tools:\n  - name: add\n    input:\n      type: object\n      # the arguments\n\n      properties:\n        a: {type: number}\n          b: {type: number}\n",
+			`t.yaml:9:11: did not find expected key at "          b: {type: number}" (check its indentation against the collection that starts at line 8)`},
+		{"CRLF line ends",
+			"tools:\r\n  - name: add\r\n    input: {type: object}\r\n      output: {type: number}\r\n",
+			`t.yaml:4:7: did not find expected key at "      output: {type: number}" (check its indentation against the collection that starts at line 2)`},
+		{"scanner error, at its own line",
+			"tools:\n  - name: add\n    input:\n     type: object\n      properties: {}\n",
+			`t.yaml:5:7: mapping values are not allowed in this context at "      properties: {}"`},
+		{"unclosed flow mapping",
+			"tools:\n  - name: a\n    input: {type: object\n  - name: b\n",
+			`t.yaml:3:5: did not find expected ',' or '}' at "    input: {type: object"`},
+		{"long line, cut",
+			"tools:\n  - name: add\n    input: {type: object}\n      description: " + strings.Repeat("x", 200) + "\n",
+			`t.yaml:4:7: did not find expected key at "      description: ` + strings.Repeat("x", 100-len("      description: ")) + `…" (check its indentation against the collection that starts at line 2)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(c.yaml))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := err.Error(); got != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
 			}
 		})
 	}
