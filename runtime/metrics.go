@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -294,86 +295,130 @@ func metricsJSONPath(p string) string {
 }
 
 // serveJSON is GET /metrics/json: every metric of /metrics, gathered from
-// the same registry, as one JSON object keyed by metric name (the names of
-// /metrics, without the _count, _sum and _bucket series), its keys sorted:
+// the same registry, in qmcp's shape (its MetricsRegistry.get_stats(), which
+// qmcp's own tests and clients read):
 //
 //	{
-//	  "toolgen_invocations_total": {
-//	    "type": "counter",
-//	    "help": "Tool invocations, by tool, surface and outcome (ok, failed, invalid, timeout).",
-//	    "samples": [
-//	      {"labels": {"outcome": "ok", "surface": "v1", "tool": "echo"}, "value": 3}
-//	    ]
+//	  "counters": {
+//	    "toolgen_invocations_total": {
+//	      "outcome=\"ok\",surface=\"v1\",tool=\"echo\"": 3
+//	    }
 //	  },
-//	  "toolgen_invocation_duration_seconds": {
-//	    "type": "histogram",
-//	    "help": "How long tool invocations took, from lookup to result, by tool and surface.",
-//	    "samples": [
-//	      {"labels": {"surface": "v1", "tool": "echo"}, "count": 3, "sum": 0.000412}
-//	    ]
+//	  "gauges": {
+//	    "go_goroutines": {"": 12}
 //	  },
-//	  "go_goroutines": {"type": "gauge", "help": "...", "samples": [{"labels": {}, "value": 12}]},
-//	  ...
+//	  "histograms": {
+//	    "toolgen_invocation_duration_seconds": {
+//	      "surface=\"v1\",tool=\"echo\"": {"count": 3, "sum": 0.000412}
+//	    }
+//	  }
 //	}
 //
-// "type" is "counter", "gauge", "untyped", "histogram", "summary" or
-// "gauge_histogram". "labels" is always an object ({} for a metric without
-// labels). A counter, gauge or untyped sample has "value"; a histogram or
-// summary sample has "count" (the number of observations, an integer) and
-// "sum" instead, without buckets or quantiles. Samples are in the order
-// /metrics writes them (by label values). A value that is not a finite
-// number is the string "NaN", "+Inf" or "-Inf", as in the text format.
-// When gathering fails the answer is 500 {"error": ...}, as /metrics
-// answers 500.
+// The three keys are always there ({} when there is nothing of a kind).
+// Under each is the metric's name as /metrics writes it (without the
+// _count, _sum and _bucket series), then one entry per series, keyed by
+// its labels as qmcp keys them (see [labelsKey]). Counters and gauges map
+// to their value; an untyped metric counts as a gauge. Histograms, and
+// summaries with them, map to {"count": n, "sum": s} (count an integer; no
+// buckets or quantiles). A value that is not a finite number is the string
+// "NaN", "+Inf" or "-Inf", as in the text format. When gathering fails the
+// answer is 500 {"error": "Failed to gather the metrics."}; /metrics
+// then answers 500 too, saying why.
 func (m *metrics) serveJSON(w http.ResponseWriter, _ *http.Request) {
-	families, err := m.reg.Gather()
+	stats, err := statsOf(m.reg)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "Failed to gather the metrics: "+err.Error())
+		writeError(w, http.StatusInternalServerError, "Failed to gather the metrics.")
 		return
 	}
-	out := make(map[string]metricFamilyJSON, len(families))
+	writeJSON(w, http.StatusOK, stats)
+}
+
+// metricsStats is the body of /metrics/json.
+type metricsStats struct {
+	Counters   map[string]map[string]*jsonFloat     `json:"counters"`
+	Gauges     map[string]map[string]*jsonFloat     `json:"gauges"`
+	Histograms map[string]map[string]histogramStats `json:"histograms"`
+}
+
+// histogramStats is a histogram's (or a summary's) series in
+// /metrics/json.
+type histogramStats struct {
+	Count uint64     `json:"count"`
+	Sum   *jsonFloat `json:"sum"`
+}
+
+// statsOf gathers g's metrics and sorts them into qmcp's three kinds.
+func statsOf(g prometheus.Gatherer) (metricsStats, error) {
+	families, err := g.Gather()
+	if err != nil {
+		return metricsStats{}, err
+	}
+	out := metricsStats{
+		Counters:   map[string]map[string]*jsonFloat{},
+		Gauges:     map[string]map[string]*jsonFloat{},
+		Histograms: map[string]map[string]histogramStats{},
+	}
+	values := func(kind map[string]map[string]*jsonFloat, name string) map[string]*jsonFloat {
+		if kind[name] == nil {
+			kind[name] = map[string]*jsonFloat{}
+		}
+		return kind[name]
+	}
 	for _, f := range families {
-		fj := metricFamilyJSON{Type: strings.ToLower(f.GetType().String()), Help: f.GetHelp(), Samples: make([]metricSampleJSON, 0, len(f.GetMetric()))}
+		name := f.GetName()
 		for _, mt := range f.GetMetric() {
-			s := metricSampleJSON{Labels: make(map[string]string, len(mt.GetLabel()))}
-			for _, l := range mt.GetLabel() {
-				s.Labels[l.GetName()] = l.GetValue()
-			}
+			key := labelsKey(mt.GetLabel())
 			switch {
 			case mt.GetCounter() != nil:
-				s.Value = jsonFloatOf(mt.GetCounter().GetValue())
+				values(out.Counters, name)[key] = jsonFloatOf(mt.GetCounter().GetValue())
 			case mt.GetGauge() != nil:
-				s.Value = jsonFloatOf(mt.GetGauge().GetValue())
+				values(out.Gauges, name)[key] = jsonFloatOf(mt.GetGauge().GetValue())
 			case mt.GetUntyped() != nil:
-				s.Value = jsonFloatOf(mt.GetUntyped().GetValue())
-			case mt.GetHistogram() != nil:
-				n := mt.GetHistogram().GetSampleCount()
-				s.Count, s.Sum = &n, jsonFloatOf(mt.GetHistogram().GetSampleSum())
-			case mt.GetSummary() != nil:
-				n := mt.GetSummary().GetSampleCount()
-				s.Count, s.Sum = &n, jsonFloatOf(mt.GetSummary().GetSampleSum())
+				values(out.Gauges, name)[key] = jsonFloatOf(mt.GetUntyped().GetValue())
+			case mt.GetHistogram() != nil, mt.GetSummary() != nil:
+				var h histogramStats
+				if hg := mt.GetHistogram(); hg != nil {
+					h = histogramStats{hg.GetSampleCount(), jsonFloatOf(hg.GetSampleSum())}
+				} else {
+					sm := mt.GetSummary()
+					h = histogramStats{sm.GetSampleCount(), jsonFloatOf(sm.GetSampleSum())}
+				}
+				if out.Histograms[name] == nil {
+					out.Histograms[name] = map[string]histogramStats{}
+				}
+				out.Histograms[name][key] = h
 			}
-			fj.Samples = append(fj.Samples, s)
 		}
-		out[f.GetName()] = fj
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
-// metricFamilyJSON is one metric of /metrics/json.
-type metricFamilyJSON struct {
-	Type    string             `json:"type"`
-	Help    string             `json:"help"`
-	Samples []metricSampleJSON `json:"samples"`
+// labelsKey is a series' key in /metrics/json, as qmcp's registry makes
+// it: the labels' k="v" pairs sorted by name and joined with ",", or ""
+// for a series without labels. A value is escaped as the text format
+// escapes it (\\, \" and \n), so that a key always reads back into its
+// labels; the values toolgen's own metrics have need no escaping, and
+// their keys are exactly qmcp's.
+func labelsKey[L interface {
+	GetName() string
+	GetValue() string
+}](labels []L) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	sorted := slices.Clone(labels) // client_golang sorts them already; a Gatherer need not
+	slices.SortFunc(sorted, func(a, b L) int { return strings.Compare(a.GetName(), b.GetName()) })
+	var b strings.Builder
+	for i, l := range sorted {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(l.GetName() + `="` + labelValueEscaper.Replace(l.GetValue()) + `"`)
+	}
+	return b.String()
 }
 
-// metricSampleJSON is one sample: Value, or Count and Sum.
-type metricSampleJSON struct {
-	Labels map[string]string `json:"labels"`
-	Value  *jsonFloat        `json:"value,omitempty"`
-	Count  *uint64           `json:"count,omitempty"`
-	Sum    *jsonFloat        `json:"sum,omitempty"`
-}
+var labelValueEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // jsonFloat is a number in JSON, or "NaN", "+Inf" or "-Inf", which JSON
 // has no numbers for.

@@ -105,20 +105,56 @@ func parseProm(t *testing.T, text string) (types map[string]string, samples map[
 	return types, samples
 }
 
-type metricsJSON map[string]struct {
-	Type    string `json:"type"`
-	Help    string `json:"help"`
-	Samples []struct {
-		Labels map[string]string `json:"labels"`
-		Value  *float64          `json:"value"`
-		Count  *uint64           `json:"count"`
-		Sum    *float64          `json:"sum"`
-	} `json:"samples"`
+// metricsJSON is the body of /metrics/json, qmcp's get_stats() shape.
+type metricsJSON struct {
+	Counters   map[string]map[string]float64 `json:"counters"`
+	Gauges     map[string]map[string]float64 `json:"gauges"`
+	Histograms map[string]map[string]struct {
+		Count *uint64  `json:"count"`
+		Sum   *float64 `json:"sum"`
+	} `json:"histograms"`
 }
 
-// GET /metrics/json has the counters of /metrics: after calls on /v1, the
+// parseLabelsKey reads a series' key in /metrics/json back into its
+// labels, checking that it is qmcp's: k="v" pairs sorted by name, joined
+// with ",", "" without labels.
+func parseLabelsKey(t *testing.T, key string) map[string]string {
+	t.Helper()
+	labels := map[string]string{}
+	var names []string
+	for rest := key; rest != ""; {
+		m := promLabel.FindStringSubmatchIndex(rest)
+		if m == nil || m[0] != 0 {
+			t.Fatalf("label key %q: not k=\"v\" at %q", key, rest)
+		}
+		name, value := rest[m[2]:m[3]], rest[m[4]:m[5]]
+		v, err := strconv.Unquote(`"` + value + `"`)
+		if err != nil {
+			t.Fatalf("label key %q: %v", key, err)
+		}
+		labels[name] = v
+		names = append(names, name)
+		rest = rest[m[1]:]
+		if rest != "" {
+			if rest[0] != ',' || len(rest) == 1 {
+				t.Fatalf("label key %q: pairs not joined with \",\"", key)
+			}
+			rest = rest[1:]
+		}
+	}
+	if !sort.StringsAreSorted(names) {
+		t.Errorf("label key %q: labels not sorted by name", key)
+	}
+	return labels
+}
+
+// GET /metrics/json is qmcp's get_stats(): what qmcp's own
+// test_metrics.py::TestMetricsEndpoint::test_metrics_json_endpoint asserts
+// (200, JSON, "counters", "gauges" and "histograms" at the top), each
+// series keyed by its labels as qmcp keys them, a histogram as its count
+// and sum; and it has the samples of /metrics: after calls on /v1, the
 // invocation counters and durations and the request counters are the same
-// in both, and each family of /metrics is in the JSON with its type.
+// in both, each family under the kind its type says.
 func TestMetricsJSON(t *testing.T) {
 	srv := httptest.NewServer(runtime.NewServer(metricsJSONTools(), nil))
 	defer srv.Close()
@@ -140,52 +176,91 @@ func TestMetricsJSON(t *testing.T) {
 	_, text := getMetrics(t, srv.URL+"/metrics")
 	types, want := parseProm(t, text)
 
+	// qmcp's test: the three keys at the top, and nothing else.
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &top); err != nil {
+		t.Fatalf("/metrics/json: %v\n%s", err, body)
+	}
+	for _, k := range []string{"counters", "gauges", "histograms"} {
+		if _, ok := top[k]; !ok {
+			t.Errorf("/metrics/json: no %q: %.300s", k, body)
+		}
+	}
+	if len(top) != 3 {
+		t.Errorf("/metrics/json: keys other than counters, gauges and histograms: %.300s", body)
+	}
 	var got metricsJSON
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("/metrics/json: %v\n%s", err, body)
 	}
+
+	// The exact keys and values qmcp's get_stats() would give.
+	if v, ok := got.Counters["toolgen_invocations_total"][`outcome="ok",surface="v1",tool="echo"`]; !ok || v != 2 {
+		t.Errorf(`counters.toolgen_invocations_total["outcome=\"ok\",surface=\"v1\",tool=\"echo\""] = %v (present %v), want 2: %v`, v, ok, got.Counters["toolgen_invocations_total"])
+	}
+	if v := got.Counters["toolgen_invocations_total"][`outcome="failed",surface="v1",tool="fail"`]; v != 1 {
+		t.Errorf("fail's failed calls: %v, want 1: %v", v, got.Counters["toolgen_invocations_total"])
+	}
+	h, ok := got.Histograms["toolgen_invocation_duration_seconds"][`surface="v1",tool="echo"`]
+	if !ok || h.Count == nil || *h.Count != 2 || h.Sum == nil || *h.Sum <= 0 {
+		t.Errorf("echo's durations: %+v (present %v), want count 2 and a sum", h, ok)
+	} else if wantSum := want[sampleKey("toolgen_invocation_duration_seconds_sum", map[string]string{"tool": "echo", "surface": "v1"})]; *h.Sum != wantSum {
+		t.Errorf("echo's durations: sum %v, %v in /metrics", *h.Sum, wantSum)
+	}
+	if v, ok := got.Gauges["go_goroutines"][""]; !ok || v < 1 {
+		t.Errorf(`gauges.go_goroutines[""] = %v (present %v): a metric without labels is keyed ""`, v, ok)
+	}
+
+	// Each family of /metrics is under the kind of its type, and
+	// toolgen's own samples are the same in both.
+	kindOf := map[string]string{"counter": "counters", "gauge": "gauges", "untyped": "gauges", "histogram": "histograms", "summary": "histograms"}
+	kinds := map[string]map[string]bool{"counters": {}, "gauges": {}, "histograms": {}}
+	for name := range got.Counters {
+		kinds["counters"][name] = true
+	}
+	for name := range got.Gauges {
+		kinds["gauges"][name] = true
+	}
+	for name := range got.Histograms {
+		kinds["histograms"][name] = true
+	}
 	for name, typ := range types {
-		if got[name].Type != typ {
-			t.Errorf("%s: type %q in /metrics/json, %q in /metrics", name, got[name].Type, typ)
+		if !kinds[kindOf[typ]][name] {
+			t.Errorf("%s (a %s in /metrics) is not under %q in /metrics/json", name, typ, kindOf[typ])
 		}
 	}
 	compared := 0
-	for name, f := range got {
-		if f.Help == "" || f.Samples == nil {
-			t.Errorf("%s: no help or samples: %+v", name, f)
+	check := func(name, key string, labels map[string]string, v float64) {
+		if !strings.HasPrefix(name, "toolgen_") {
+			return // the Go runtime's and the process's metrics move between the two requests
 		}
-		for _, s := range f.Samples {
-			if s.Labels == nil {
-				t.Errorf("%s: a sample without labels: %s", name, body)
+		// The JSON request itself was counted before /metrics was
+		// gathered.
+		if name == "toolgen_http_requests_total" && strings.HasSuffix(labels["route"], "/metrics/json") {
+			v++
+		}
+		if w, ok := want[key]; !ok || w != v {
+			t.Errorf("%s = %v in /metrics/json, %v (present %v) in /metrics", key, v, w, ok)
+		}
+		compared++
+	}
+	for _, kind := range []map[string]map[string]float64{got.Counters, got.Gauges} {
+		for name, series := range kind {
+			for key, v := range series {
+				labels := parseLabelsKey(t, key)
+				check(name, sampleKey(name, labels), labels, v)
 			}
-			if f.Type == "histogram" || f.Type == "summary" {
-				if s.Count == nil || s.Sum == nil || s.Value != nil {
-					t.Errorf("%s: not count and sum: %+v", name, s)
-				}
-			} else if s.Value == nil || s.Count != nil || s.Sum != nil {
-				t.Errorf("%s: not a value: %+v", name, s)
-			}
-			// toolgen's own metrics stay put between the two requests
-			// (the Go runtime's and the process's do not); the JSON
-			// request itself was counted before /metrics was gathered.
-			if !strings.HasPrefix(name, "toolgen_") {
+		}
+	}
+	for name, series := range got.Histograms {
+		for key, h := range series {
+			labels := parseLabelsKey(t, key)
+			if h.Count == nil || h.Sum == nil {
+				t.Errorf("%s[%s]: not count and sum: %+v", name, key, h)
 				continue
 			}
-			check := func(key string, v float64) {
-				if name == "toolgen_http_requests_total" && strings.HasSuffix(s.Labels["route"], "/metrics/json") {
-					v++
-				}
-				if w, ok := want[key]; !ok || w != v {
-					t.Errorf("%s = %v in /metrics/json, %v (present %v) in /metrics", key, v, w, ok)
-				}
-				compared++
-			}
-			if s.Count != nil {
-				check(sampleKey(name+"_count", s.Labels), float64(*s.Count))
-				check(sampleKey(name+"_sum", s.Labels), *s.Sum)
-			} else {
-				check(sampleKey(name, s.Labels), *s.Value)
-			}
+			check(name+"_count", sampleKey(name+"_count", labels), labels, float64(*h.Count))
+			check(name+"_sum", sampleKey(name+"_sum", labels), labels, *h.Sum)
 		}
 	}
 	for key := range want {
@@ -195,29 +270,6 @@ func TestMetricsJSON(t *testing.T) {
 	}
 	if compared != 0 {
 		t.Errorf("/metrics has %d toolgen samples more than /metrics/json", -compared)
-	}
-
-	// The calls themselves.
-	for key, n := range map[string]float64{
-		sampleKey("toolgen_invocations_total", map[string]string{"tool": "echo", "surface": "v1", "outcome": "ok"}): 2,
-		sampleKey("toolgen_invocation_duration_seconds_count", map[string]string{"tool": "echo", "surface": "v1"}):  2,
-		sampleKey("toolgen_invocation_duration_seconds_count", map[string]string{"tool": "fail", "surface": "v1"}):  1,
-	} {
-		if want[key] != n {
-			t.Errorf("%s = %v, want %v", key, want[key], n)
-		}
-	}
-	var echoOK float64
-	for _, s := range got["toolgen_invocations_total"].Samples {
-		if s.Labels["tool"] == "echo" && s.Labels["surface"] == "v1" && s.Labels["outcome"] == "ok" {
-			echoOK = *s.Value
-		}
-	}
-	if echoOK != 2 {
-		t.Errorf("/metrics/json: echo's calls: %v, want 2\n%s", echoOK, body)
-	}
-	if s := got["go_goroutines"].Samples; len(s) != 1 || len(s[0].Labels) != 0 || s[0].Value == nil {
-		t.Errorf("go_goroutines: %+v", s)
 	}
 }
 
@@ -234,7 +286,7 @@ func TestMetricsJSONPath(t *testing.T) {
 	} {
 		srv := httptest.NewServer(runtime.NewServer(metricsJSONTools(), &runtime.Options{Metrics: c.opts}))
 		if c.path != "" {
-			if _, body := getMetrics(t, srv.URL+c.path); !strings.Contains(body, `"go_goroutines":{"type":"gauge"`) {
+			if _, body := getMetrics(t, srv.URL+c.path); !strings.Contains(body, `"go_goroutines":{"":`) {
 				t.Errorf("%+v: GET %s: %s", c.opts, c.path, body)
 			}
 		}
