@@ -120,9 +120,7 @@ func (s *Server) approveByOperator(ctx context.Context, c *Call, t *Tool, args j
 	if c.CorrelationID != "" {
 		req.CorrelationID = &c.CorrelationID
 	}
-	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-		req.Caller = &p.Subject
-	}
+	req.Caller = s.callerRef(ctx)
 	var (
 		wctx   writeContext
 		forged bool
@@ -189,9 +187,7 @@ func who(p *string) string {
 // never among them: a call carries those apart).
 func (s *Server) approvalContext(ctx context.Context, c *Call, t *Tool, args json.RawMessage) json.RawMessage {
 	r := history.Record{Tool: t.Name, Surface: c.Surface, Input: args}
-	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-		r.Caller = &p.Subject
-	}
+	r.Caller = s.callerRef(ctx)
 	red := s.redacted(&r)
 	b, err := marshal(struct {
 		Tool      string          `json:"tool"`
@@ -312,10 +308,7 @@ func (s *Server) approveByClient(ctx context.Context, t *Tool, args json.RawMess
 	case err != nil:
 		return nil, refusedApproval(err, "Tool %s could not ask its caller's user to approve the call; it was not run.", t.Name)
 	}
-	var by *string
-	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-		by = &p.Subject
-	}
+	by := s.callerRef(ctx)
 	er, _ := res.(*mcp.ElicitResult)
 	if er != nil && er.Action == "accept" {
 		if yes, _ := er.Content["approve"].(bool); yes {

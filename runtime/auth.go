@@ -20,6 +20,15 @@ import (
 // server logs the error at WARN and answers a generic 401
 // {"error":"Unauthorized"}: the reason never reaches the client.
 //
+// A hook names its caller by returning r.Context() with a [Principal]
+// ([WithPrincipal]): its Subject is who the caller is for history (whose
+// invocations it reads), idempotency keys, MCP sessions and tasks, human
+// requests and rate limits; its Scopes are what it may call. A hook that
+// returns a context without a principal, or one without a Subject, still
+// keeps its callers apart, by a fingerprint of the credentials each
+// request carried (Authorization, cookies, and headers whose name speaks
+// of a key, token or auth); docs/security.md has the whole rule.
+//
 // On the explorer protocol the hook guards only POST /tools/{name}/call;
 // discovery, validation and the page stay public. The protocol surfaces
 // (MCP) run it on every request.

@@ -61,3 +61,39 @@ func ExampleBearerCredentials() {
 	// 403 {"detail":"Tool file_issue needs the scope issues:write, which this caller does not have."} Bearer error="insufficient_scope", scope="issues:write"
 	// 200 {"result":"filed by admin","error":null
 }
+
+// A hook of one's own names its caller with WithPrincipal: the Subject is
+// who the caller is for history, idempotency keys, sessions and rate
+// limits, and what handlers read with PrincipalFromContext.
+func ExampleWithPrincipal() {
+	users := map[string]string{"s3cret-ada": "ada", "s3cret-bob": "bob"}
+	hook := func(r *http.Request) (context.Context, error) {
+		name, ok := users[r.Header.Get("X-Session-Token")]
+		if !ok {
+			return nil, runtime.ErrBadCredentials
+		}
+		return runtime.WithPrincipal(r.Context(), &runtime.Principal{Subject: name}), nil
+	}
+	whoami := runtime.MustNewTool("whoami", "Says who calls.", func(ctx context.Context, _ struct{}) (string, error) {
+		p, _ := runtime.PrincipalFromContext(ctx)
+		return p.Subject, nil
+	})
+	srv := runtime.NewServer(runtime.ToolList{whoami}, &runtime.Options{
+		AllowExecute: true, AuthHook: hook, Logger: slog.New(slog.DiscardHandler),
+	})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+
+	req, _ := http.NewRequest("POST", hs.URL+"/v1/tools/whoami", strings.NewReader(`{"input":{}}`))
+	req.Header.Set("X-Session-Token", "s3cret-ada")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	out, _, _ := strings.Cut(string(b), `,"invocation_id"`)
+	fmt.Println(out)
+	// Output:
+	// {"result":"ada","error":null
+}

@@ -117,9 +117,7 @@ func (s *Server) createHumanRequest(rq *request) error {
 	if ctx := bytes.TrimSpace(b.Context); len(ctx) > 0 && string(ctx) != "null" {
 		req.Context = ctx
 	}
-	if p, ok := PrincipalFromContext(rq.ctx); ok && p.Subject != "" {
-		req.Caller = &p.Subject
-	}
+	req.Caller = s.callerRef(rq.ctx)
 	switch err := humans.CreateRequest(rq.ctx, req); {
 	case errors.Is(err, history.ErrExists):
 		return refuse(http.StatusConflict, "Request with ID '%s' already exists", req.ID)
@@ -323,10 +321,7 @@ func answerError(err error) error {
 // principal.
 func (s *Server) responder(ctx context.Context, req *history.Request, named *string) (*string, error) {
 	p, _ := PrincipalFromContext(ctx)
-	var sub *string
-	if p != nil && p.Subject != "" {
-		sub = &p.Subject
-	}
+	sub := s.callerRef(ctx)
 	if req.Tool == "" {
 		if named != nil && *named != "" {
 			return named, nil

@@ -57,6 +57,13 @@ type MCPOptions struct {
 	// them the open /sse streams: a new one past it closes the least
 	// recently used. Zero means [DefaultMaxSessions]; negative, no bound.
 	MaxSessions int
+	// MaxSessionsPerCaller bounds the sessions (and apart from them the
+	// /sse streams) of one caller: its identity behind an auth hook, else
+	// its client address. A caller who opens more loses its own least
+	// recently used, never another caller's. Zero means
+	// [DefaultMaxSessionsPerCaller], at most MaxSessions; negative, no
+	// bound but MaxSessions.
+	MaxSessionsPerCaller int
 	// SSEPath is where the HTTP+SSE transport of protocol 2024-11-05 is
 	// served, for clients that predate Streamable HTTP. Default
 	// "/sse". DisableSSE turns it off.
@@ -161,7 +168,15 @@ func (s *Server) buildMCP() {
 	if o.MaxSessions == 0 {
 		s.mcp.sessions.max = DefaultMaxSessions
 	}
+	s.mcp.sessions.per = o.MaxSessionsPerCaller
+	if o.MaxSessionsPerCaller == 0 {
+		s.mcp.sessions.per = DefaultMaxSessionsPerCaller
+		if m := s.mcp.sessions.max; m > 0 && m < s.mcp.sessions.per {
+			s.mcp.sessions.per = m
+		}
+	}
 	s.mcp.sse.max = s.mcp.sessions.max
+	s.mcp.sse.per = s.mcp.sessions.per
 	for i := range s.opts.Prompts {
 		s.addPrompt(&s.opts.Prompts[i])
 	}
@@ -415,14 +430,16 @@ func fingerprint(tools []Tool) uint64 {
 	return h.Sum64()
 }
 
-// owner is whom a session or a requestState opened by r belongs to: ""
-// when the server has no auth hook.
+// owner is whom a session or a requestState opened by r belongs to: its
+// caller's identity (callerID), "" when the server has no auth hook.
 func (s *Server) owner(ctx context.Context, r *http.Request) string {
 	if s.opts.AuthHook == nil {
 		return ""
 	}
-	p, _ := PrincipalFromContext(ctx)
-	return sessionOwner(r, p)
+	if p, ok := PrincipalFromContext(ctx); ok && p != nil && p.Subject != "" {
+		return p.Subject
+	}
+	return credentialFingerprint(r)
 }
 
 // sessionRecorder notes the session id a response opens, before the

@@ -184,11 +184,12 @@ func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, er
 	if r.Method != http.MethodPost {
 		return rq.w, nil
 	}
-	if old := s.mcp.sessions.makeRoom(s.mcp.srv); old != "" {
-		s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max)
+	caller := sessionCaller(owner, r, s.opts.AuthHook != nil)
+	if old := s.mcp.sessions.makeRoom(s.mcp.srv, caller); old != "" {
+		s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max, "max_per_caller", s.mcp.sessions.per)
 		closeSession(s.mcp.srv, old)
 	}
-	return &sessionRecorder{ResponseWriter: rq.w, record: func(sid string) { s.mcp.sessions.add(sid, owner) }}, nil
+	return &sessionRecorder{ResponseWriter: rq.w, record: func(sid string) { s.mcp.sessions.add(sid, owner, caller) }}, nil
 }
 
 // serveSSE is the HTTP+SSE adapter (protocol 2024-11-05, for clients that
@@ -213,7 +214,7 @@ func (s *Server) serveSSE(rq *request) error {
 		defer func() { s.mcp.sse.forget(sid) }()
 		w = &endpointRecorder{ResponseWriter: w, record: func(id string) {
 			sid = id
-			if old := s.mcp.sse.add(id, owner, cancel); old != "" {
+			if old := s.mcp.sse.add(id, owner, sessionCaller(owner, r, s.opts.AuthHook != nil), cancel); old != "" {
 				s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.mcp.sse.max)
 			}
 		}}

@@ -1,11 +1,8 @@
 package runtime
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"net"
 	"net/http"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,8 +12,9 @@ import (
 // Bounds of the MCP sessions of Streamable HTTP, when MCPOptions leaves
 // them zero.
 const (
-	DefaultSessionIdleTimeout = 5 * time.Minute
-	DefaultMaxSessions        = 1000
+	DefaultSessionIdleTimeout   = 5 * time.Minute
+	DefaultMaxSessions          = 1000
+	DefaultMaxSessionsPerCaller = 100
 )
 
 // sessionTable knows, for each live Streamable HTTP session, who owns it
@@ -26,6 +24,7 @@ const (
 // the table forgets them when it next needs room.
 type sessionTable struct {
 	max     int // <= 0: no limit
+	per     int // the bound per caller; <= 0: none
 	mu      sync.Mutex
 	m       map[string]*sessionEntry
 	sweepAt int           // the size at which to forget closed sessions next...
@@ -34,8 +33,9 @@ type sessionTable struct {
 }
 
 type sessionEntry struct {
-	owner string // "" when the server has no auth hook
-	last  time.Time
+	owner  string // "" when the server has no auth hook
+	caller string // whose sessions it counts among (sessionCaller)
+	last   time.Time
 }
 
 // use notes a request on session sid by owner. It reports false when the
@@ -54,13 +54,13 @@ func (t *sessionTable) use(sid, owner string) bool {
 	return true
 }
 
-func (t *sessionTable) add(sid, owner string) {
+func (t *sessionTable) add(sid, owner, caller string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
 		t.m = make(map[string]*sessionEntry)
 	}
-	t.m[sid] = &sessionEntry{owner: owner, last: time.Now()}
+	t.m[sid] = &sessionEntry{owner: owner, caller: caller, last: time.Now()}
 }
 
 func (t *sessionTable) forget(sid string) {
@@ -75,17 +75,20 @@ func (t *sessionTable) len() int {
 	return len(t.m)
 }
 
-// makeRoom readies the table for one more session. Once it has grown
-// enough since it last looked, or an idle timeout has passed since, it
-// forgets the sessions the SDK has closed (so that it shrinks with them,
-// at a cost spread over the sessions added); and when it is full it
-// returns the least recently used session's id, for the caller to close.
-func (t *sessionTable) makeRoom(srv *mcp.Server) (evict string) {
+// makeRoom readies the table for one more session of caller. Once it
+// has grown enough since it last looked, or an idle timeout has passed
+// since, it forgets the sessions the SDK has closed (so that it shrinks
+// with them, at a cost spread over the sessions added); and it returns the
+// id of the session to close to make room (see evictFor), if any.
+func (t *sessionTable) makeRoom(srv *mcp.Server, caller string) (evict string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	full := t.max > 0 && len(t.m) >= t.max
 	if !full && len(t.m) < t.sweepAt && (t.every <= 0 || time.Since(t.swept) < t.every) {
-		return ""
+		if evict = t.evict(caller); evict != "" {
+			delete(t.m, evict)
+		}
+		return evict
 	}
 	t.swept = time.Now()
 	live := make(map[string]bool, len(t.m))
@@ -98,17 +101,59 @@ func (t *sessionTable) makeRoom(srv *mcp.Server) (evict string) {
 		}
 	}
 	t.sweepAt = 2*len(t.m) + 64
-	if t.max <= 0 || len(t.m) < t.max {
-		return ""
+	if evict = t.evict(caller); evict != "" {
+		delete(t.m, evict)
 	}
-	var oldest time.Time
-	for sid, e := range t.m {
-		if evict == "" || e.last.Before(oldest) {
-			evict, oldest = sid, e.last
+	return evict
+}
+
+func (t *sessionTable) evict(caller string) string {
+	return evictFor(t.m, caller, t.max, t.per, func(e *sessionEntry) (string, time.Time) { return e.caller, e.last })
+}
+
+// evictFor chooses the session of m to close so that one more of caller's
+// fits: the caller's own least recently used once it has per of them, so
+// that one caller who opens many loses its own and never another's; else
+// the least recently used of all once m holds max. "" when there is room.
+// (A scan of the table: it runs only when a session is opened.)
+func evictFor[E any](m map[string]E, caller string, max, per int, of func(E) (caller string, last time.Time)) string {
+	var own, lru string
+	var ownLast, lruLast time.Time
+	n := 0
+	for sid, e := range m {
+		c, last := of(e)
+		if lru == "" || last.Before(lruLast) {
+			lru, lruLast = sid, last
+		}
+		if c == caller {
+			n++
+			if own == "" || last.Before(ownLast) {
+				own, ownLast = sid, last
+			}
 		}
 	}
-	delete(t.m, evict)
-	return evict
+	switch {
+	case per > 0 && n >= per:
+		return own
+	case max > 0 && len(m) >= max:
+		return lru
+	}
+	return ""
+}
+
+// sessionCaller is whose sessions a request's new session counts among,
+// for MCPOptions.MaxSessionsPerCaller: its caller's identity on a server
+// with an auth hook (owner), else its client's address without the port,
+// as rate limits count.
+func sessionCaller(owner string, r *http.Request, hook bool) string {
+	if hook {
+		return "id:" + owner
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return "addr:" + host
 }
 
 // closeSession closes the server's session with the given id.
@@ -119,32 +164,4 @@ func closeSession(srv *mcp.Server, sid string) {
 			return
 		}
 	}
-}
-
-// sessionOwner is whom a session opened by an authenticated request
-// belongs to: the principal's subject when the auth hook names one, else a
-// fingerprint of the credentials the request carried (the headers an auth
-// hook reads: Authorization, cookies, and any header whose name speaks of
-// a key, token or auth), so that a session is never bound to no one.
-func sessionOwner(r *http.Request, p *Principal) string {
-	if p != nil && p.Subject != "" {
-		return "sub:" + p.Subject
-	}
-	names := make([]string, 0, len(r.Header))
-	for name := range r.Header {
-		if credentialHeader(name) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	h := sha256.New()
-	for _, name := range names {
-		for _, v := range r.Header[name] {
-			h.Write([]byte(strings.ToLower(name)))
-			h.Write([]byte{0})
-			h.Write([]byte(v))
-			h.Write([]byte{0})
-		}
-	}
-	return "key:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	goruntime "runtime"
@@ -52,7 +51,7 @@ func TestMCPAbandonedSessionsExpire(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens a thousand sessions")
 	}
-	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Second, MaxSessions: -1}})
+	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Second, MaxSessions: -1, MaxSessionsPerCaller: -1}})
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 	openSession(t, hs.URL) // warm up the client's and the server's pools
@@ -158,31 +157,57 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 	}
 }
 
-func TestSessionOwner(t *testing.T) {
-	req := func(h ...string) *http.Request {
-		r := httptest.NewRequest("POST", "/mcp", nil)
-		for i := 0; i+1 < len(h); i += 2 {
-			r.Header.Set(h[i], h[i+1])
+// One caller who opens many sessions loses its own oldest, never another
+// caller's (the global cap is one pool): by identity behind an auth hook,
+// by client address (whatever the port) without one. /sse streams count
+// the same way.
+func TestMCPSessionsPerCaller(t *testing.T) {
+	s := NewServer(ToolList{}, &Options{Logger: discard(),
+		AuthHook: BearerCredentials(Credential{Secret: "a", Subject: "alice"}, Credential{Secret: "b", Subject: "bob"}),
+		MCP:      MCPOptions{MaxSessions: 10, MaxSessionsPerCaller: 3}})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	bob := openSession(t, hs.URL, "Authorization", "Bearer b")
+	var alice []string
+	for range 25 { // past both caps
+		alice = append(alice, openSession(t, hs.URL, "Authorization", "Bearer a"))
+	}
+	if code, _, body := postMCP(t, hs.URL, bob, mcpPing, "Authorization", "Bearer b"); code != 200 {
+		t.Errorf("another caller's session after alice's flood: %d %s", code, body)
+	}
+	for i, sid := range alice {
+		want := 404
+		if i >= len(alice)-3 {
+			want = 200 // her three newest
 		}
-		return r
-	}
-	a := sessionOwner(req("Authorization", "Bearer a", "User-Agent", "x"), &Principal{})
-	for _, other := range []string{
-		sessionOwner(req("Authorization", "Bearer b"), &Principal{}),
-		sessionOwner(req("Authorization", "Bearer a", "X-Api-Key", "k"), nil),
-		sessionOwner(req("Authorization", "Bearer a"), &Principal{Subject: "a"}),
-	} {
-		if other == a {
-			t.Errorf("different callers, one owner %s", a)
+		if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "Authorization", "Bearer a"); code != want {
+			t.Errorf("alice's session %d: %d %s, want %d", i, code, body, want)
 		}
 	}
-	if b := sessionOwner(req("Authorization", "Bearer a", "User-Agent", "y"), nil); b != a {
-		t.Errorf("the same credentials, two owners: %s %s", a, b)
+	if n := countSessions(s); n != 4 {
+		t.Errorf("%d live sessions, want 4", n)
 	}
-	if got := sessionOwner(req(), &Principal{Subject: "ada"}); got != "sub:ada" {
-		t.Errorf("subject owner %q", got)
+
+	// Without a hook, the client's address is the caller, not its port.
+	for _, tc := range []struct{ a, b string }{{"192.0.2.1:1000", "192.0.2.1:2000"}, {"[2001:db8::1]:1", "[2001:db8::1]:2"}} {
+		ra := &http.Request{RemoteAddr: tc.a}
+		rb := &http.Request{RemoteAddr: tc.b}
+		if sessionCaller("", ra, false) != sessionCaller("", rb, false) {
+			t.Errorf("%s and %s counted as two callers", tc.a, tc.b)
+		}
 	}
-	if strings.Contains(fmt.Sprint(a), "Bearer") {
-		t.Errorf("the owner shows the token: %s", a)
+	if sessionCaller("", &http.Request{RemoteAddr: "192.0.2.1:1"}, false) == sessionCaller("", &http.Request{RemoteAddr: "192.0.2.2:1"}, false) {
+		t.Error("two addresses counted as one caller")
+	}
+
+	// /sse streams: the same rule, through the same choice.
+	var streams sseStreams
+	streams.max, streams.per = 10, 2
+	closed := map[string]bool{}
+	for _, st := range []struct{ sid, caller string }{{"b1", "bob"}, {"a1", "alice"}, {"a2", "alice"}, {"a3", "alice"}, {"a4", "alice"}} {
+		streams.add(st.sid, st.caller, st.caller, func() { closed[st.sid] = true })
+	}
+	if !closed["a1"] || !closed["a2"] || closed["b1"] || closed["a3"] || closed["a4"] {
+		t.Errorf("closed streams %v, want alice's two oldest", closed)
 	}
 }

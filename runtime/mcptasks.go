@@ -566,10 +566,7 @@ func (s *Server) serveTaskMethod(rq *request) bool {
 		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
 		return true
 	}
-	caller := ""
-	if pr, ok := PrincipalFromContext(rq.ctx); ok {
-		caller = pr.Subject
-	}
+	caller := s.callerID(rq.ctx)
 	id := *p.TaskID
 	st, err := s.taskLookup(rq.ctx, id, caller)
 	if err != nil {

@@ -78,12 +78,13 @@ func (s *Server) visibleTools(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// limitKey is whose calls a rate limit counts: the principal's subject,
-// else the client's address (without its port), else "" (a call made in
-// process).
-func limitKey(ctx context.Context) string {
-	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-		return "sub:" + p.Subject
+// limitKey is whose calls a rate limit counts: the caller's identity
+// (callerID) on a server with an auth hook, else the client's address
+// (without its port, which changes with every connection), else "" (a
+// call made in process). It is the same key on every surface.
+func (s *Server) limitKey(ctx context.Context) string {
+	if id := s.callerID(ctx); id != "" {
+		return "id:" + id
 	}
 	if r, ok := RequestFromContext(ctx); ok {
 		host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -85,11 +85,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			rc.rec.CorrelationID = &c.CorrelationID
 		}
 		if c.IdempotencyKey != "" {
-			caller := ""
-			if p, ok := PrincipalFromContext(ctx); ok {
-				caller = p.Subject
-			}
-			rc.rec.ID = idempotentID(caller, c.IdempotencyKey)
+			rc.rec.ID = idempotentID(s.callerID(ctx), c.IdempotencyKey)
 			rc.idempotent = true
 		}
 		// The pending record is written by the pipeline, just before the
@@ -153,9 +149,7 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	if len(rc.rec.Input) == 0 {
 		rc.rec.Input = emptyObject
 	}
-	if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-		rc.rec.Caller = &p.Subject
-	}
+	rc.rec.Caller = rc.s.callerRef(ctx)
 	// Past its deadline a record still pending reads "interrupted": the
 	// call's timeout, and the time its completion may take to write.
 	wait := rc.s.timeout(t)
@@ -199,9 +193,7 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 		r.Input = inputJSON(rc.args)
 	}
 	if r.Caller == nil {
-		if p, ok := PrincipalFromContext(ctx); ok && p.Subject != "" {
-			r.Caller = &p.Subject
-		}
+		r.Caller = s.callerRef(ctx)
 	}
 	r.Status = history.Failed
 	if out.Status == StatusOK {

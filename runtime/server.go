@@ -379,6 +379,9 @@ type requestState struct {
 	// requestID and correlationID are the request's ids, as its response
 	// names them (withIDs).
 	requestID, correlationID string
+	// caller is the request's credential fingerprint, once callerID has
+	// needed it (under mu).
+	caller string
 
 	mu     sync.Mutex
 	listed bool

@@ -367,7 +367,7 @@ func jsonTypeName(t reflect.Type) string {
 }
 
 // hasCredentials reports whether r carries anything an auth hook could
-// read as credentials (the headers sessionOwner fingerprints), so that a
+// read as credentials (the headers a caller's identity fingerprints), so that a
 // public listing runs the hook only for a caller that sent some, and does
 // not log a rejection for every anonymous one.
 func hasCredentials(r *http.Request) bool {
@@ -377,12 +377,4 @@ func hasCredentials(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// credentialHeader reports whether a header of that name is one an auth
-// hook reads credentials from: Authorization, cookies, and any header whose
-// name speaks of a key, token or auth.
-func credentialHeader(name string) bool {
-	l := strings.ToLower(name)
-	return l == "authorization" || l == "cookie" || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "auth")
 }

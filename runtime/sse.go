@@ -48,35 +48,32 @@ func (e *endpointRecorder) Unwrap() http.ResponseWriter { return e.ResponseWrite
 // last used, and how to close it.
 type sseStreams struct {
 	max int // <= 0: no limit
+	per int // the bound per caller; <= 0: none
 	mu  sync.Mutex
 	m   map[string]*sseStream
 }
 
 type sseStream struct {
-	owner string
-	last  time.Time
-	close context.CancelFunc
+	owner  string
+	caller string // whose streams it counts among (sessionCaller)
+	last   time.Time
+	close  context.CancelFunc
 }
 
-// add records a new stream; past the bound it closes the least recently
-// used one and returns its id.
-func (t *sseStreams) add(sid, owner string, closeFn context.CancelFunc) (evicted string) {
+// add records a new stream of caller; past a bound it closes the stream
+// evictFor chooses and returns its id.
+func (t *sseStreams) add(sid, owner, caller string, closeFn context.CancelFunc) (evicted string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
 		t.m = make(map[string]*sseStream)
 	}
-	if t.max > 0 && len(t.m) >= t.max {
-		var oldest time.Time
-		for id, st := range t.m {
-			if evicted == "" || st.last.Before(oldest) {
-				evicted, oldest = id, st.last
-			}
-		}
+	evicted = evictFor(t.m, caller, t.max, t.per, func(st *sseStream) (string, time.Time) { return st.caller, st.last })
+	if evicted != "" {
 		t.m[evicted].close()
 		delete(t.m, evicted)
 	}
-	t.m[sid] = &sseStream{owner: owner, last: time.Now(), close: closeFn}
+	t.m[sid] = &sseStream{owner: owner, caller: caller, last: time.Now(), close: closeFn}
 	return evicted
 }
 

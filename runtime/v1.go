@@ -219,7 +219,7 @@ func (s *Server) readScope(ctx context.Context) *string {
 
 // ownUnless is whose records the caller ctx names may see: nil for all
 // (no auth hook: one caller; or a principal with any of scopes), else
-// its own (its principal's subject).
+// its own (its identity, callerID).
 func (s *Server) ownUnless(ctx context.Context, scopes ...string) *string {
 	if s.opts.AuthHook == nil {
 		return nil
@@ -230,9 +230,6 @@ func (s *Server) ownUnless(ctx context.Context, scopes ...string) *string {
 			return nil
 		}
 	}
-	sub := ""
-	if p != nil {
-		sub = p.Subject
-	}
-	return &sub
+	id := s.callerID(ctx)
+	return &id
 }
