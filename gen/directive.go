@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
 
 // directivePrefix starts every toolgen directive. Like //go: directives it
@@ -71,37 +73,10 @@ func misplaced(e *errs, d *directive, what, here string) {
 		return
 	}
 	msg := fmt.Sprintf("unknown directive //toolgen:%s (known: %s)", d.name, strings.Join(knownDirectives, ", "))
-	best, dist := "", 3 // a suggestion at most two edits away
-	for _, k := range knownDirectives {
-		if n := editDistance(strings.ToLower(d.name), k); n < dist {
-			best, dist = k, n
-		}
-	}
-	if best != "" {
+	if best := suggest.Closest(d.name, knownDirectives); best != "" {
 		msg += ": did you mean //toolgen:" + best + "?"
 	}
 	e.add(d.pos, "%s", msg)
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // arg is one argument of a directive: key=value or a bare flag.

@@ -9,7 +9,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/internal/suggest"
 )
+
+// tagKeys are the keys of a jsonschema tag (and of a //toolgen:param
+// directive) that applyTags knows, for a misspelt one's suggestion.
+var tagKeys = []string{
+	"title", "description", "default", "example", "examples",
+	"required", "optional", "nullable", "deprecated", "uniqueItems",
+	"minItems", "maxItems", "minLength", "maxLength", "pattern", "format",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+	"enum", "const",
+}
 
 // applyTags applies a field's jsonschema tag to its schema. It returns the
 // field's required-ness when the tag sets it (required, optional).
@@ -171,6 +183,9 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 				t.Const = v
 			}
 		default:
+			if best := suggest.Closest(it.key, tagKeys); best != "" {
+				return fail("unknown key %q: did you mean %s?", it.key, best)
+			}
 			return fail("unknown key %q", it.key)
 		}
 	}
