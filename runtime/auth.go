@@ -224,7 +224,9 @@ type JWTOptions struct {
 
 // JWT returns a hook that accepts "Authorization: Bearer <jwt>" signed with
 // HS256 and opts.Secret. The "exp" claim is required; "nbf" and "iat" are
-// checked when present; other algorithms (including "none") are refused.
+// checked when present; other algorithms (including "none") are refused,
+// and so is a token whose header lists critical extensions ("crit",
+// RFC 7515 section 4.1.11), none of which this hook understands.
 // The accepted claims reach the handler as a [Principal].
 //
 // JWT panics when opts.Secret is empty: an empty HMAC key would accept
@@ -252,7 +254,15 @@ func JWT(opts JWTOptions) AuthHook {
 		popts = append(popts, jwt.WithIssuer(opts.Issuer))
 	}
 	parser := jwt.NewParser(popts...)
-	keyFunc := func(*jwt.Token) (any, error) { return secret, nil }
+	keyFunc := func(t *jwt.Token) (any, error) {
+		// RFC 7515 4.1.11: a token whose "crit" names an extension the
+		// recipient does not understand must be refused, and this hook
+		// understands none (a malformed "crit" is refused too).
+		if _, ok := t.Header["crit"]; ok {
+			return nil, errCriticalHeader
+		}
+		return secret, nil
+	}
 	return func(r *http.Request) (context.Context, error) {
 		raw, err := bearerToken(r)
 		if err != nil {
@@ -272,6 +282,9 @@ func JWT(opts JWTOptions) AuthHook {
 		return WithPrincipal(r.Context(), &Principal{Subject: sub, Claims: claims, Scopes: claimScopes(claims)}), nil
 	}
 }
+
+// errCriticalHeader refuses a JWT with critical header parameters.
+var errCriticalHeader = errors.New(`the token's header lists critical extensions ("crit") this server does not understand`)
 
 // claimScopes reads a JWT's scopes: the "scope" claim, scopes separated by
 // spaces (RFC 8693, as OAuth writes them), else the "scp" claim, an array

@@ -130,6 +130,18 @@ func TestJWT(t *testing.T) {
 		t.Fatal(err)
 	}
 	hook := JWT(JWTOptions{Secret: jwtSecret, Audiences: []string{"tools", "admin-tools"}, Issuer: "", MaxLifetime: 15 * time.Minute, Now: func() time.Time { return jwtNow }})
+	// withHeader signs the valid claims with header parameters added.
+	withHeader := func(h map[string]any) string {
+		tok := jwt.NewWithClaims(jwt.SigningMethodHS256, base(nil))
+		for k, v := range h {
+			tok.Header[k] = v
+		}
+		s, err := tok.SignedString(jwtSecret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
 
 	cases := []struct {
 		name  string
@@ -150,6 +162,9 @@ func TestJWT(t *testing.T) {
 		{"alg none", unsigned, false},
 		{"garbage", "not.a.jwt", false},
 		{"tampered payload", tamper(hs(base(nil))), false},
+		{"an unknown header parameter, not critical", withHeader(map[string]any{"x-ext": 1}), true},
+		{"crit naming an unknown parameter", withHeader(map[string]any{"crit": []string{"x-ext"}, "x-ext": 1}), false},
+		{"crit, malformed", withHeader(map[string]any{"crit": "x-ext"}), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

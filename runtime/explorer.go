@@ -75,8 +75,10 @@ func (s *Server) explorerRoutes(mux *http.ServeMux) {
 	// the body is read so that an unauthenticated client cannot make the
 	// server buffer one.
 	mux.Handle(p+"/tools/{name}/call", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.executable, auth: true, body: true, serve: s.callTool}))
-	// Validation is public: no execution gate, no auth hook.
-	mux.Handle(p+"/tools/{name}/validate", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownTool, body: true, serve: s.validateTool}))
+	// Validation is public like a listing: no execution gate, and the auth
+	// hook only for a caller that sent credentials; a tool hidden from the
+	// caller by its scopes is not found, as in the listings.
+	mux.Handle(p+"/tools/{name}/validate", s.handle(endpoint{surface: explorer, methods: methodsPost, optionalAuth: true, before: s.knownTool, body: true, serve: s.validateTool}))
 	mux.Handle(p+"/prompts/{name}/get", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownPrompt, auth: true, body: true, serve: s.getPrompt}))
 }
 
@@ -107,14 +109,9 @@ func (s *Server) listTools(rq *request) error {
 }
 
 func (s *Server) getTool(rq *request) error {
-	t, err := s.pathTool(rq)
+	t, err := s.visibleTool(rq)
 	if err != nil {
 		return err
-	}
-	if !s.visible(rq.ctx, t) {
-		// A tool the caller may not call is not shown: no leak of its
-		// existence.
-		return refuse(http.StatusNotFound, "Tool not found: "+t.Name)
 	}
 	writeJSON(rq.w, http.StatusOK, toolDetail{
 		toolSummary:  summarize(t),
@@ -138,6 +135,16 @@ func (s *Server) pathTool(rq *request) (*Tool, error) {
 		return nil, refuse(http.StatusNotFound, "Tool not found: "+name)
 	}
 	return t, nil
+}
+
+// visibleTool is pathTool for the tools the caller may see: a tool its
+// scopes hide is not found, as in the listings (no leak of its existence).
+func (s *Server) visibleTool(rq *request) (*Tool, error) {
+	t, err := s.pathTool(rq)
+	if err == nil && !s.visible(rq.ctx, t) {
+		return nil, refuse(http.StatusNotFound, "Tool not found: "+t.Name)
+	}
+	return t, err
 }
 
 // knownTool refuses a path that names no tool.
@@ -236,6 +243,9 @@ type validateResponse struct {
 // before the handler, so that it says valid exactly when a call would get
 // past validation.
 func (s *Server) validateTool(rq *request) error {
+	if _, err := s.visibleTool(rq); err != nil {
+		return err
+	}
 	name := rq.r.PathValue("name")
 	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: rq.body, Surface: SurfaceExplorer, ValidateOnly: true})
 	if err := lookupFailed(out, name); err != nil {

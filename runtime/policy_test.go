@@ -163,6 +163,17 @@ func TestScopesInEveryListing(t *testing.T) {
 	if code, _ := status(t, ps.url+"/tools/close_issue", reader); code != 404 {
 		t.Errorf("GET /tools/close_issue as the reader: %d, want 404", code)
 	}
+	// Validating it is the same: as for an unknown tool, whether anonymous
+	// (validation is public) or without the scopes.
+	unknown := post(t, ps.url+"/tools/no_such_tool/validate", "", `{}`)
+	for _, tok := range []string{"", reader} {
+		if a := post(t, ps.url+"/tools/close_issue/validate", tok, `{}`); a.status != 404 || a.body != strings.ReplaceAll(unknown.body, "no_such_tool", "close_issue") {
+			t.Errorf("POST /tools/close_issue/validate (token %t): %d %s, want as for an unknown tool: 404 %s", tok != "", a.status, a.body, unknown.body)
+		}
+	}
+	if a := post(t, ps.url+"/tools/close_issue/validate", callers["writer (scp)"].token, `{}`); a.status != 200 {
+		t.Errorf("the writer validates close_issue: %d %s", a.status, a.body)
+	}
 	var detail struct{ Scopes []string }
 	get(t, ps.url+"/tools/close_issue", callers["writer (scp)"].token, &detail)
 	if !slices.Equal(detail.Scopes, []string{"issues:read", "issues:write"}) {
