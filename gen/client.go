@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -16,7 +17,8 @@ import (
 // The typed client (toolgen -client): a second file beside the unit's,
 // tools_client_gen.go, in the same package, with a Client whose methods
 // call the tools through a runtime.Caller with the tools' own Go types:
-// the input type (or, for the flat form, the parameters), and the output
+// the input type (or, for the flat form, the parameters, each the tool
+// does not require through a pointer, nil leaving it out), and the output
 // type, a string for a text result, *runtime.Result for content, or
 // nothing but an error for a tool that returns nothing. It reads the same
 // model as tools_gen.go and nothing else.
@@ -146,7 +148,7 @@ func camelName(s string) string {
 // clientReserved are the names a method's body uses: a parameter of the
 // flat form with one of them is renamed.
 var clientReserved = map[string]bool{
-	"c": true, "ctx": true, "args": true, "res": true, "out": true, "err": true,
+	"c": true, "ctx": true, "args": true, "argv": true, "res": true, "out": true, "err": true,
 	"runtime": true, "json": true, "context": true, "any": true, "string": true,
 }
 
@@ -154,22 +156,49 @@ var clientReserved = map[string]bool{
 func emitClientMethod(f *jen.File, name string, t *tool) {
 	c := t.call
 	params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-	// args is the arguments' JSON: nil for none.
+	// args is the arguments' JSON: nil for none. prepare builds what
+	// marshal reads, when it takes statements (parameters left out).
 	var marshal jen.Code
+	var prepare []jen.Code
+	var optional []optionalParam
 	switch {
 	case c.in == nil:
 	case len(c.spread) > 0:
+		// A parameter the tool does not require (one with a default, or
+		// marked optional) is one the caller may leave out: a pointer
+		// (or a type that is nil already), nil for leaving it out, so that
+		// the tool applies its default rather than the Go zero value.
+		required, defaults := inputRequired(t.input)
 		dict := jen.Dict{}
+		var setOptional []jen.Code
 		for _, fd := range c.in.fields {
 			jsonName, _, _ := strings.Cut(reflect.StructTag(fd.tag).Get("json"), ",")
 			id := jsonName
 			if clientReserved[id] {
 				id += "Arg"
 			}
-			params = append(params, jen.Id(id).Add(typeCode(fd.typ)))
-			dict[jen.Lit(jsonName)] = jen.Id(id)
+			if required[jsonName] {
+				params = append(params, jen.Id(id).Add(typeCode(fd.typ)))
+				dict[jen.Lit(jsonName)] = jen.Id(id)
+				continue
+			}
+			value := jen.Id(id)
+			if nilable(fd.typ) {
+				params = append(params, jen.Id(id).Add(typeCode(fd.typ)))
+			} else {
+				params = append(params, jen.Id(id).Op("*").Add(typeCode(fd.typ)))
+				value = jen.Op("*").Id(id)
+			}
+			setOptional = append(setOptional, jen.If(jen.Id(id).Op("!=").Nil()).Block(
+				jen.Id("argv").Index(jen.Lit(jsonName)).Op("=").Add(value),
+			))
+			optional = append(optional, optionalParam{name: id, def: defaults[jsonName]})
 		}
 		marshal = jen.Map(jen.String()).Any().Values(dict)
+		if len(setOptional) > 0 {
+			prepare = append([]jen.Code{jen.Id("argv").Op(":=").Add(marshal)}, setOptional...)
+			marshal = jen.Id("argv")
+		}
 	default:
 		in := typeCode(c.in)
 		if c.inPtr {
@@ -210,6 +239,7 @@ func emitClientMethod(f *jen.File, name string, t *tool) {
 	}
 	args := jen.Code(jen.Nil())
 	if marshal != nil {
+		body = append(body, prepare...)
 		body = append(body,
 			jen.List(jen.Id("args"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(marshal),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
@@ -246,13 +276,88 @@ func emitClientMethod(f *jen.File, name string, t *tool) {
 		body = append(body, jen.Return(call))
 	}
 
-	comment(f, clientMethodDoc(name, t))
+	comment(f, clientMethodDoc(name, t, optional))
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(params...).Add(results).Block(body...)
 }
 
-// clientMethodDoc is a method's doc comment: what it calls, and the
-// tool's description's first paragraph.
-func clientMethodDoc(name string, t *tool) string {
+// optionalParam is a flat parameter the caller may leave out: its name
+// in the method, and its default's JSON, if it has one.
+type optionalParam struct {
+	name string
+	def  json.RawMessage
+}
+
+// inputRequired reads an input schema's required properties, and the
+// defaults of its properties.
+func inputRequired(input json.RawMessage) (map[string]bool, map[string]json.RawMessage) {
+	var s struct {
+		Required   []string `json:"required"`
+		Properties map[string]struct {
+			Default json.RawMessage `json:"default"`
+		} `json:"properties"`
+	}
+	// The schema is toolgen's own JSON: it always decodes.
+	_ = json.Unmarshal(input, &s)
+	required := make(map[string]bool, len(s.Required))
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	defaults := map[string]json.RawMessage{}
+	for name, p := range s.Properties {
+		if p.Default != nil {
+			defaults[name] = p.Default
+		}
+	}
+	return required, defaults
+}
+
+// nilable reports whether a parameter of type t can be left out as it is,
+// by passing nil (a pointer, slice, map or interface), rather than
+// through a pointer to it.
+func nilable(t *typeExpr) bool {
+	switch t.kind {
+	case exprPointer, exprSlice, exprMap, exprAny:
+		return true
+	}
+	return false
+}
+
+// clientMethodDoc is a method's doc comment: what it calls, the tool's
+// description's first paragraph, and which parameters nil leaves out.
+func clientMethodDoc(name string, t *tool, optional []optionalParam) string {
+	doc := clientMethodSummary(name, t)
+	if len(optional) == 0 {
+		return doc
+	}
+	parts := make([]string, len(optional))
+	withDefault := 0
+	for i, o := range optional {
+		parts[i] = o.name
+		if o.def != nil {
+			parts[i] += " (default " + string(o.def) + ")"
+			withDefault++
+		}
+	}
+	var list string
+	switch len(parts) {
+	case 1:
+		list = parts[0]
+	case 2:
+		list = parts[0] + " or " + parts[1]
+	default:
+		list = strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+	}
+	doc += " A nil " + list + " is left out of the call"
+	switch {
+	case withDefault == len(optional):
+		return doc + ", and the tool applies its default."
+	case withDefault > 0:
+		return doc + ", and one with a default gets it."
+	}
+	return doc + "."
+}
+
+func clientMethodSummary(name string, t *tool) string {
 	doc := name + " calls the tool " + t.name
 	desc, _, _ := strings.Cut(strings.TrimSpace(t.description), "\n\n")
 	if desc = strings.Join(strings.Fields(desc), " "); desc != "" {

@@ -135,3 +135,28 @@ type Bag struct{ n int32 }
 //toolgen:tool name=bag_add
 //toolgen:param n description="How much to add."
 func (b *Bag) Add(n int32) int32 { b.n += n; return b.n }
+
+// Convert converts an amount at a rate, with a note.
+//
+//toolgen:tool
+//toolgen:param amount description="The amount."
+//toolgen:param rate description="The rate." default=2
+//toolgen:param unit description="The unit of the result." enum=EUR enum=USD default=EUR
+//toolgen:param note description="A note." optional
+//toolgen:param tags description="Tags." optional
+//toolgen:param origin description="Where the amount comes from." optional
+func Convert(amount float64, rate float64, unit string, note string, tags []string, origin *Figure) (string, error) {
+	return fmt.Sprintf("%g %s at %g (%q %v) %v", amount*rate, unit, rate, note, tags, origin != nil), nil
+}
+
+// Greeting says hello, in a language that has a default: all of its
+// parameters may be left out.
+//
+//toolgen:tool
+//toolgen:param lang description="The language." default=en
+func Greeting(lang string) string {
+	if lang == "fr" {
+		return "bonjour"
+	}
+	return "hello " + lang
+}

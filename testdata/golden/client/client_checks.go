@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -65,5 +66,58 @@ func TestClient(t *testing.T) {
 	}
 	if n, err := c.BagAdd(ctx, 2); err != nil || n != 12 {
 		t.Errorf("BagAdd: %d, %v", n, err)
+	}
+
+	testLeftOut(t, tools)
+}
+
+// recorder is a runtime.Caller that keeps the arguments of the last call.
+type recorder struct {
+	runtime.Caller
+	args string
+}
+
+func (r *recorder) Call(ctx context.Context, tool string, args json.RawMessage) (*runtime.Result, error) {
+	r.args = string(args)
+	return r.Caller.Call(ctx, tool, args)
+}
+
+// A flat parameter the tool does not require is a pointer (or a nilable
+// type as it is) in the client: nil sends no value, so that the server
+// applies the default; a pointer to the zero value sends the zero value.
+func testLeftOut(t *testing.T, tools runtime.ToolList) {
+	rec := &recorder{Caller: runtime.InProcess(runtime.NewServer(tools, nil))}
+	c := NewClient(rec)
+	ctx := context.Background()
+
+	s, err := c.Convert(ctx, 10, nil, nil, nil, nil, nil)
+	if rec.args != `{"amount":10}` {
+		t.Errorf("Convert with the defaulted parameters left out sent %s", rec.args)
+	}
+	if want := `20 EUR at 2 ("" []) false`; err != nil || s != want {
+		t.Errorf("Convert with the defaults: %q, %v; want %q", s, err, want)
+	}
+
+	rate, unit, note := 0.0, "USD", ""
+	s, err = c.Convert(ctx, 10, &rate, &unit, &note, []string{}, &Figure{Kind: Square})
+	if want := `{"amount":10,"note":"","origin":{"kind":"square","area":0},"rate":0,"tags":[],"unit":"USD"}`; rec.args != want {
+		t.Errorf("Convert with every parameter sent %s, want %s", rec.args, want)
+	}
+	if want := `0 USD at 0 ("" []) true`; err != nil || s != want {
+		t.Errorf("Convert with a zero rate: %q, %v; want %q", s, err, want)
+	}
+
+	bad := "GBP"
+	var ve *runtime.ValidationError
+	if _, err := c.Convert(ctx, 10, nil, &bad, nil, nil, nil); !errors.As(err, &ve) || ve.Issues[0].Path != "/unit" {
+		t.Errorf("Convert with a unit outside the enum: %v", err)
+	}
+
+	if s, err := c.Greeting(ctx, nil); err != nil || s != "hello en" || rec.args != `{}` {
+		t.Errorf("Greeting with its parameter left out: %q, %v (sent %s)", s, err, rec.args)
+	}
+	fr := "fr"
+	if s, err := c.Greeting(ctx, &fr); err != nil || s != "bonjour" {
+		t.Errorf("Greeting in French: %q, %v", s, err)
 	}
 }

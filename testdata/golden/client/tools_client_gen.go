@@ -166,3 +166,53 @@ func (c *Client) BagAdd(ctx context.Context, n int32) (int32, error) {
 	err = runtime.DecodeResult(res, true, &out)
 	return out, err
 }
+
+// Convert calls the tool convert: converts an amount at a rate, with a note. A
+// nil rate (default 2), unit (default "EUR"), note, tags or origin is left out
+// of the call, and one with a default gets it.
+func (c *Client) Convert(ctx context.Context, amount float64, rate *float64, unit *string, note *string, tags []string, origin *Figure) (string, error) {
+	argv := map[string]any{"amount": amount}
+	if rate != nil {
+		argv["rate"] = *rate
+	}
+	if unit != nil {
+		argv["unit"] = *unit
+	}
+	if note != nil {
+		argv["note"] = *note
+	}
+	if tags != nil {
+		argv["tags"] = tags
+	}
+	if origin != nil {
+		argv["origin"] = origin
+	}
+	args, err := json.Marshal(argv)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.caller.Call(ctx, "convert", args)
+	if err != nil {
+		return "", err
+	}
+	return runtime.ResultText(res), nil
+}
+
+// Greeting calls the tool greeting: says hello, in a language that has a
+// default: all of its parameters may be left out. A nil lang (default "en") is
+// left out of the call, and the tool applies its default.
+func (c *Client) Greeting(ctx context.Context, lang *string) (string, error) {
+	argv := map[string]any{}
+	if lang != nil {
+		argv["lang"] = *lang
+	}
+	args, err := json.Marshal(argv)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.caller.Call(ctx, "greeting", args)
+	if err != nil {
+		return "", err
+	}
+	return runtime.ResultText(res), nil
+}

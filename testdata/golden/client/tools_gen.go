@@ -91,6 +91,16 @@ func _() {
 	var _ toolsGenIsStale_RunGoGenerate = (*Bag).Add
 }
 
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(float64, float64, string, string, []string, *Figure) (string, error)
+	var _ toolsGenIsStale_RunGoGenerate = Convert
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(string) string
+	var _ toolsGenIsStale_RunGoGenerate = Greeting
+}
+
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
@@ -163,6 +173,20 @@ A figure of size 13 is bad luck: the tool refuses it.`,
 		InputSchema: json.RawMessage(toolgenRawInputSchema),
 		Signature:   "raw() -> content",
 		Handler:     toolgenRawHandler,
+	}, {
+		Name:        "convert",
+		Description: "Converts an amount at a rate, with a note.",
+		Toolkit:     "Client",
+		InputSchema: json.RawMessage(toolgenConvertInputSchema),
+		Signature:   `convert(amount: number, rate?: number = 2, unit?: "EUR" | "USD" = "EUR", note?: string, tags?: string[], origin?: {kind: "square" | "circle", area: number}) -> string`,
+		Handler:     toolgenConvertHandler,
+	}, {
+		Name:        "greeting",
+		Description: "Says hello, in a language that has a default: all of its parameters may be left out.",
+		Toolkit:     "Client",
+		InputSchema: json.RawMessage(toolgenGreetingInputSchema),
+		Signature:   `greeting(lang?: string = "en") -> string`,
+		Handler:     toolgenGreetingHandler,
 	}}
 }
 
@@ -939,6 +963,221 @@ func toolgenBagAddDecode(args []byte, v *struct {
 		case "n":
 			r.Once(&seen, 0)
 			d.N = int32(r.Int(32))
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
+}
+
+// toolgenConvertInputSchema is the JSON Schema of convert's arguments.
+const toolgenConvertInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"amount": {
+			"type": "number",
+			"description": "The amount."
+		},
+		"rate": {
+			"type": "number",
+			"description": "The rate.",
+			"default": 2
+		},
+		"unit": {
+			"type": "string",
+			"description": "The unit of the result.",
+			"enum": [
+				"EUR",
+				"USD"
+			],
+			"default": "EUR"
+		},
+		"note": {
+			"type": "string",
+			"description": "A note."
+		},
+		"tags": {
+			"type": "array",
+			"description": "Tags.",
+			"items": {
+				"type": "string"
+			}
+		},
+		"origin": {
+			"type": "object",
+			"description": "Where the amount comes from.",
+			"properties": {
+				"kind": {
+					"type": "string",
+					"description": "Shape is a kind of figure.",
+					"enum": [
+						"square",
+						"circle"
+					]
+				},
+				"area": {
+					"type": "number"
+				}
+			},
+			"required": [
+				"kind",
+				"area"
+			],
+			"additionalProperties": false
+		}
+	},
+	"required": [
+		"amount"
+	],
+	"additionalProperties": false
+}`
+
+// toolgenConvertHandler is the handler of tool convert: it decodes the
+// arguments and calls Convert.
+func toolgenConvertHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Amount float64  `json:"amount" jsonschema:"description=The amount."`
+		Rate   float64  `json:"rate,omitempty" jsonschema:"description=The rate.,default=2"`
+		Unit   string   `json:"unit,omitempty" jsonschema:"description=The unit of the result.,enum=EUR,enum=USD,default=EUR"`
+		Note   string   `json:"note,omitempty" jsonschema:"description=A note.,optional"`
+		Tags   []string `json:"tags,omitempty" jsonschema:"description=Tags.,optional"`
+		Origin *Figure  `json:"origin,omitempty" jsonschema:"description=Where the amount comes from.,optional"`
+	}
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Rate = 2
+	in.Unit = "EUR"
+	if !toolgenConvertDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+	}
+	out, err := Convert(in.Amount, in.Rate, in.Unit, in.Note, in.Tags, in.Origin)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.TextResult(out), nil
+}
+
+// toolgenConvertDecode reads the arguments of tool convert into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenConvertDecode(args []byte, v *struct {
+	Amount float64  `json:"amount" jsonschema:"description=The amount."`
+	Rate   float64  `json:"rate,omitempty" jsonschema:"description=The rate.,default=2"`
+	Unit   string   `json:"unit,omitempty" jsonschema:"description=The unit of the result.,enum=EUR,enum=USD,default=EUR"`
+	Note   string   `json:"note,omitempty" jsonschema:"description=A note.,optional"`
+	Tags   []string `json:"tags,omitempty" jsonschema:"description=Tags.,optional"`
+	Origin *Figure  `json:"origin,omitempty" jsonschema:"description=Where the amount comes from.,optional"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "amount":
+			r.Once(&seen, 0)
+			d.Amount = r.Float(64)
+		case "rate":
+			r.Once(&seen, 1)
+			d.Rate = r.Float(64)
+		case "unit":
+			r.Once(&seen, 2)
+			d.Unit = r.String()
+		case "note":
+			r.Once(&seen, 3)
+			d.Note = r.String()
+		case "tags":
+			r.Once(&seen, 4)
+			if d.Tags != nil {
+				r.Fail()
+			}
+			s := []string{}
+			r.Array()
+			for r.Item() {
+				s = append(s, r.String())
+			}
+			d.Tags = s
+		case "origin":
+			r.Once(&seen, 5)
+			if d.Origin != nil {
+				r.Fail()
+			}
+			p := new(Figure)
+			r.Object()
+			var seen1 uint64
+			for r.Member() {
+				switch string(r.Key()) {
+				case "kind":
+					r.Once(&seen1, 0)
+					p.Kind = Shape(r.String())
+				case "area":
+					r.Once(&seen1, 1)
+					p.Area = r.Float(64)
+				default:
+					r.Fail()
+				}
+			}
+			d.Origin = p
+		default:
+			r.Fail()
+		}
+	}
+	if !r.End() {
+		return false
+	}
+	*v = d
+	return true
+}
+
+// toolgenGreetingInputSchema is the JSON Schema of greeting's arguments.
+const toolgenGreetingInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"lang": {
+			"type": "string",
+			"description": "The language.",
+			"default": "en"
+		}
+	},
+	"additionalProperties": false
+}`
+
+// toolgenGreetingHandler is the handler of tool greeting: it decodes the
+// arguments and calls Greeting.
+func toolgenGreetingHandler(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Lang string `json:"lang,omitempty" jsonschema:"description=The language.,default=en"`
+	}
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Lang = "en"
+	if !toolgenGreetingDecode(args, &in) {
+		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+	}
+	return runtime.TextResult(Greeting(in.Lang)), nil
+}
+
+// toolgenGreetingDecode reads the arguments of tool greeting into v without
+// reflection when they are plain JSON; false, v as it was, leaves them to
+// runtime.DecodeArgs.
+func toolgenGreetingDecode(args []byte, v *struct {
+	Lang string `json:"lang,omitempty" jsonschema:"description=The language.,default=en"`
+}) bool {
+	d, r := *v, jsonread.New(args)
+	r.Object()
+	var seen uint64
+	for r.Member() {
+		switch string(r.Key()) {
+		case "lang":
+			r.Once(&seen, 0)
+			d.Lang = r.String()
 		default:
 			r.Fail()
 		}
