@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -78,5 +79,158 @@ func TestOpenAPI(t *testing.T) {
 	}
 	if doc, err := s.OpenAPI(context.Background()); err != nil || !json.Valid(doc) {
 		t.Errorf("OpenAPI(): %v", err)
+	}
+}
+
+// openAPIDoc is what TestOpenAPIDeclares reads of a document.
+type openAPIDoc struct {
+	Servers  []struct{ URL string }
+	Security *[]map[string][]string
+	Tags     []struct{ Name, Description string }
+	Paths    map[string]map[string]struct {
+		Tags     []string
+		Security *[]map[string][]string
+	}
+	Components struct {
+		SecuritySchemes map[string]struct{ Type, Scheme string }
+	}
+}
+
+// The document declares what the server does, as Redocly's recommended
+// rules and Spectral's ask (security-defined, no-empty-servers,
+// operation-tag-defined): one server, the root relative to the document;
+// security on the document and on every operation, the bearer scheme with
+// an auth hook and an explicit [] (open) without; every tag an operation
+// has declared at the top, one per surface there is.
+func TestOpenAPIDeclares(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		opts     Options
+		url      string
+		security string
+		tags     []string
+	}{
+		{"open", Options{}, ".", `[]`, []string{"explorer", "v1"}},
+		{"auth hook", Options{AuthHook: BearerTokens("t")}, ".", `[{"bearerAuth":[]}]`, []string{"explorer", "v1"}},
+		{"no explorer", Options{Explorer: ExplorerOptions{Disable: true}}, ".", `[]`, []string{"v1"}},
+		{"no v1", Options{V1: V1Options{Disable: true}}, ".", `[]`, []string{"explorer"}},
+		{"document moved", Options{OpenAPI: EndpointOptions{Path: "/docs/v2/api.json"}}, "../..", `[]`, []string{"explorer", "v1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Logger = discard()
+			s := NewServer(qmcpTools(), &c.opts)
+			r := do(t, s, "GET", pathOr(c.opts.OpenAPI.Path, "/openapi.json"), "")
+			if r.status != 200 {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+			var d openAPIDoc
+			r.decode(t, &d)
+			if len(d.Servers) != 1 || d.Servers[0].URL != c.url {
+				t.Errorf("servers %+v, want one, %q", d.Servers, c.url)
+			}
+			if d.Security == nil {
+				t.Error("no top-level security")
+			} else if b, _ := json.Marshal(*d.Security); string(b) != c.security {
+				t.Errorf("top-level security %s, want %s", b, c.security)
+			}
+			_, bearer := d.Components.SecuritySchemes["bearerAuth"]
+			if bearer != (c.opts.AuthHook != nil) {
+				t.Errorf("securitySchemes %+v with an auth hook %v", d.Components.SecuritySchemes, c.opts.AuthHook != nil)
+			}
+			declared := map[string]bool{}
+			var names []string
+			for _, tag := range d.Tags {
+				if declared[tag.Name] || tag.Description == "" {
+					t.Errorf("tag %+v: declared twice or without a description", tag)
+				}
+				declared[tag.Name] = true
+				names = append(names, tag.Name)
+			}
+			if strings.Join(names, ",") != strings.Join(c.tags, ",") {
+				t.Errorf("tags %v, want %v", names, c.tags)
+			}
+			ops := 0
+			for path, item := range d.Paths {
+				for method, op := range item {
+					ops++
+					if op.Security == nil {
+						t.Errorf("%s %s: no security", method, path)
+					} else if b, _ := json.Marshal(*op.Security); string(b) != c.security {
+						t.Errorf("%s %s: security %s, want %s", method, path, b, c.security)
+					}
+					if len(op.Tags) == 0 {
+						t.Errorf("%s %s: no tag", method, path)
+					}
+					for _, tag := range op.Tags {
+						if !declared[tag] {
+							t.Errorf("%s %s: tag %q is not declared at the top", method, path, tag)
+						}
+					}
+				}
+			}
+			if ops != 2*len(c.tags) {
+				t.Errorf("%d operations, want %d", ops, 2*len(c.tags))
+			}
+		})
+	}
+}
+
+// The server's URL, resolved against where the document was fetched from
+// as a client does, reaches every operation: at the root, and behind a
+// proxy that serves the server under a path prefix (here
+// http.StripPrefix), with the document at its default path and moved.
+func TestOpenAPIServerURL(t *testing.T) {
+	for _, c := range []struct{ prefix, docPath string }{
+		{"", "/openapi.json"},
+		{"/tools-api", "/openapi.json"},
+		{"/tools-api", "/docs/api.json"},
+		{"/a/b", "/docs/v2/api.json"},
+	} {
+		s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard(), OpenAPI: EndpointOptions{Path: c.docPath}})
+		mux := http.NewServeMux()
+		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, s))
+		h := httptest.NewServer(mux)
+		docURL, err := url.Parse(h.URL + c.prefix + c.docPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.Get(docURL.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d openAPIDoc
+		err = json.NewDecoder(resp.Body).Decode(&d)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || len(d.Servers) != 1 {
+			t.Fatalf("%+v: GET %s: %d %v %+v", c, docURL, resp.StatusCode, err, d.Servers)
+		}
+		ref, err := url.Parse(d.Servers[0].URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// OpenAPI appends an operation's path to its server's URL.
+		base := strings.TrimSuffix(docURL.ResolveReference(ref).String(), "/")
+		if want := h.URL + c.prefix; base != want {
+			t.Errorf("%+v: the server %q resolves to %s, want %s", c, d.Servers[0].URL, base, want)
+		}
+		for path := range d.Paths {
+			args := `{"message":"hi"}`
+			if strings.HasSuffix(path, "/planner") || strings.HasSuffix(path, "/planner/call") {
+				args = `{"goal":"x"}`
+			}
+			body := args
+			if strings.HasPrefix(path, "/v1/") {
+				body = `{"input":` + args + `}`
+			}
+			resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Errorf("%+v: POST %s%s: %d", c, base, path, resp.StatusCode)
+			}
+		}
+		h.Close()
 	}
 }

@@ -29,6 +29,32 @@ type Options struct {
 	ExplorerPrefix string
 	V1             bool
 	V1Prefix       string // e.g. "/v1"
+	// ServerURL is the document's one server: the server's root as a URL
+	// reference relative to where the document is served (see
+	// [ServerURL]). Empty means ".", the root of a document served at
+	// /openapi.json.
+	ServerURL string
+}
+
+// ServerURL is the URL of the server's root relative to a document served
+// at docPath (a path of the server: "/openapi.json", "/docs/api.json"):
+// "." for a document at the root, ".." one directory down, and so on.
+// A relative URL is resolved against the URL the document was fetched
+// from, so it stays right behind a proxy, whatever the public host and
+// scheme and whatever path prefix the proxy serves the server under
+// (https://example.com/tools-api/openapi.json → https://example.com/tools-api);
+// an absolute one ("/" or one built from the request's Host) would be
+// wrong under a prefix, or name a host the client cannot reach.
+func ServerURL(docPath string) string {
+	if i := strings.Index(docPath, "/"); i > 0 {
+		docPath = docPath[i:] // a ServeMux pattern may start with a host
+	}
+	dir := docPath[:max(strings.LastIndex(docPath, "/"), 0)]
+	depth := strings.Count(dir, "/")
+	if depth == 0 {
+		return "."
+	}
+	return strings.TrimSuffix(strings.Repeat("../", depth), "/")
 }
 
 // unrolled is how many times a recursive type is unrolled: a schema in an
@@ -38,9 +64,14 @@ const unrolled = 3
 
 // Build returns the document for tools.
 func Build(tools []Tool, o Options) (json.RawMessage, error) {
+	serverURL := o.ServerURL
+	if serverURL == "" {
+		serverURL = "."
+	}
 	doc := map[string]any{
 		"openapi": "3.1.0",
 		"info":    map[string]any{"title": o.Title, "version": o.Version},
+		"servers": []map[string]any{{"url": serverURL, "description": "This server: its root, relative to where this document is served."}},
 		"paths":   map[string]any{},
 		"components": map[string]any{
 			"schemas": map[string]any{
@@ -56,11 +87,22 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 		},
 	}
 	comps := doc["components"].(map[string]any)
-	var security []map[string][]string
+	// Every call goes through the auth hook when the server has one, and
+	// is open otherwise: an explicit empty requirement, not a missing one.
+	security := []map[string][]string{}
 	if o.Auth {
 		comps["securitySchemes"] = map[string]any{"bearerAuth": map[string]any{"type": "http", "scheme": "bearer", "description": "The server's auth hook: a bearer token (or its own credentials)."}}
 		security = []map[string][]string{{"bearerAuth": {}}}
 	}
+	doc["security"] = security
+	tags := []map[string]any{}
+	if o.Explorer {
+		tags = append(tags, map[string]any{"name": "explorer", "description": "The Tool Explorer's execution endpoint: POST a tool's arguments, get its MCP result."})
+	}
+	if o.V1 {
+		tags = append(tags, map[string]any{"name": "v1", "description": "qmcp's tools API: POST a tool's input, get its result and the id of the call's record in the invocation history."})
+	}
+	doc["tags"] = tags
 	paths := doc["paths"].(map[string]any)
 	errRef := func(name, desc string) map[string]any {
 		return map[string]any{"description": desc, "content": jsonContent(map[string]any{"$ref": "#/components/schemas/" + name})}
@@ -89,6 +131,7 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 				"summary":     summary,
 				"description": t.Description,
 				"tags":        []string{"explorer"},
+				"security":    security,
 				"requestBody": map[string]any{"required": true, "content": jsonContent(in)},
 				"responses": map[string]any{
 					"200": map[string]any{"description": "The tool's result.", "content": jsonContent(result)},
@@ -101,9 +144,6 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 					"504": map[string]any{"description": "The call timed out.", "content": jsonContent(result)},
 				},
 			}
-			if security != nil {
-				op["security"] = security
-			}
 			paths[strings.TrimSuffix(o.ExplorerPrefix, "/")+"/tools/"+t.Name+"/call"] = map[string]any{"post": op}
 		}
 		if o.V1 {
@@ -112,6 +152,7 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 				"summary":     summary,
 				"description": t.Description,
 				"tags":        []string{"v1"},
+				"security":    security,
 				"requestBody": map[string]any{"required": true, "content": jsonContent(obj(map[string]any{"input": in, "correlation_id": str()}, "input"))},
 				"responses": map[string]any{
 					"200": map[string]any{"description": "The result, or the error of a call that failed (invalid input included), with the invocation's id in history.",
@@ -120,9 +161,6 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 					"404": errRef("V1Error", "No such tool."),
 					"422": errRef("V1Error", "The body is not an object with input."),
 				},
-			}
-			if security != nil {
-				op["security"] = security
 			}
 			paths[strings.TrimSuffix(o.V1Prefix, "/")+"/tools/"+t.Name] = map[string]any{"post": op}
 		}
