@@ -278,3 +278,20 @@ func TestGoName(t *testing.T) {
 		}
 	}
 }
+
+// A file too large to search keeps the line yaml.v3 gives, quoted, and
+// its error comes at once.
+func TestSyntaxErrorLineLargeFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n")
+	for i := 0; b.Len() <= maxSearchBytes; i++ {
+		fmt.Fprintf(&b, "  - name: t%d\n    input: {type: object}\n", i)
+	}
+	b.WriteString("  - name: last\n    input: {type: object}\n      output: {type: number}\n")
+	lines := strings.Count(b.String(), "\n")
+	_, err := Parse("t.yaml", []byte(b.String()))
+	want := fmt.Sprintf(`t.yaml:%d:3: did not find expected key at "  - name: last"`, lines-2)
+	if err == nil || err.Error() != want {
+		t.Errorf("\n got %v\nwant %s", err, want)
+	}
+}

@@ -25,7 +25,8 @@ import (
 // of the file: it is the first line from the reported one on such that the
 // file cut after it fails with the same message. A prefix of a block YAML
 // document that holds no error decodes, so a binary search finds it in a
-// few decodes, and only on a file that does not parse.
+// few decodes, and only on a file that does not parse (of up to
+// maxSearchBytes).
 func syntaxError(data []byte, err error) (Pos, string) {
 	msg := yamlErrorMsg(err)
 	reported := yamlErrorLine(err)
@@ -50,9 +51,12 @@ func syntaxError(data []byte, err error) (Pos, string) {
 		err := yaml.NewDecoder(bytes.NewReader(data[:ends[line-1]])).Decode(&doc)
 		return err != nil && yamlErrorMsg(err) == msg
 	}
-	stop := reported + sort.Search(len(lines)-reported+1, func(i int) bool { return fails(reported + i) })
-	if stop > len(lines) || !fails(stop) {
-		stop = reported // not found: keep what yaml.v3 said
+	stop := reported
+	if len(data) <= maxSearchBytes {
+		stop += sort.Search(len(lines)-reported+1, func(i int) bool { return fails(reported + i) })
+		if stop > len(lines) || !fails(stop) {
+			stop = reported // not found: keep what yaml.v3 said
+		}
 	}
 	text := strings.TrimRight(string(lines[stop-1]), "\r\n")
 	col := 1 + len(text) - len(strings.TrimLeft(text, " \t"))
@@ -65,6 +69,12 @@ func syntaxError(data []byte, err error) (Pos, string) {
 	}
 	return Pos{stop, col}, out
 }
+
+// maxSearchBytes bounds the files whose syntax errors are placed by
+// decoding prefixes (some twenty decodes of up to the whole file): a
+// larger one, far beyond any real tools.yaml, keeps the line yaml.v3
+// reports, so that its error still comes at once.
+const maxSearchBytes = 512 << 10
 
 // indentationError reports whether msg is one of yaml.v3's parser errors
 // that a line indented wrongly in a block collection gives.
