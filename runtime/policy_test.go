@@ -502,3 +502,57 @@ func TestHistoryReadsAreScoped(t *testing.T) {
 		t.Errorf("the auditor fetching alice's: %d", code)
 	}
 }
+
+// A rate limit is one bucket per caller, whatever surface a call comes
+// in on and whatever connection (and so client port) it comes on: by the
+// caller's identity behind an auth hook, by client address without one.
+func TestRateLimitOneBucketPerCaller(t *testing.T) {
+	for _, withHook := range []bool{true, false} {
+		t.Run(map[bool]string{true: "behind a hook", false: "without a hook"}[withHook], func(t *testing.T) {
+			var runs atomic.Int64
+			tool := runtime.MustNewTool("limited", "Limited.", func(context.Context, struct{}) (string, error) {
+				runs.Add(1)
+				return "done", nil
+			})
+			// One call a surface that runs tools in the window, no more
+			// (an hour: the test never waits one out).
+			const executing = 5 // explorer, OXP, /v1, MCP 2026-07-28, an MCP session
+			tool.RateLimit = runtime.Rate{N: executing, Per: time.Hour}
+			opts := &runtime.Options{AllowExecute: true, Logger: discardLogger()}
+			tok := ""
+			if withHook {
+				opts.AuthHook = runtime.JWT(runtime.JWTOptions{Secret: jwtSecret})
+				tok = token(t, "limited-caller", nil)
+			}
+			hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{tool}, opts))
+			defer hs.Close()
+			// A new connection, and so a new client port, for every request.
+			client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+			call := func(sf callSurface) (int, string) {
+				t.Helper()
+				resp, err := client.Do(sf.request(t, hs.URL, "limited", []byte(`{}`)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				return resp.StatusCode, string(b)
+			}
+			sfs := slices.DeleteFunc(surfaces(t, hs.URL, tok), func(sf callSurface) bool { return sf.validate })
+			if len(sfs) != executing {
+				t.Fatalf("%d surfaces run tools, the limit is for %d", len(sfs), executing)
+			}
+			for _, sf := range sfs {
+				if code, body := call(sf); !sf.ran(code, body) {
+					t.Fatalf("%s, within the limit: %d %s", sf.name, code, body)
+				}
+			}
+			for _, sf := range sfs {
+				before := runs.Load()
+				if code, body := call(sf); sf.ran(code, body) || runs.Load() != before {
+					t.Errorf("%s, past the caller's limit (spent on every surface): ran, %d %s", sf.name, code, body)
+				}
+			}
+		})
+	}
+}

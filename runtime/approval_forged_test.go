@@ -1,0 +1,60 @@
+package runtime
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A caller who files, in advance, a human request under the id its next
+// call will have (an idempotency key makes the id known) and answers it
+// itself must not thereby approve its own call of an approval=operator
+// tool: the call finds a request it did not file, and is refused unrun.
+func TestForgedApprovalRequestRefused(t *testing.T) {
+	var runs atomic.Int64
+	deploy := MustNewTool("deploy", "Deploys.", func(context.Context, struct{}) (string, error) {
+		runs.Add(1)
+		return "deployed", nil
+	})
+	deploy.Approval = ApprovalOperator
+	s := NewServer(ToolList{deploy}, &Options{AllowExecute: true, Logger: discard(),
+		AuthHook: BearerCredentials(Credential{Secret: "alice-token", Subject: "alice"})})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	post := func(path, body string, header ...string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", hs.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer alice-token")
+		req.Header.Set("Content-Type", "application/json")
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+
+	// The id alice's call with this key will have.
+	id := idempotentID("alice", "deploy-now")
+	if code, body := post("/v1/human/requests", `{"id":"`+id+`","request_type":"approval","prompt":"Deploy?","options":["approve","reject"]}`); code != 201 {
+		t.Fatalf("filing the request: %d %s", code, body)
+	}
+	if code, body := post("/v1/human/responses", `{"request_id":"`+id+`","response":"approve"}`); code != 200 && code != 201 {
+		t.Fatalf("answering it: %d %s", code, body)
+	}
+	code, body := post("/v1/tools/deploy", `{"input":{}}`, HeaderIdempotencyKey, "deploy-now")
+	if runs.Load() != 0 {
+		t.Fatalf("the call ran on an approval its own caller forged: %d %s", code, body)
+	}
+	if !strings.Contains(body, "exists already") {
+		t.Errorf("the refusal: %d %s, want it to say the request exists already", code, body)
+	}
+}
