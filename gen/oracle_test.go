@@ -51,7 +51,7 @@ import (
 var oracleFuncs = map[string][]any{
 	"basic_types": {basic.Echo},
 	"client": {clientcase.Measure, clientcase.Scale, clientcase.Words, clientcase.Count, clientcase.Echo, clientcase.Pick,
-		clientcase.Banner, clientcase.Reset, clientcase.Raw, (*clientcase.Store).Add, (*clientcase.Bag).Add},
+		clientcase.Banner, clientcase.Reset, clientcase.Raw, (*clientcase.Store).Add, (*clientcase.Bag).Add, clientcase.Convert, clientcase.Greeting},
 	"codecs":          {codecs.Shadow, codecs.Number, codecs.Shout, codecs.Wide, codecs.Narrow, codecs.Confirm, codecs.ConfirmAll},
 	"collections":     {collections.Summarize, collections.Corners},
 	"cross_package":   {paint.Paint},
