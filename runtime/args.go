@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -124,6 +125,26 @@ func (c *jsonCheck) scan(b []byte) {
 // validJSON is json.Valid, answered by plainJSON when it can.
 func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
 
+// syntaxProblem words what encoding/json found wrong with b, which does
+// not parse, for a client: where, in the client's terms, and not the
+// decoder's text ("unexpected end of JSON input", "invalid character ...
+// looking for beginning of value"), which speaks of the parser.
+func syntaxProblem(b []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return problemNotJSON
+	}
+	if se.Error() == "unexpected end of JSON input" || int(se.Offset) > len(b) || se.Offset < 1 {
+		// (The one error whose offset is not the offending byte's: a
+		// stray byte at the end has the same offset. Its text has been
+		// encoding/json's since Go 1.)
+		return problemNotJSON + ": it ends before the value is complete"
+	}
+	at := max(int(se.Offset)-1, 0)
+	r, _ := utf8.DecodeRune(b[at:])
+	return fmt.Sprintf("%s: unexpected %q at byte %d", problemNotJSON, r, at+1)
+}
+
 // parseArgs decodes arguments for the validator (numbers as json.Number, so
 // that no precision is lost before the schema's bounds are checked). It
 // returns the value, or the problem with the body, or the numbers that are
@@ -145,7 +166,7 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 	if err != nil {
 		var x any
 		if jerr := json.Unmarshal(b, &x); jerr != nil {
-			err = jerr // encoding/json's message, with its offset
+			return nil, &argsProblem{msg: syntaxProblem(b, jerr)}, nil
 		}
 		return nil, &argsProblem{msg: err.Error()}, nil
 	}

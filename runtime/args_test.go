@@ -86,3 +86,25 @@ func TestJSONProblem(t *testing.T) {
 		}
 	}
 }
+
+// syntaxProblem says where bytes stop being JSON in a client's words, never
+// the decoder's.
+func TestSyntaxProblem(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"city":"Oslo"`, "not valid JSON: it ends before the value is complete"},
+		{`[1,2`, "not valid JSON: it ends before the value is complete"},
+		{`{"city":"0"}}`, "not valid JSON: unexpected '}' at byte 13"},
+		{`x`, "not valid JSON: unexpected 'x' at byte 1"},
+		{`{"a":"é" x}`, "not valid JSON: unexpected 'x' at byte 11"},
+		{`{"a" 1}`, "not valid JSON: unexpected '1' at byte 6"},
+	} {
+		var v any
+		err := json.Unmarshal([]byte(tc.body), &v)
+		if err == nil {
+			t.Fatalf("%s parses", tc.body)
+		}
+		if got := syntaxProblem([]byte(tc.body), err); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}

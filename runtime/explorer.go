@@ -256,7 +256,7 @@ func (s *Server) validateTool(rq *request) error {
 	case out.Status == StatusOK:
 		writeJSON(rq.w, http.StatusOK, validateResponse{Valid: true})
 	case errors.As(out.Err, &ve) && ve.Malformed:
-		writeJSON(rq.w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + ve.Issues[0].Message, Keyword: "format"}}})
+		writeJSON(rq.w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + strings.TrimPrefix(ve.Issues[0].Message, problemNotJSON+": "), Keyword: "format"}}})
 	default:
 		writeJSON(rq.w, http.StatusOK, validateResponse{Errors: out.Issues()})
 	}

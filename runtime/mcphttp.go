@@ -50,9 +50,9 @@ var mcpSurface = &surface{name: SurfaceMCP, writeError: writeRPCError}
 // rpcError is the body of a JSON-RPC error response to a request whose id
 // is not known (the request was refused before it was read).
 type rpcError struct {
-	JSONRPC string        `json:"jsonrpc"`
-	ID      *string       `json:"id"`
-	Error   rpcErrorValue `json:"error"`
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"` // null when unknown
+	Error   rpcErrorValue   `json:"error"`
 }
 
 type rpcErrorValue struct {
@@ -68,7 +68,7 @@ func writeRPCError(w http.ResponseWriter, e *httpError) {
 			code = jsonrpc.CodeInternalError
 		}
 	}
-	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", Error: rpcErrorValue{Code: code, Message: e.msg}})
+	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", ID: e.id, Error: rpcErrorValue{Code: code, Message: e.msg}})
 }
 
 func (s *Server) mcpRoutes(mux *http.ServeMux) {
@@ -138,6 +138,13 @@ func (s *Server) serveMCP(rq *request) error {
 			return err
 		}
 		newProtocol = newProtocol || info.newProtocol
+		status := http.StatusOK // in a session, as the SDK answers errors
+		if newProtocol {
+			status = http.StatusBadRequest // as 2026-07-28 maps -32602
+		}
+		if err := info.paramsError(status); err != nil {
+			return err
+		}
 		if newProtocol && s.serveTaskMethod(rq) {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
 		}
@@ -224,7 +231,11 @@ func (s *Server) serveSSE(rq *request) error {
 			s.log.WarnContext(rq.ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
 			return refuse(http.StatusForbidden, "Forbidden")
 		}
-		if _, err := inspectRPC(rq.body); err != nil {
+		info, err := inspectRPC(rq.body)
+		if err != nil {
+			return err
+		}
+		if err := info.paramsError(http.StatusBadRequest); err != nil {
 			return err
 		}
 		r.Body = io.NopCloser(bytes.NewReader(rq.body))
@@ -244,6 +255,22 @@ type rpcInfo struct {
 	// id is the JSON-RPC id of a request that is the body's one message,
 	// as written; nil otherwise.
 	id json.RawMessage
+	// badParams says what is wrong with a message's params, for an
+	// invalid-params error (see checkParams); "" when nothing is.
+	badParams string
+	// badID is the id of the message badParams is about.
+	badID json.RawMessage
+}
+
+// paramsError is the refusal of a body whose params checkParams refused:
+// invalid params, answering the message's id, with status (200 where the
+// revision answers errors in a 200, 400 at 2026-07-28 and on /sse, whose
+// POSTs have no other way to answer).
+func (info rpcInfo) paramsError(status int) error {
+	if info.badParams == "" {
+		return nil
+	}
+	return &httpError{status: status, code: jsonrpc.CodeInvalidParams, msg: info.badParams, id: info.badID}
 }
 
 // sdkHeader is the header an MCP handler is given (RequestExtra.Header): a
@@ -368,6 +395,9 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 	if len(id) > 0 && string(id) != "null" {
 		info.id = bytes.Clone(id)
 	}
+	if p := checkParams(method[1:len(method)-1], params); p != "" {
+		info.badParams, info.badID = p, info.id
+	}
 	info.newProtocol = string(method) == `"server/discover"`
 	if len(params) == 0 || params[0] != '{' {
 		return info, true
@@ -453,6 +483,12 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 			info.id = m.ID
 		}
 		if m.Method != nil {
+			if p := checkParams([]byte(*m.Method), bytes.TrimSpace(m.Params)); p != "" && info.badParams == "" {
+				info.badParams = p
+				if len(m.ID) > 0 && string(m.ID) != "null" {
+					info.badID = m.ID
+				}
+			}
 			if *m.Method == "server/discover" {
 				info.newProtocol = true
 			}

@@ -104,7 +104,9 @@ type httpError struct {
 	// place for one (OXP's developer_message).
 	detail string
 	// code is the JSON-RPC error code, on MCP; zero means the status's.
-	code   int64
+	code int64
+	// id is the JSON-RPC id the error answers, on MCP; nil when unknown.
+	id     json.RawMessage
 	header map[string]string
 }
 

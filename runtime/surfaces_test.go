@@ -179,7 +179,7 @@ func rpcBody(body string) string {
 
 // goText is what Go-internal text looks like in an answer: type names,
 // encoding/json's and the runtime's words, source positions.
-var goText = regexp.MustCompile(`json: |cannot unmarshal|interface \{\}|map\[|\[\]interface|struct \{|\*json\.|reflect\.|runtime error|goroutine |\.go:[0-9]+|invalid ID type|malformed payload|Go value`)
+var goText = regexp.MustCompile(`json: |cannot unmarshal|interface \{\}|map\[|\[\]interface|struct \{|\*json\.|reflect\.|runtime error|goroutine |\.go:[0-9]+|invalid ID type|malformed payload|Go value|Go struct|\bmcp\.[A-Za-z]|unexpected end of JSON|invalid character '|looking for beginning of value|after top-level value`)
 
 type badRequest struct {
 	name string
@@ -225,6 +225,8 @@ func TestEverySurfaceAlike(t *testing.T) {
 		{name: "another scheme", args: `{"city":"Paris"}`, header: map[string]string{"Authorization": "Basic " + goodToken}, status: 401},
 		{name: "unknown tool", tool: "nope", args: `{"city":"Paris"}`},
 		{name: "not JSON", args: `{"city":`},
+		{name: "not JSON, unclosed", args: `{"city":"Oslo"`},
+		{name: "not JSON, a stray byte", args: `{"city":"Oslo"}}`},
 		{name: "an array", args: `["Paris"]`},
 		{name: "a string", args: `"Paris"`},
 		{name: "a number", args: `42`},

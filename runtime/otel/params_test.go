@@ -155,7 +155,7 @@ func TestMCPParamsAbsentNullEmpty(t *testing.T) {
 						forms = append(forms, struct{ name, json string }{"call", call})
 					}
 					for _, form := range forms {
-						c := &mcpClient{t: t, url: ts.URL, rev: rev}
+						c := &mcpClient{t: t, url: ts.URL, rev: rev, panicky: su.panicky}
 						if method != "initialize" {
 							c.open(su.panicky)
 						}
@@ -181,6 +181,7 @@ func TestMCPParamsAbsentNullEmpty(t *testing.T) {
 type mcpClient struct {
 	t        *testing.T
 	url, rev string
+	panicky  bool   // the server's own code panics: the SDK words some refusals
 	sid      string // the session, before 2026-07-28
 	id       int
 }
@@ -277,6 +278,28 @@ func (c *mcpClient) send(method, params string) {
 		c.t.Errorf("%s %s %q: no JSON-RPC answer: %d %s", c.rev, method, params, a.status, a.body)
 		return
 	}
+	if _, ok := a.message["result"]; ok {
+		return
+	}
+	// An error in toolgen's words, with the code JSON-RPC gives it.
+	e, _ := a.message["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	if code, _ := e["code"].(float64); code == 0 && !c.panicky {
+		c.t.Errorf("%s %s %q: an error without a JSON-RPC code: %s", c.rev, method, params, a.body)
+	}
+	if goText(msg) {
+		c.t.Errorf("%s %s %q: Go text in the answer: %s", c.rev, method, params, msg)
+	}
+}
+
+// goText reports whether msg has a Go decoder's or a Go type's words.
+func goText(msg string) bool {
+	for _, w := range []string{"json: ", "cannot unmarshal", "Go struct", "mcp.", "unexpected end of JSON"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // alive checks that the server still answers on the session (a new one at
