@@ -580,12 +580,32 @@ func (s *Server) mcpTraced(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// resumable reports whether req's session speaks a revision whose
+// clients resume a response stream the server closes (2025-11-25, which
+// brought priming events; 2026-07-28 has no such streams).
+func resumable(req mcp.Request) bool {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion >= protocol20251125
+}
+
 // mcpServe is mcpTraced without the tracing.
 func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())
 		if err != nil {
 			return nil, err
+		}
+		if e := req.GetExtra(); e != nil && e.CloseSSEStream != nil && !resumable(req) {
+			// A client of a revision before 2025-11-25 has no way to
+			// resume a stream the server closes (SEP-1699): it would
+			// wait for its answer forever. A handler finds no way to
+			// close it (CloseSSEStream is nil, as on transports without
+			// streams).
+			e.CloseSSEStream = nil
 		}
 		switch method {
 		case "tools/list":

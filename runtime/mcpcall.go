@@ -38,7 +38,12 @@ import (
 // protocol20260728 is the revision from which a request stands alone: the
 // server may not send requests of its own, and asks the client for input
 // with input-required results instead (SEP-2322, SEP-2575).
-const protocol20260728 = "2026-07-28"
+const (
+	protocol20260728 = "2026-07-28"
+	// protocol20251125 brought priming events and resumable streams
+	// (SEP-1699).
+	protocol20251125 = "2025-11-25"
+)
 
 // mcpCall is what a handler run for an MCP request (a tool call, a prompt,
 // a resource read) finds in its ctx: the way back to the client.

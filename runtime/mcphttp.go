@@ -539,8 +539,20 @@ func (w *rpcErrorWriter) Write(b []byte) (int, error) {
 		}
 		return len(b), nil
 	}
+	if rest, ok := bytes.CutPrefix(b, primeEventName); ok {
+		// The go-sdk names the priming event that opens a resumable
+		// stream "prime"; the spec's priming event is an event id with
+		// empty data, of the default type, which is all a client (the
+		// Python SDK among them) recognises as one. The SDK writes each
+		// event in one Write, its name first.
+		n, err := w.ResponseWriter.Write(rest)
+		return n + len(primeEventName), err
+	}
 	return w.ResponseWriter.Write(b)
 }
+
+// primeEventName is the line the go-sdk's priming event starts with.
+var primeEventName = []byte("event: prime\n")
 
 func (w *rpcErrorWriter) Flush() {
 	if w.text {
