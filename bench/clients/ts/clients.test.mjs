@@ -94,6 +94,37 @@ test('TypeScript SDK 1.x client', { timeout: 60_000 }, async () => {
   }
 });
 
+// The 1.x client at the older revisions it still speaks, which have no
+// way to resume a stream: the server must not close the stream of
+// test_reconnection early (the result would never arrive). A fetch that
+// asks for the revision at initialize makes the client speak it.
+for (const version of ['2025-06-18', '2025-03-26']) {
+  test(`TypeScript SDK 1.x client at ${version}`, { timeout: 60_000 }, async () => {
+    const client = new Client1({ name: 'ts-1-old', version: '1' }, { capabilities: {} });
+    const fetchAt = async (input, init) => {
+      if (init?.body && typeof init.body === 'string' && init.body.includes('"initialize"')) {
+        const msg = JSON.parse(init.body);
+        msg.params.protocolVersion = version;
+        init = { ...init, body: JSON.stringify(msg) };
+      }
+      return fetch(input, init);
+    };
+    // No reconnection: a stream closed early would lose the result.
+    const transport = new Transport1(new URL(`${url}/mcp`), {
+      fetch: fetchAt,
+      reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1.5, maxRetries: 0 },
+    });
+    await client.connect(transport);
+    try {
+      assert.equal(transport.protocolVersion, version);
+      assert.equal(text(await client.callTool({ name: 'test_reconnection', arguments: {} })), 'Reconnection test completed successfully.');
+      assert.equal(text(await client.callTool({ name: 'test_simple_text', arguments: {} })), 'This is a simple text response for testing.');
+    } finally {
+      await client.close();
+    }
+  });
+}
+
 // The 2.x client speaks 2025-11-25 unless told to negotiate ('auto' probes
 // with server/discover and takes 2026-07-28): both, on the same endpoint.
 for (const [name, negotiation, version] of [
