@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -27,19 +25,7 @@ func TestForgedApprovalRequestRefused(t *testing.T) {
 	defer hs.Close()
 	post := func(path, body string, header ...string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("POST", hs.URL+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer alice-token")
-		req.Header.Set("Content-Type", "application/json")
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return httpDo(t, "POST", hs.URL+path, body, append([]string{"Authorization", "Bearer alice-token"}, header...)...)
 	}
 
 	// The id alice's call with this key will have.

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -35,13 +34,13 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 		call func(key string) (int, string)
 	}{
 		{"explorer", func(key string) (int, string) {
-			return postKey(t, hs.URL+"/tools/ping_host/call", `{}`, key)
+			return httpDo(t, "POST", hs.URL+"/tools/ping_host/call", `{}`, HeaderIdempotencyKey, key)
 		}},
 		{"v1", func(key string) (int, string) {
-			return postKey(t, hs.URL+"/v1/tools/ping_host", `{"input":{}}`, key)
+			return httpDo(t, "POST", hs.URL+"/v1/tools/ping_host", `{"input":{}}`, HeaderIdempotencyKey, key)
 		}},
 		{"oxp", func(key string) (int, string) {
-			return postKey(t, hs.URL+"/oxp/tools/call", `{"request":{"tool_id":"Tools.PingHost","call_id":"`+key+`","input":{}}}`, "")
+			return httpDo(t, "POST", hs.URL+"/oxp/tools/call", `{"request":{"tool_id":"Tools.PingHost","call_id":"`+key+`","input":{}}}`)
 		}},
 	}
 	for _, sf := range surfaces {
@@ -87,21 +86,4 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 			}
 		})
 	}
-}
-
-// postKey posts body with an Idempotency-Key (when key is not "").
-func postKey(t *testing.T, url, body, key string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set(HeaderIdempotencyKey, key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -95,20 +94,14 @@ func TestIdentityWithoutSubject(t *testing.T) {
 			hs := httptest.NewServer(s)
 			defer hs.Close()
 			do := func(method, path, tok, body, key string) (int, string) {
-				req, _ := http.NewRequest(method, hs.URL+path, strings.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+tok)
-				req.Header.Set("Content-Type", "application/json")
+				t.Helper()
+				h := []string{"Authorization", "Bearer " + tok}
 				if key != "" {
-					req.Header.Set(HeaderIdempotencyKey, key)
+					h = append(h, HeaderIdempotencyKey, key)
 				}
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
-				return resp.StatusCode, string(b)
+				return httpDo(t, method, hs.URL+path, body, h...)
 			}
+
 			code, body := do("POST", "/v1/tools/echo", h.tokenA, `{"input":{"word":"alpha"}}`, "shared-key")
 			var first struct {
 				InvocationID string `json:"invocation_id"`
