@@ -94,6 +94,11 @@ type Config struct {
 	// GET /openapi.json.
 	OpenAPI *OpenAPIConfig
 
+	// Lock adds, beside each generated file, its tools.lock: the contract
+	// of its tools (see lock.go). A lock already there is kept current
+	// without it.
+	Lock bool
+
 	// env is the go command's environment (nil: the process's).
 	env []string
 }
@@ -109,6 +114,9 @@ func (c *Config) output() string {
 type File struct {
 	Path    string // where it goes
 	Content []byte
+	// Contract is the contract of a generated tools file's tools (nil
+	// for the other files).
+	Contract *Contract
 }
 
 // Stale reports whether the file on disk differs from f (or is missing).
@@ -268,6 +276,7 @@ func (g *generator) emitAll(units []*unit) []*File {
 			continue
 		}
 		files = append(files, &File{Path: u.path, Content: content})
+		g.contract(u, files[len(files)-1], &files)
 		if g.cfg.Client {
 			g.emitClient(u, seen, &files)
 		}

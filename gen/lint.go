@@ -496,10 +496,20 @@ func (l *linter) yamlFile(path string) *toolsyaml.File {
 // in its tools.yaml: as far as the pointer goes, through the file's $defs
 // for those the schema takes from the file.
 func yamlLocator(f *toolsyaml.File, t *tool) func(string) (token.Position, bool) {
+	return yamlSchemaLocator(f, t, false)
+}
+
+// yamlSchemaLocator is yamlLocator for t's input schema, or with output
+// its output schema.
+func yamlSchemaLocator(f *toolsyaml.File, t *tool, output bool) func(string) (token.Position, bool) {
 	var input *yaml.Node
 	for _, yt := range f.Tools {
-		if yt.Name == t.name && yt.Input != nil {
-			input = yt.Input.Node
+		s := yt.Input
+		if output {
+			s = yt.Output
+		}
+		if yt.Name == t.name && s != nil {
+			input = s.Node
 		}
 	}
 	if input == nil {

@@ -162,6 +162,7 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 		defaults:    newDefaultSet(),
 		resultSigs:  map[string]string{},
 	}
+	r.u.kit = r.kit
 	g.env.structsRead() // this package's record starts empty
 	g.env.pkg = pkg.Types
 	for _, f := range files {
@@ -202,12 +203,19 @@ func ownDeclaration(pkg *packages.Package, out string) func(name string) (token.
 
 type toolkit struct {
 	name, version string
+	// pos is where the version to raise for a removed tool is declared:
+	// the //toolgen:toolkit directive, else the package clause (a
+	// tools.yaml: its first line).
+	pos token.Position
 }
 
 // toolkit reads //toolgen:toolkit from the package doc comments; the name
 // defaults to the package name, capitalised.
 func (g *generator) toolkit(pkg *packages.Package, files []*ast.File) toolkit {
 	kit := toolkit{name: capitalise(pkg.Name)}
+	if len(files) > 0 {
+		kit.pos = pkg.Fset.Position(files[0].Package)
+	}
 	var at *directive
 	for _, f := range files {
 		for _, d := range directives(pkg.Fset, f.Doc, &g.errs) {
@@ -220,6 +228,7 @@ func (g *generator) toolkit(pkg *packages.Package, files []*ast.File) toolkit {
 				continue
 			}
 			at = d
+			kit.pos = d.pos
 			args, err := splitArgs(d.args)
 			if err != nil {
 				g.argError(d, err)

@@ -23,6 +23,7 @@ type unit struct {
 	pkgName string
 	pkgPath string // import path; "" for a tools.yaml, whose own types are unqualified
 	source  string // what it was generated from, for the header
+	kit     toolkit
 
 	tools   []*tool
 	prompts []*prompt

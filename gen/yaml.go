@@ -46,6 +46,7 @@ func (g *generator) loadYAML(path string) *unit {
 		// the directory toolgen runs in (-check compares bytes).
 		source:   filepath.Base(abs),
 		handlers: true,
+		kit:      toolkit{name: f.Toolkit, version: f.Version, pos: token.Position{Filename: abs, Line: 1, Column: 1}},
 	}
 	for _, d := range ts.Decls {
 		u.decls = append(u.decls, yamlDecl(d))

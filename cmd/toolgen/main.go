@@ -72,6 +72,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/gen"
+	"github.com/toolgen-go/toolgen/internal/contract"
 )
 
 func main() {
@@ -95,6 +96,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	openapiTitle := fs.String("openapi-title", "", "the OpenAPI document's info.title, a server's Options.Title (default \""+gen.DefaultOpenAPITitle+"\")")
 	openapiVersion := fs.String("openapi-version", "", "the OpenAPI document's info.version, a server's Options.Version (default "+gen.DefaultOpenAPIVersion+")")
 	openapiAuth := fs.Bool("openapi-auth", false, "declare the bearer scheme in the OpenAPI document, as for a server with an auth hook")
+	lock := fs.Bool("lock", false, "also write "+contract.FileName+" beside each generated file, the contract of its tools; refuse a breaking change the versions do not allow")
+	force := fs.Bool("force", false, "with -lock: rewrite the lock over breaking changes the versions do not allow, listing them")
+	diffOld := fs.String("diff", "", "print the changes from the lock `OLD` (a file, or git:REV for the lock beside each generated file at that revision) to the tools now; exit 1 when one breaks a caller")
+	jsonOut := fs.Bool("json", false, "with -diff: print the changes as JSON")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -105,7 +110,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg := gen.Config{Output: *out, Strict: *strict, Client: *client, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, warning(w)) }}
+	if msg := lockFlagsError(*lock, *force, *check, *diffOld, *jsonOut); msg != "" {
+		fmt.Fprintln(stderr, msg)
+		fs.Usage()
+		return 2
+	}
+	cfg := gen.Config{Output: *out, Strict: *strict, Client: *client, Lock: *lock, Warn: func(w *gen.Error) { fmt.Fprintln(stderr, warning(w)) }}
 	if *lint != "" {
 		profiles, err := gen.ParseLintProfiles(*lint)
 		if err != nil {
@@ -141,6 +151,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	files, err := gen.Generate(cfg, fs.Args())
 	if err != nil {
 		fmt.Fprintln(stderr, err)
+		if *diffOld != "" {
+			return 2
+		}
 		return 1
 	}
 	wd, _ := os.Getwd()
@@ -149,6 +162,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return r
 		}
 		return p
+	}
+	if *diffOld != "" {
+		return runDiff(files, *diffOld, *jsonOut, rel, stdout, stderr)
+	}
+	if !checkLocks(files, *check, *force, rel, stderr) {
+		return 1
 	}
 	start := time.Now()
 	if *check {

@@ -4,7 +4,7 @@
 // file implements Handlers.
 package main
 
-//go:generate go tool toolgen tools.yaml
+//go:generate go tool toolgen -lock tools.yaml
 
 import (
 	"context"

@@ -10,7 +10,7 @@
 //toolgen:toolkit Conformance version=1.0.0
 package main
 
-//go:generate go tool toolgen
+//go:generate go tool toolgen -lock
 
 import (
 	"context"

@@ -9,7 +9,7 @@
 //toolgen:toolkit QMCP version=1.0.0
 package main
 
-//go:generate go tool toolgen
+//go:generate go tool toolgen -lock
 
 import (
 	"bytes"

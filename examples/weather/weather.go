@@ -5,7 +5,7 @@
 //toolgen:toolkit Weather version=1.0.0
 package main
 
-//go:generate go tool toolgen -client
+//go:generate go tool toolgen -lock -client
 
 import (
 	"bytes"
