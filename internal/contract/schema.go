@@ -273,6 +273,7 @@ func message(s string) string {
 	s = statusSuffix.ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "`structuredContent/", "`")
 	s = strings.ReplaceAll(s, " from the response", " from the result")
+	s = strings.ReplaceAll(s, " to the response", " to the result")
 	s = strings.ReplaceAll(s, " response property", " result property")
 	s = strings.ReplaceAll(s, " response's property", " result's property")
 	s = strings.ReplaceAll(s, "request property", "input property")

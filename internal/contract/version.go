@@ -38,7 +38,7 @@ func suggestMinor(old, new string) string {
 	}
 	var maj, min int
 	fmt.Sscanf(semver.MajorMinor(ov), "v%d.%d", &maj, &min)
-	return fmt.Sprintf("version %s: consider %d.%d.0 for this compatible change", new, maj, min+1)
+	return fmt.Sprintf("version %s: consider %d.%d.0 for this change", new, maj, min+1)
 }
 
 // nextMajor is the first version that allows a breaking change after v
