@@ -209,15 +209,36 @@ func emitGuards(f *jen.File, file string, guards []guard) {
 // emitTools writes Tools: the descriptors, each referring to its tool's
 // pieces by name. A type with tool methods gets a Tools method of its own.
 // The functions' bodies are text pieces (toolsBody).
+//
+// A Tools function returns one composite literal of its tools as long as
+// they are at most toolsPerFunc; more are appended by functions of at
+// most toolsPerFunc tools each (toolsChunks), which functions of at most
+// toolsPerFunc calls each call in turn when there are more than
+// toolsPerFunc of them, and so on: no function of the file grows with the
+// number of tools, and the Go compiler, whose time and memory grow faster
+// than linearly with the size of one function, compiles the file in time
+// and memory linear in it.
 func emitTools(f *jen.File, u *unit, text *textPieces) {
-	body := func(recv *receiver) jen.Code {
+	list := func(recv *receiver) []*tool {
 		var tools []*tool
 		for _, t := range u.tools {
 			if t.recv == recv {
 				tools = append(tools, t)
 			}
 		}
-		return text.add(func(q qualifiers) string { return toolsBody(q, tools) }, toolUses(tools)...)
+		return tools
+	}
+	// The pieces are filled in the order they were added: the chunks'
+	// after every Tools function's, whose declarations they follow.
+	var chunks []func() []jen.Code
+	body := func(recv *receiver) jen.Code {
+		tools := list(recv)
+		c := newToolsChunks(u, recv, tools)
+		if c == nil {
+			return text.add(func(q qualifiers) string { return toolsBody(q, tools) }, toolUses(tools)...)
+		}
+		chunks = append(chunks, func() []jen.Code { return c.emit(text, tools) })
+		return text.add(func(q qualifiers) string { return c.callsBody(q, c.top, true) }, runtimePath)
 	}
 	switch {
 	case u.handlers:
@@ -237,6 +258,136 @@ func emitTools(f *jen.File, u *unit, text *textPieces) {
 		comment(f, "Tools returns the tools of "+r.name+"'s methods, served by t: each handler decodes the arguments and calls the method on t.")
 		f.Func().Params(jen.Id("t").Add(typeCode(r.ptr))).Id("Tools").Params().Qual(runtimePath, "ToolList").Block(body(r))
 	}
+	for _, emit := range chunks {
+		for _, c := range emit() {
+			f.Line()
+			f.Add(c)
+		}
+	}
+}
+
+// toolsPerFunc is the most tools a function of the generated file lists,
+// and the most calls a function that calls the functions listing them
+// makes. A file of at most this many tools has one Tools function, as a
+// reader expects; the bound keeps each function of a larger one small
+// enough for the compiler (one Tools of 2,000 tools took 3.5 GB).
+const toolsPerFunc = 50
+
+// toolsChunks are the functions that append a Tools function's tools
+// when there are more than toolsPerFunc: a tree whose leaves append up to
+// toolsPerFunc tools each and whose other nodes call up to toolsPerFunc
+// nodes each, in order.
+type toolsChunks struct {
+	prefix string       // "toolgenTools", "toolgenStoreTools"
+	param  jen.Code     // the receiver parameter ("h Handlers", "t *T"), or nil
+	recv   string       // its name, passed on: "h", "t", or ""
+	top    []*toolsNode // what Tools calls
+}
+
+// toolsNode is one function of the tree: it appends tools from to to
+// (0-based, to excluded), itself when leaf, else by calling its kids.
+type toolsNode struct {
+	from, to int
+	kids     []*toolsNode
+}
+
+// name is the function's name, after the tools it appends, counted from 1.
+func (c *toolsChunks) name(n *toolsNode) string {
+	return c.prefix + strconv.Itoa(n.from+1) + "To" + strconv.Itoa(n.to)
+}
+
+// newToolsChunks is the tree for tools, or nil when one function holds
+// them.
+func newToolsChunks(u *unit, recv *receiver, tools []*tool) *toolsChunks {
+	if len(tools) <= toolsPerFunc {
+		return nil
+	}
+	c := &toolsChunks{prefix: identPrefix + "Tools"}
+	switch {
+	case recv != nil:
+		c.prefix = identPrefix + recv.name + "Tools"
+		c.param, c.recv = jen.Id("t").Add(typeCode(recv.ptr)), "t"
+	case u.handlers:
+		c.param, c.recv = jen.Id("h").Id("Handlers"), "h"
+	}
+	var level []*toolsNode
+	for i := 0; i < len(tools); i += toolsPerFunc {
+		level = append(level, &toolsNode{from: i, to: min(i+toolsPerFunc, len(tools))})
+	}
+	for len(level) > toolsPerFunc {
+		var up []*toolsNode
+		for i := 0; i < len(level); i += toolsPerFunc {
+			kids := level[i:min(i+toolsPerFunc, len(level))]
+			if len(kids) == 1 {
+				// Called as it is: a node of one call would have
+				// its name.
+				up = append(up, kids[0])
+				continue
+			}
+			up = append(up, &toolsNode{from: kids[0].from, to: kids[len(kids)-1].to, kids: kids})
+		}
+		level = up
+	}
+	c.top = level
+	return c
+}
+
+// names lists the functions of the tree, depth first.
+func (c *toolsChunks) names() []string {
+	var out []string
+	var walk func(ns []*toolsNode)
+	walk = func(ns []*toolsNode) {
+		for _, n := range ns {
+			out = append(out, c.name(n))
+			walk(n.kids)
+		}
+	}
+	walk(c.top)
+	return out
+}
+
+// emit declares the functions of the tree, depth first.
+func (c *toolsChunks) emit(text *textPieces, tools []*tool) []jen.Code {
+	var out []jen.Code
+	var walk func(ns []*toolsNode)
+	walk = func(ns []*toolsNode) {
+		for _, n := range ns {
+			params := []jen.Code{jen.Id("tools").Qual(runtimePath, "ToolList")}
+			if c.param != nil {
+				params = append([]jen.Code{c.param}, params...)
+			}
+			var body jen.Code
+			if n.kids == nil {
+				part := tools[n.from:n.to]
+				body = text.add(func(q qualifiers) string { return appendToolsBody(q, part) }, toolUses(part)...)
+			} else {
+				body = text.add(func(q qualifiers) string { return c.callsBody(q, n.kids, false) }, runtimePath)
+			}
+			doc := jen.Comment(c.name(n) + " appends tools " + strconv.Itoa(n.from+1) + " to " + strconv.Itoa(n.to) + " to tools.")
+			out = append(out, jen.Add(doc).Line().Func().Id(c.name(n)).Params(params...).Qual(runtimePath, "ToolList").Block(body))
+			walk(n.kids)
+		}
+	}
+	walk(c.top)
+	return out
+}
+
+// callsBody is the body of a function that calls the nodes in turn: Tools
+// (top, which makes the list) or a node of the tree.
+func (c *toolsChunks) callsBody(q qualifiers, nodes []*toolsNode, top bool) string {
+	var b strings.Builder
+	if top {
+		b.WriteString("\ttools := make(" + q.qual(runtimePath, "ToolList") + ", 0, " + strconv.Itoa(nodes[len(nodes)-1].to) + ")\n")
+	}
+	args := "tools"
+	if c.recv != "" {
+		args = c.recv + ", tools"
+	}
+	for _, n := range nodes {
+		b.WriteString("\ttools = " + c.name(n) + "(" + args + ")\n")
+	}
+	b.WriteString("\treturn tools\n")
+	return b.String()
 }
 
 // emitSchema writes a schema as a named constant (a text piece,

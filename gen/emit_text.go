@@ -185,6 +185,14 @@ func toolsBody(q qualifiers, tools []*tool) string {
 	return b.String()
 }
 
+// appendToolsBody is the body of a function that appends tools to its
+// parameter tools, in the layout of toolsBody.
+func appendToolsBody(q qualifiers, tools []*tool) string {
+	body := toolsBody(q, tools)
+	body = "\treturn append(tools, " + strings.TrimPrefix(body, "\treturn ")
+	return strings.TrimSuffix(body, "\n") + "...)\n"
+}
+
 // keyValue is one element of a keyed composite literal; a value that
 // spans lines carries its own indentation.
 type keyValue struct{ key, value string }

@@ -124,6 +124,17 @@ func (u *unit) declarations() []declaration {
 	for _, o := range u.defaultFuncs {
 		add("the defaults of "+o.name, token.Position{}, o.fn)
 	}
+	for _, r := range append([]*receiver{nil}, u.receivers...) {
+		var tools []*tool
+		for _, t := range u.tools {
+			if t.recv == r {
+				tools = append(tools, t)
+			}
+		}
+		if c := newToolsChunks(u, r, tools); c != nil {
+			add("the tools' list", token.Position{}, c.names()...)
+		}
+	}
 	return out
 }
 

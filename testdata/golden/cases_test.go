@@ -18,6 +18,7 @@ import (
 	client "github.com/toolgen-go/toolgen/testdata/golden/client"
 	collections "github.com/toolgen-go/toolgen/testdata/golden/collections"
 	defaults "github.com/toolgen-go/toolgen/testdata/golden/defaults"
+	many "github.com/toolgen-go/toolgen/testdata/golden/many"
 	methods "github.com/toolgen-go/toolgen/testdata/golden/methods"
 	params "github.com/toolgen-go/toolgen/testdata/golden/params"
 	policy "github.com/toolgen-go/toolgen/testdata/golden/policy"
@@ -30,6 +31,7 @@ import (
 	yamlclient "github.com/toolgen-go/toolgen/testdata/golden/yaml_client"
 	yamldefaults "github.com/toolgen-go/toolgen/testdata/golden/yaml_defaults"
 	yamldefs "github.com/toolgen-go/toolgen/testdata/golden/yaml_defs"
+	yamlmany "github.com/toolgen-go/toolgen/testdata/golden/yaml_many"
 	yamlnames "github.com/toolgen-go/toolgen/testdata/golden/yaml_names"
 	yamlpolicy "github.com/toolgen-go/toolgen/testdata/golden/yaml_policy"
 	yamlprompts "github.com/toolgen-go/toolgen/testdata/golden/yaml_prompts"
@@ -49,6 +51,7 @@ func TestCases(t *testing.T) {
 		{"defaults/TestPrefilled", defaults.TestPrefilled},
 		{"defaults/TestAfterDecoding", defaults.TestAfterDecoding},
 		{"defaults/TestRecursive", defaults.TestRecursive},
+		{"many/TestMany", many.TestMany},
 		{"methods/TestMethodTools", methods.TestMethodTools},
 		{"params/TestParams", params.TestParams},
 		{"policy/TestPolicy", func(t *testing.T) { checkPolicy(t, policy.Tools()) }},
@@ -61,6 +64,7 @@ func TestCases(t *testing.T) {
 		{"yaml_client/TestClient", yamlclient.TestClient},
 		{"yaml_defaults/TestYAMLDefaults", yamldefaults.TestYAMLDefaults},
 		{"yaml_defs/TestDefs", yamldefs.TestDefs},
+		{"yaml_many/TestMany", yamlmany.TestMany},
 		{"yaml_names/TestNames", yamlnames.TestNames},
 		{"yaml_policy/TestPolicy", func(t *testing.T) { checkPolicy(t, yamlpolicy.Tools(yamlpolicy.UnimplementedHandlers{})) }},
 		{"yaml_prompts/TestTemplatePrompt", yamlprompts.TestTemplatePrompt},
