@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/toolgen-go/toolgen/internal/contract"
 	"go/format"
 	"go/token"
 	"io/fs"
@@ -76,7 +77,7 @@ type initData struct {
 // initExtraFiles are the files of a new module besides those of the
 // templates: the generated file, and go.sum, which go mod tidy writes.
 // Init refuses to overwrite any of them either.
-var initExtraFiles = []string{DefaultOutput, DefaultClientOutput, "go.sum"}
+var initExtraFiles = []string{DefaultOutput, DefaultClientOutput, contract.FileName, "go.sum"}
 
 // Init returns the files of a new server module (go.mod, tools.go,
 // main.go, tools_test.go, README.md, and tools_gen.go and
@@ -145,7 +146,8 @@ func Init(cfg InitConfig) ([]*File, error) {
 		return nil, err
 	}
 	files = append(files, &File{Path: filepath.Join(dir, DefaultOutput), Content: generated[0]},
-		&File{Path: filepath.Join(dir, DefaultClientOutput), Content: generated[1]})
+		&File{Path: filepath.Join(dir, DefaultClientOutput), Content: generated[1]},
+		&File{Path: filepath.Join(dir, contract.FileName), Content: generated[2]})
 	return files, nil
 }
 
@@ -280,13 +282,14 @@ func buildVersion(bi *debug.BuildInfo) string {
 	return m.Version
 }
 
-// generateScratch generates tools_gen.go and its typed client,
-// tools_client_gen.go (tools.go's go:generate line has -client), for
+// generateScratch generates tools_gen.go, its typed client
+// tools_client_gen.go and the lock of its tools, tools.lock (tools.go's
+// go:generate line has -lock -client), for
 // tools.go in a scratch module of path mod: tools.go imports only the standard library, so the scratch
 // module needs no dependencies, and the output is the same bytes as in the
 // new module (the package path is the same; positions are not in it).
-func generateScratch(mod string, toolsSrc []byte) ([2][]byte, error) {
-	var none [2][]byte
+func generateScratch(mod string, toolsSrc []byte) ([3][]byte, error) {
+	var none [3][]byte
 	scratch, err := os.MkdirTemp("", "toolgen-init-")
 	if err != nil {
 		return none, err
@@ -300,14 +303,25 @@ func generateScratch(mod string, toolsSrc []byte) ([2][]byte, error) {
 		return none, err
 	}
 	env := append(goEnv(), "GOFLAGS=-mod=mod") // whatever the user's GOFLAGS say of vendoring
-	files, err := Generate(Config{Dir: scratch, Strict: true, Client: true, env: env}, nil)
+	files, err := Generate(Config{Dir: scratch, Strict: true, Client: true, Lock: true, env: env}, nil)
 	if err != nil {
 		return none, fmt.Errorf("toolgen init: generating %s: %v", DefaultOutput, err)
 	}
-	if len(files) != 2 {
+	var out [3][]byte
+	for _, f := range files {
+		switch filepath.Base(f.Path) {
+		case DefaultOutput:
+			out[0] = f.Content
+		case DefaultClientOutput:
+			out[1] = f.Content
+		case contract.FileName:
+			out[2] = f.Content
+		}
+	}
+	if len(files) != 3 || out[0] == nil || out[1] == nil || out[2] == nil {
 		return none, fmt.Errorf("toolgen init: generating %s gave %d files", DefaultOutput, len(files))
 	}
-	return [2][]byte{files[0].Content, files[1].Content}, nil
+	return out, nil
 }
 
 // goEnv is the environment of the go commands init runs: outside any

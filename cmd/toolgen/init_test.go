@@ -42,7 +42,7 @@ func listDir(t *testing.T, dir string) []string {
 	return names
 }
 
-var initFiles = []string{"README.md", "go.mod", "main.go", "tools.go", "tools_client_gen.go", "tools_gen.go", "tools_test.go"}
+var initFiles = []string{"README.md", "go.mod", "main.go", "tools.go", "tools.lock", "tools_client_gen.go", "tools_gen.go", "tools_test.go"}
 
 // init writes the module's files and nothing else; without -replace a
 // development build of toolgen (as in this test) refuses, since it does
@@ -222,8 +222,12 @@ func TestInitServes(t *testing.T) {
 	}
 	generated := read(t, filepath.Join(dir, "tools_gen.go"))
 	client := read(t, filepath.Join(dir, "tools_client_gen.go"))
+	lock := read(t, filepath.Join(dir, "tools.lock"))
 
 	goIn(t, dir, "generate", "./...")
+	if read(t, filepath.Join(dir, "tools.lock")) != lock {
+		t.Error("go generate (toolgen -lock) changed the tools.lock that init wrote")
+	}
 	if read(t, filepath.Join(dir, "tools_gen.go")) != generated {
 		t.Error("go generate changed the tools_gen.go that init wrote")
 	}

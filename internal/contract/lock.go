@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -127,6 +128,8 @@ func Parse(name string, data []byte) (*Lock, error) {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
+		case err == io.ErrUnexpectedEOF:
+			off = int64(len(data))
 		case asErr(err, &se):
 			off = se.Offset
 		case asErr(err, &te):
