@@ -64,7 +64,11 @@ func (g *generator) openAPIFile(units []*unit, oc *OpenAPIConfig) *File {
 			}
 			first[t.name] = t
 			out, _ := typeschema.ObjectOutput(t.output)
-			tools = append(tools, openapi.Tool{Name: t.name, Description: t.description, Input: t.input, Output: out})
+			version := t.version
+			if version == "" {
+				version = "1.0.0" // the server's default (runtime.Tool.Version)
+			}
+			tools = append(tools, openapi.Tool{Name: t.name, Description: t.description, Input: t.input, Output: out, Version: version})
 		}
 	}
 	doc, err := openapi.Build(tools, openapi.Options{

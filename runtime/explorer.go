@@ -15,6 +15,7 @@ type toolSummary struct {
 	Name        string       `json:"name"`
 	Title       string       `json:"title,omitempty"`
 	Description string       `json:"description"`
+	Version     string       `json:"version"`
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// Scopes, RateLimit and Timeout are the tool's policy, shown so that a
 	// person knows what a call needs and may expect.
@@ -32,8 +33,8 @@ type toolDetail struct {
 	Examples     []json.RawMessage `json:"examples,omitempty"`
 }
 
-func summarize(t *Tool) toolSummary {
-	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description, Scopes: t.Scopes}
+func (s *Server) summarize(t *Tool) toolSummary {
+	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description, Version: s.toolVersion(t), Scopes: t.Scopes}
 	if t.RateLimit.N > 0 {
 		ts.RateLimit = t.RateLimit.String()
 	}
@@ -102,7 +103,7 @@ func (s *Server) listTools(rq *request) error {
 	}
 	out := make([]toolSummary, len(tools))
 	for i := range tools {
-		out[i] = summarize(&tools[i])
+		out[i] = s.summarize(&tools[i])
 	}
 	writeJSON(rq.w, http.StatusOK, out)
 	return nil
@@ -114,7 +115,7 @@ func (s *Server) getTool(rq *request) error {
 		return err
 	}
 	writeJSON(rq.w, http.StatusOK, toolDetail{
-		toolSummary:  summarize(t),
+		toolSummary:  s.summarize(t),
 		InputSchema:  inputSchema(t),
 		OutputSchema: t.OutputSchema,
 		Signature:    t.Signature,

@@ -45,7 +45,7 @@ func specTools() ToolList {
 func TestListTools(t *testing.T) {
 	s := NewServer(specTools(), nil)
 	do(t, s, "GET", "/tools", "").is(t, 200,
-		`[{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true}},{"name":"delete_record","description":"Delete a record by ID."}]`)
+		`[{"name":"get_weather","description":"Fetch current weather for a city.","version":"1.0.0","annotations":{"readOnlyHint":true,"openWorldHint":true}},{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0"}]`)
 }
 
 func TestListToolsEmpty(t *testing.T) {
@@ -57,9 +57,9 @@ func TestListToolsEmpty(t *testing.T) {
 func TestGetTool(t *testing.T) {
 	s := NewServer(specTools(), nil)
 	do(t, s, "GET", "/tools/get_weather", "").is(t, 200,
-		`{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true},"inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}`)
+		`{"name":"get_weather","description":"Fetch current weather for a city.","version":"1.0.0","annotations":{"readOnlyHint":true,"openWorldHint":true},"inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}`)
 	do(t, s, "GET", "/tools/delete_record", "").is(t, 200,
-		`{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+		`{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0","inputSchema":{"type":"object"}}`)
 	do(t, s, "GET", "/tools/nope", "").is(t, 404, `{"error":"Tool not found: nope"}`)
 }
 
@@ -73,7 +73,7 @@ func TestGetToolOptionalFields(t *testing.T) {
 		Handler:      func(context.Context, json.RawMessage) (*Result, error) { return TextResult("hi"), nil },
 	}}
 	do(t, NewServer(tools, nil), "GET", "/tools/greet", "").is(t, 200,
-		`{"name":"greet","title":"Greet <you>","description":"Says hi & more.","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}},"outputSchema":{"type":"string"},"signature":"greet(name?: string) -> string","examples":[{"name":"Ada"}]}`)
+		`{"name":"greet","title":"Greet <you>","description":"Says hi & more.","version":"1.0.0","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}},"outputSchema":{"type":"string"},"signature":"greet(name?: string) -> string","examples":[{"name":"Ada"}]}`)
 }
 
 // F3's test criteria, one by one.
@@ -232,8 +232,8 @@ func TestAuthHook(t *testing.T) {
 	do(t, small, "POST", "/tools/whoami/call", strings.Repeat("x", 100)).is(t, 401, `{"error":"Unauthorized"}`)
 
 	// Discovery and validation stay public.
-	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"whoami","description":""}]`)
-	do(t, s, "GET", "/tools/whoami", "").is(t, 200, `{"name":"whoami","description":"","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"whoami","description":"","version":"1.0.0"}]`)
+	do(t, s, "GET", "/tools/whoami", "").is(t, 200, `{"name":"whoami","description":"","version":"1.0.0","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`)
 	do(t, s, "POST", "/tools/whoami/validate", `{"n":1}`).is(t, 200, `{"valid":true}`)
 	if r := do(t, s, "GET", "/", ""); r.status != 200 {
 		t.Errorf("GET / with an auth hook: %d", r.status)
@@ -324,7 +324,7 @@ func TestPageSubstitution(t *testing.T) {
 // own.
 func TestExplorerPrefixAndDisable(t *testing.T) {
 	moved := NewServer(specTools(), &Options{Explorer: ExplorerOptions{Prefix: "/ui/"}})
-	do(t, moved, "GET", "/ui/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+	do(t, moved, "GET", "/ui/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0","inputSchema":{"type":"object"}}`)
 	if r := do(t, moved, "GET", "/ui/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {
 		t.Errorf("page under /ui/: %d", r.status)
 	}

@@ -669,10 +669,21 @@ type mcpTool struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  *Annotations    `json:"annotations,omitempty"`
+	Meta         mcpToolMeta     `json:"_meta"`
 }
 
+// mcpToolMeta is a tool's _meta in tools/list: its version, which MCP's
+// Tool has no field for, under toolgen's own key.
+type mcpToolMeta struct {
+	Version string `json:"io.github.toolgen-go/version"`
+}
+
+// metaToolVersion is the _meta key under which tools/list gives each
+// tool's version.
+const metaToolVersion = "io.github.toolgen-go/version"
+
 func (s *Server) mcpTool(t *Tool) mcpTool {
-	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: inputSchema(t)}
+	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: inputSchema(t), Meta: mcpToolMeta{Version: s.toolVersion(t)}}
 	if !t.Annotations.IsZero() {
 		mt.Annotations = t.Annotations
 	}

@@ -42,7 +42,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	in := make([]openapi.Tool, 0, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		in = append(in, openapi.Tool{Name: t.Name, Description: t.Description, Input: inputSchema(t), Output: s.compiled.get(t).output.schema})
+		in = append(in, openapi.Tool{Name: t.Name, Description: t.Description, Input: inputSchema(t), Output: s.compiled.get(t).output.schema, Version: s.toolVersion(t)})
 	}
 	return openapi.Build(in, openapi.Options{
 		Title:          pageTitle(&s.opts),

@@ -94,6 +94,16 @@ type oxpCached struct {
 	err error
 }
 
+// toolVersion is the version a surface serves for t: its own, else the
+// toolkit's, else "1.0.0".
+func (s *Server) toolVersion(t *Tool) string {
+	if t.Version != "" {
+		return t.Version
+	}
+	_, v := s.oxpDefaults()
+	return v
+}
+
 func (s *Server) oxpDefaults() (toolkit, version string) {
 	toolkit, version = s.opts.OXP.Toolkit, s.opts.OXP.Version
 	if toolkit == "" {
@@ -153,13 +163,11 @@ func sameDescriptor(a, b *Tool) bool {
 }
 
 func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
-	toolkit, version := s.oxpDefaults()
+	toolkit, _ := s.oxpDefaults()
 	if t.Toolkit != "" {
 		toolkit = t.Toolkit
 	}
-	if t.Version != "" {
-		version = t.Version
-	}
+	version := s.toolVersion(t)
 	d := &oxpDefinition{toolkit: toolkit, tool: toolname.GoName(t.Name), Description: t.Description, Version: version, t: t}
 	if !oxpPart.MatchString(d.toolkit) || !oxpPart.MatchString(d.tool) {
 		return nil, fmt.Errorf("the toolkit %q or the tool's Go name %q is not letters, digits and '_'", d.toolkit, d.tool)

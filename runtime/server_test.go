@@ -85,9 +85,9 @@ func TestToolsFuncCalledPerRequest(t *testing.T) {
 		return []Tool{{Name: fmt.Sprintf("tool_%d", n), Handler: specTools()[1].Handler}}, nil
 	})
 	s := NewServer(p, &Options{AllowExecute: true})
-	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_1","description":""}]`)
-	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_2","description":""}]`)
-	do(t, s, "GET", "/tools/tool_3", "").is(t, 200, `{"name":"tool_3","description":"","inputSchema":{"type":"object"}}`)
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_1","description":"","version":"1.0.0"}]`)
+	do(t, s, "GET", "/tools", "").is(t, 200, `[{"name":"tool_2","description":"","version":"1.0.0"}]`)
+	do(t, s, "GET", "/tools/tool_3", "").is(t, 200, `{"name":"tool_3","description":"","version":"1.0.0","inputSchema":{"type":"object"}}`)
 	do(t, s, "POST", "/tools/tool_4/call", "{}").is(t, 200, `{"content":[{"type":"text","text":"deleted"}],"isError":false}`)
 	if got := calls.Load(); got != 4 {
 		t.Errorf("provider called %d times, want 4", got)
@@ -111,7 +111,7 @@ func TestToolsFuncAsync(t *testing.T) {
 		}
 	})
 	do(t, NewServer(p, nil), "GET", "/tools", "").is(t, 200,
-		`[{"name":"get_weather","description":"Fetch current weather for a city.","annotations":{"readOnlyHint":true,"openWorldHint":true}}]`)
+		`[{"name":"get_weather","description":"Fetch current weather for a city.","version":"1.0.0","annotations":{"readOnlyHint":true,"openWorldHint":true}}]`)
 }
 
 func TestProviderError(t *testing.T) {
@@ -172,14 +172,14 @@ func TestFuncProviderSkipsBadTools(t *testing.T) {
 	p := ToolsFunc(func(context.Context) ([]Tool, error) {
 		return []Tool{{Name: "a", Handler: h}, {Name: "", Handler: h}, {Name: "b"}, {Name: "a", Description: "second", Handler: h}, {Name: "c d", Handler: h}}, nil
 	})
-	do(t, NewServer(p, &Options{Logger: slog.New(slog.DiscardHandler)}), "GET", "/tools", "").is(t, 200, `[{"name":"a","description":""}]`)
+	do(t, NewServer(p, &Options{Logger: slog.New(slog.DiscardHandler)}), "GET", "/tools", "").is(t, 200, `[{"name":"a","description":"","version":"1.0.0"}]`)
 }
 
 // The server works mounted under a prefix.
 func TestMountedUnderPrefix(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.Handle("/explorer/", http.StripPrefix("/explorer", NewServer(specTools(), &Options{AllowExecute: true})))
-	do(t, mux, "GET", "/explorer/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","inputSchema":{"type":"object"}}`)
+	do(t, mux, "GET", "/explorer/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0","inputSchema":{"type":"object"}}`)
 	do(t, mux, "POST", "/explorer/tools/get_weather/call", `{"city":"Oslo"}`).is(t, 200, `{"content":[{"type":"text","text":"Sunny in Oslo"}],"isError":false}`)
 	if r := do(t, mux, "GET", "/explorer/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {
 		t.Errorf("page under prefix: %d", r.status)

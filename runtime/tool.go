@@ -22,7 +22,11 @@ type Tool struct {
 	Title string
 	// Description tells a model or a person what the tool does.
 	Description string
-	// Version is the tool's version (semantic, "1.2.0"); OXP ids use it.
+	// Version is the tool's version (semantic, "1.2.0"): what a caller
+	// may rely on of its name and schemas (docs/versioning.md). Every
+	// surface serves it (MCP's tools/list in the tool's _meta, OXP's ids,
+	// /v1 and the explorer's lists, OpenAPI's x-tool-version); empty means
+	// the toolkit's (OXPOptions.Version), else "1.0.0".
 	Version string
 	// Toolkit groups tools for OXP ids ("Toolkit.Tool@1.2.0").
 	Toolkit string

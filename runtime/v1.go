@@ -56,6 +56,7 @@ type v1Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	Version     string          `json:"version"` // toolgen's: qmcp's ToolInfo has none
 }
 
 func (s *Server) v1ListTools(rq *request) error {
@@ -65,7 +66,7 @@ func (s *Server) v1ListTools(rq *request) error {
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {
-		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: inputSchema(&tools[i])}
+		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: inputSchema(&tools[i]), Version: s.toolVersion(&tools[i])}
 	}
 	writeJSON(rq.w, http.StatusOK, struct {
 		Tools []v1Tool `json:"tools"`

@@ -59,7 +59,7 @@ func matches(got, want string) bool {
 // The protocol as the spec file and specs/README.md give it.
 func TestV1Tools(t *testing.T) {
 	s := NewServer(qmcpTools(), &Options{Logger: discard()})
-	do(t, s, "GET", "/v1/tools", "").is(t, 200, `{"tools":[{"name":"echo","description":"Echo the input message back. Useful for testing.","input_schema":{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]}},{"name":"planner","description":"Create a step-by-step execution plan from a goal.","input_schema":{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]}}]}`)
+	do(t, s, "GET", "/v1/tools", "").is(t, 200, `{"tools":[{"name":"echo","description":"Echo the input message back. Useful for testing.","input_schema":{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]},"version":"1.0.0"},{"name":"planner","description":"Create a step-by-step execution plan from a goal.","input_schema":{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]},"version":"1.0.0"}]}`)
 
 	for _, c := range []struct{ body, want string }{
 		{`{"input":{"goal":"Deploy a new service"},"correlation_id":"req-123"}`, `{"result":{"estimated_steps":4,"goal":"Deploy a new service"},"error":null,"invocation_id":"UUID"}`},

@@ -790,8 +790,13 @@ func TestBrowserExpandLoadsDetailLazily(t *testing.T) {
 		}
 	}
 
-	// The arguments table.
+	// The version the tool serves, where the tool is opened.
 	card := tool("get_weather")
+	if got := p.text(card + " .tool-version"); got != "Version 1.0.0" {
+		t.Errorf("the opened tool's version: %q, want Version 1.0.0", got)
+	}
+
+	// The arguments table.
 	heads := evalJS[[]string](p, fmt.Sprintf(`Array.from(document.querySelectorAll(%s)).map(function (e) { return e.textContent; })`, js(card+" .input-schema table.args th")))
 	if got := strings.Join(heads, ","); got != "Name,Type,Required,Default,Description" {
 		t.Errorf("table headings: %s", got)

@@ -18,6 +18,9 @@ import (
 type Tool struct {
 	Name, Description string
 	Input, Output     json.RawMessage
+	// Version is the tool's version, given on each of its operations as
+	// x-tool-version (OpenAPI has no field for an operation's version).
+	Version string
 }
 
 // Options are the server's: its title and version, whether it has an auth
@@ -144,6 +147,9 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 					"504": map[string]any{"description": "The call timed out.", "content": jsonContent(result)},
 				},
 			}
+			if t.Version != "" {
+				op["x-tool-version"] = t.Version
+			}
 			paths[strings.TrimSuffix(o.ExplorerPrefix, "/")+"/tools/"+t.Name+"/call"] = map[string]any{"post": op}
 		}
 		if o.V1 {
@@ -161,6 +167,9 @@ func Build(tools []Tool, o Options) (json.RawMessage, error) {
 					"404": errRef("V1Error", "No such tool."),
 					"422": errRef("V1Error", "The body is not an object with input."),
 				},
+			}
+			if t.Version != "" {
+				op["x-tool-version"] = t.Version
 			}
 			paths[strings.TrimSuffix(o.V1Prefix, "/")+"/tools/"+t.Name] = map[string]any{"post": op}
 		}

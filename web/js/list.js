@@ -49,6 +49,8 @@
     var t = Object.assign({}, card.tool, tool);
     if (t.description) body.appendChild(el('p', { class: 'description', text: t.description }));
     if (t.signature) body.appendChild(el('code', { class: 'signature', text: t.signature }));
+    // The version: what a caller may rely on of the name and schemas.
+    if (typeof t.version === 'string' && t.version) body.appendChild(el('p', { class: 'tool-version', title: 'What a caller may rely on of this tool\'s name and schemas', text: 'Version ' + t.version }));
     body.appendChild(schemaSection('Arguments', isObject(t.inputSchema) ? t.inputSchema : {}, 'input'));
     if (t.outputSchema !== undefined && t.outputSchema !== null) body.appendChild(schemaSection('Output', t.outputSchema, 'output'));
     var consoleBox = el('section', { class: 'section try-it' });
