@@ -244,32 +244,27 @@ func (p *parser) parse(data []byte) *File {
 			t.Toolkit = f.Toolkit
 		}
 	}
-	checkUnique(p, "tool", f.Tools, func(t *Tool) (string, string, Pos) { return t.Name, t.GoName, t.Pos })
-	checkUnique(p, "prompt", f.Prompts, func(t *Prompt) (string, string, Pos) { return t.Name, t.GoName, t.Pos })
+	checkUnique(p, "tool", f.Tools, func(t *Tool) (string, *string, Pos) { return t.Name, &t.GoName, t.Pos })
+	checkUnique(p, "prompt", f.Prompts, func(t *Prompt) (string, *string, Pos) { return t.Name, &t.GoName, t.Pos })
 	return f
 }
 
-// checkUnique reports duplicate names, and distinct names that would share
-// a Go name (get_weather and get-weather both make GetWeather).
-func checkUnique[T any](p *parser, kind string, items []T, key func(T) (name, goName string, pos Pos)) {
-	type first struct {
-		name string
-		pos  Pos
-	}
-	byName := map[string]first{}
-	byGo := map[string]first{}
+// checkUnique reports duplicate names, and numbers apart distinct names
+// that would share a Go name: get_weather and get-weather both make
+// GetWeather, so the second is GetWeather2 (its Handlers method, and the
+// prefix of its types).
+func checkUnique[T any](p *parser, kind string, items []T, key func(T) (name string, goName *string, pos Pos)) {
+	byName := map[string]Pos{}
+	byGo := map[string]bool{}
 	for _, it := range items {
 		name, goName, pos := key(it)
 		if f, dup := byName[name]; dup {
-			p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf("duplicate %s name %q (first defined at %d:%d)", kind, name, f.pos.Line, f.pos.Col)})
+			p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf("duplicate %s name %q (first defined at %d:%d)", kind, name, f.Line, f.Col)})
 			continue
 		}
-		byName[name] = first{name, pos}
-		if f, dup := byGo[goName]; dup {
-			p.errs = append(p.errs, &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf("%s name %q has the same Go name %s as %q (at %d:%d)", kind, name, goName, f.name, f.pos.Line, f.pos.Col)})
-			continue
-		}
-		byGo[goName] = first{name, pos}
+		byName[name] = pos
+		*goName = freeName(*goName, func(n string) bool { return byGo[n] })
+		byGo[*goName] = true
 	}
 }
 

@@ -116,7 +116,6 @@ func TestErrors(t *testing.T) {
 		{"unknown hint", "tools:\n  - name: a\n    annotations: {safe: true}\n    input: {type: object}\n", []string{`t.yaml:3:19: unknown key "safe" in annotations (known: destructiveHint, idempotentHint, openWorldHint, readOnlyHint)`}},
 		{"missing input", "tools:\n  - name: a\n", []string{`t.yaml:2:5: a tool is missing the required key "input"`}},
 		{"duplicate name", "tools:\n  - name: a\n    input: {type: object}\n  - name: a\n    input: {type: object}\n", []string{`t.yaml:4:11: duplicate tool name "a" (first defined at 2:11)`}},
-		{"same Go name", "tools:\n  - name: get_x\n    input: {type: object}\n  - name: get-x\n    input: {type: object}\n", []string{`t.yaml:4:11: tool name "get-x" has the same Go name GetX as "get_x" (at 2:11)`}},
 		{"invalid name", "tools:\n  - name: 1up\n    input: {type: object}\n  - name: a b\n    input: {type: object}\n", []string{
 			`t.yaml:2:11: invalid tool name "1up": it must start with a letter and have at most 128 letters, digits, '_', '-' or '.'`,
 			`t.yaml:4:11: invalid tool name "a b": it must start with a letter and have at most 128 letters, digits, '_', '-' or '.'`}},

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -120,16 +122,37 @@ type Types struct {
 	Output map[string]*Type
 }
 
-// GoTypes maps every schema of the file to Go types. Errors (two types with
-// the same name, two properties with the same Go name) are positioned.
+// GoTypes maps every schema of the file to Go types.
+//
+// Generated names never collide: each package-level name (a type, an enum
+// constant) is taken once, the names the generated file's API promises
+// first (Handlers, UnimplementedHandlers, Tools, Prompts, and each tool's
+// Input and Output types), then in the file's order; a name already taken
+// gets the lowest free numbered suffix (AInput2, or Reactions1_2 after a
+// digit). Enum values and properties are named with their signs spelled
+// out ("+1" → Plus1, "-1" → Minus1, "reactions--1" → ReactionsMinus1), and
+// two that still share a Go name are numbered the same way within their
+// enum or struct. The constant's doc comment quotes its value.
 func GoTypes(f *File) (*Types, error) {
-	m := &mapper{file: f.Path, names: map[string]Pos{}}
+	m := &mapper{file: f.Path, taken: map[string]bool{}}
 	ts := &Types{Input: map[string]*Type{}, Output: map[string]*Type{}}
+	for _, name := range []string{"Handlers", "UnimplementedHandlers", "Tools", "Prompts"} {
+		m.claim(name)
+	}
+	inNames, outNames := map[string]string{}, map[string]string{}
+	for _, t := range f.Tools {
+		inNames[t.Name] = m.claim(t.GoName + "Input")
+		if t.Output != nil {
+			outNames[t.Name] = m.claim(t.GoName + "Output")
+		}
+	}
 	// The file's $defs: one type each, named after the def alone, which
 	// every tool's references share.
 	shared := map[string]string{}
-	for _, d := range f.Defs {
-		shared["#/$defs/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(d.Name)] = GoName(d.Name)
+	sharedNames := make([]string, len(f.Defs))
+	for i, d := range f.Defs {
+		sharedNames[i] = m.claim(GoName(d.Name))
+		shared["#/$defs/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(d.Name)] = sharedNames[i]
 	}
 	m.defs = shared
 	m.defNodes = map[string]*yaml.Node{}
@@ -137,12 +160,12 @@ func GoTypes(f *File) (*Types, error) {
 		m.defNodes["#/$defs/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(d.Name)] = d.Node
 	}
 	sharedNodes := maps.Clone(m.defNodes)
-	for _, d := range f.Defs {
-		m.addEnumDef(GoName(d.Name), d.Node)
+	for i, d := range f.Defs {
+		m.addEnumDef(sharedNames[i], d.Node)
 	}
 	sharedEnums := m.enumDefs
-	for _, d := range f.Defs {
-		name := GoName(d.Name)
+	for i, d := range f.Defs {
+		name := sharedNames[i]
 		m.named(name, d.Node, true, name+" is the definition "+d.Name+" of the file's $defs.")
 	}
 	for _, t := range f.Tools {
@@ -153,10 +176,10 @@ func GoTypes(f *File) (*Types, error) {
 		if t.Output != nil {
 			m.declareDefs(t.GoName, t.Output)
 		}
-		in := t.GoName + "Input"
+		in := inNames[t.Name]
 		ts.Input[t.Name] = m.named(in, t.Input.Node, true, in+" is the arguments of the tool "+t.Name+".")
 		if t.Output != nil {
-			out := t.GoName + "Output"
+			out := outNames[t.Name]
 			ts.Output[t.Name] = m.named(out, t.Output.Node, true, out+" is the structured result of the tool "+t.Name+".")
 			// A handler returns the type the schema names, or a
 			// []string, without converting it.
@@ -221,7 +244,7 @@ func pointerStructFields(decls []*Decl) {
 type mapper struct {
 	file  string
 	decls []*Decl
-	names map[string]Pos    // declared type names
+	taken map[string]bool   // package-level names: types and constants
 	defs  map[string]string // "#/$defs/x" → Go type name, per tool
 	// defNodes are the schemas of the $defs, by "#/$defs/x": the file's
 	// and the current tool's.
@@ -274,13 +297,59 @@ func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {
 	m.errs = append(m.errs, &Error{File: m.file, Pos: posOf(n), Msg: fmt.Sprintf(format, args...)})
 }
 
-// declare reserves a type name; a clash is an error at the second use.
-func (m *mapper) declare(d *Decl, at *yaml.Node) {
-	if p, dup := m.names[d.Name]; dup {
-		m.errorf(at, "the Go type %s would be declared twice (first for %d:%d); rename one of them", d.Name, p.Line, p.Col)
-		return
+// claim takes a package-level name: name itself when it is free, else
+// name with the lowest free numbered suffix.
+func (m *mapper) claim(name string) string {
+	name = freeName(name, func(n string) bool { return m.taken[n] })
+	m.taken[name] = true
+	return name
+}
+
+// freeName is name when taken says it is free, else name with the lowest
+// numbered suffix from 2 that is: Name2, or Name1_2 when name ends in a
+// digit (Name12 would read as another number).
+func freeName(name string, taken func(string) bool) string {
+	if !taken(name) {
+		return name
 	}
-	m.names[d.Name] = posOf(at)
+	sep := ""
+	if last := name[len(name)-1]; '0' <= last && last <= '9' {
+		sep = "_"
+	}
+	for i := 2; ; i++ {
+		if n := name + sep + strconv.Itoa(i); !taken(n) {
+			return n
+		}
+	}
+}
+
+// valueName is an enum value's or a property's Go name: GoName, with a
+// sign spelled out, so that "+1" and "-1" (a reaction), or
+// "reactions-+1" and "reactions--1" (a sort order), are named apart:
+// Plus1, Minus1, ReactionsPlus1, ReactionsMinus1. A '+' is always a sign;
+// a '-' is one before a digit, at the start or after a character that is
+// not a letter or digit (elsewhere it separates words: in-progress).
+func valueName(s string) string {
+	if !strings.ContainsAny(s, "+-") {
+		return GoName(s)
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case r == '+':
+			b.WriteString(" plus ")
+		case r == '-' && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && (i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsDigit(rs[i-1])):
+			b.WriteString(" minus ")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return GoName(b.String())
+}
+
+// declare adds a type whose name is claimed.
+func (m *mapper) declare(d *Decl) {
 	m.decls = append(m.decls, d)
 }
 
@@ -297,9 +366,10 @@ func (m *mapper) declareDefs(tool string, s *Schema) {
 		key := defs.Content[i].Value
 		ptr := "#/$defs/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
 		if _, ok := m.defs[ptr]; !ok {
-			m.defs[ptr] = tool + GoName(key)
+			name := m.claim(tool + GoName(key))
+			m.defs[ptr] = name
 			m.defNodes[ptr] = resolve(defs.Content[i+1])
-			m.addEnumDef(tool+GoName(key), defs.Content[i+1])
+			m.addEnumDef(name, defs.Content[i+1])
 		}
 	}
 }
@@ -328,8 +398,8 @@ func (m *mapper) mapDefs(tool string, s *Schema) {
 	}
 }
 
-// named declares a type called name for the schema n and returns a
-// reference to it. force declares a defined type even for a scalar schema
+// named declares a type called name (claimed) for the schema n and
+// returns a reference to it. force declares a defined type even for a scalar schema
 // (the tool's Input and Output, and $defs, always have names). fallback is
 // the type's doc comment when the schema has no description.
 func (m *mapper) named(name string, n *yaml.Node, force bool, fallback string) *Type {
@@ -337,16 +407,16 @@ func (m *mapper) named(name string, n *yaml.Node, force bool, fallback string) *
 	doc := scalarValue(child(n, "description"))
 	comment := goDoc(name, doc, fallback)
 	if vals := child(n, "enum"); vals != nil {
-		if d := m.enum(name, doc, n, resolve(vals)); d != nil {
+		if d := m.enum(name, doc, resolve(vals)); d != nil {
 			d.Comment = comment
-			m.declare(d, n)
+			m.declare(d)
 			return &Type{Kind: KindNamed, Name: name}
 		}
 		return &Type{Kind: KindRaw}
 	}
 	if isObjectWithProperties(n) {
 		d := &Decl{Name: name, Doc: doc, Comment: comment, Kind: DeclStruct}
-		m.declare(d, n) // before the fields, so that a recursive $ref resolves
+		m.declare(d) // before the fields, so that a recursive $ref resolves
 		d.Fields = m.fields(name, n)
 		return &Type{Kind: KindNamed, Name: name}
 	}
@@ -354,7 +424,7 @@ func (m *mapper) named(name string, n *yaml.Node, force bool, fallback string) *
 	if !force || t.Kind == KindRaw && name == "" {
 		return t
 	}
-	m.declare(&Decl{Name: name, Doc: doc, Comment: comment, Kind: DeclDefined, Underlying: t}, n)
+	m.declare(&Decl{Name: name, Doc: doc, Comment: comment, Kind: DeclDefined, Underlying: t})
 	return &Type{Kind: KindNamed, Name: name}
 }
 
@@ -396,8 +466,12 @@ func (m *mapper) typeOf(ctx, site string, n *yaml.Node) *Type {
 			}
 		}
 	}
-	if child(n, "enum") != nil || isObjectWithProperties(n) {
-		return m.named(ctx, n, false, ctx+" is the type of "+site+".")
+	if vals := child(n, "enum"); vals != nil && enumKind(resolve(vals)) >= 0 || isObjectWithProperties(n) {
+		name := m.claim(ctx)
+		return m.named(name, n, false, name+" is the type of "+site+".")
+	}
+	if child(n, "enum") != nil {
+		return &Type{Kind: KindRaw} // no faithful Go type: mixed, floats, objects
 	}
 	typ := child(n, "type")
 	if typ == nil {
@@ -462,15 +536,13 @@ func (m *mapper) fields(owner string, n *yaml.Node) []Field {
 	}
 	props := resolve(child(n, "properties"))
 	var out []Field
-	seen := map[string]string{}
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(props.Content); i += 2 {
 		k, v := props.Content[i], props.Content[i+1]
-		goName := GoName(k.Value)
-		if other, dup := seen[goName]; dup {
-			m.errorf(k, "properties %q and %q of %s have the same Go name %s", other, k.Value, owner, goName)
-			continue
-		}
-		seen[goName] = k.Value
+		// Two properties with one Go name (user_id and userId) are
+		// numbered apart: UserID, UserID2.
+		goName := freeName(valueName(k.Value), func(n string) bool { return seen[n] })
+		seen[goName] = true
 		f := Field{
 			Name:     goName,
 			JSONName: k.Value,
@@ -491,12 +563,10 @@ func (m *mapper) fields(owner string, n *yaml.Node) []Field {
 	return out
 }
 
-// enum declares a named type for an enum of strings or of integers. Other
-// enums (mixed, floats, objects) have no faithful Go type.
-func (m *mapper) enum(name, doc string, n, vals *yaml.Node) *Decl {
+// enumKind is the Go kind of an enum's values: KindString or KindInt,
+// or -1 when they have no faithful Go type (mixed, floats, objects).
+func enumKind(vals *yaml.Node) TypeKind {
 	var kind TypeKind = -1
-	var values []EnumValue
-	used := map[string]bool{}
 	for _, v := range vals.Content {
 		v = resolve(v)
 		var k TypeKind
@@ -506,30 +576,39 @@ func (m *mapper) enum(name, doc string, n, vals *yaml.Node) *Decl {
 		case "!!int":
 			k = KindInt
 		default:
-			return nil
+			return -1
 		}
 		if kind != -1 && k != kind {
-			return nil
+			return -1
+		}
+		if _, err := nodeJSON(v); err != nil {
+			return -1
 		}
 		kind = k
-		js, err := nodeJSON(v)
-		if err != nil {
-			return nil
-		}
-		cname := name + GoName(v.Value)
-		if k == KindInt {
+	}
+	return kind
+}
+
+// enum declares a named type for an enum of strings or of integers. Other
+// enums (mixed, floats, objects) have no faithful Go type. Each value's
+// constant is named after the type and the value (valueName), apart from
+// every other package-level name (claim).
+func (m *mapper) enum(name, doc string, vals *yaml.Node) *Decl {
+	kind := enumKind(vals)
+	if kind < 0 || len(vals.Content) == 0 {
+		return nil
+	}
+	var values []EnumValue
+	for _, v := range vals.Content {
+		v = resolve(v)
+		js, _ := nodeJSON(v) // checked by enumKind
+		cname := name + valueName(v.Value)
+		if kind == KindInt {
 			// From the JSON value: YAML writes 5 as +5, 0x5 or 5_0 too.
 			cname = name + strings.ReplaceAll(string(js), "-", "Minus")
 		}
-		if used[cname] {
-			m.errorf(v, "enum values of %s collide as the Go constant %s", name, cname)
-			return nil
-		}
-		used[cname] = true
+		cname = m.claim(cname)
 		values = append(values, EnumValue{Name: cname, Value: js, Comment: cname + " is the " + name + " " + string(js) + "."})
-	}
-	if len(values) == 0 {
-		return nil
 	}
 	return &Decl{Name: name, Doc: doc, Kind: DeclEnum, Underlying: &Type{Kind: kind}, Values: values}
 }

@@ -122,11 +122,29 @@ func TestGoTypes(t *testing.T) {
 	}
 }
 
-func TestGoTypesErrors(t *testing.T) {
+// Generated names never collide and never stop generation: types,
+// properties, enum constants and tools that would share a Go name are
+// named apart, signs spelled out, else numbered.
+func TestGoNamesApart(t *testing.T) {
 	cases := []struct{ name, yaml, want string }{
-		{"type clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        x: {type: string}\n      $defs:\n        input: {type: string}\n", "t.yaml:8:16: the Go type AInput would be declared twice (first for 4:7); rename one of them"},
-		{"field clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        user_id: {type: string}\n        userId: {type: string}\n", `t.yaml:7:9: properties "user_id" and "userId" of AInput have the same Go name UserID`},
-		{"enum clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        m: {enum: [a-b, a_b]}\n", "t.yaml:6:25: enum values of AInputM collide as the Go constant AInputMAB"},
+		{"type clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        x: {type: string}\n      $defs:\n        input: {type: string}\n",
+			"struct AInput //\n  X string `x,optional` //\ntype AInput2 string //\n"},
+		{"field clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        user_id: {type: string}\n        userId: {type: string}\n        user-id: {type: string}\n",
+			"struct AInput //\n  UserID string `user_id,optional` //\n  UserID2 string `userId,optional` //\n  UserID3 string `user-id,optional` //\n"},
+		{"signed properties", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        '+1': {type: integer}\n        '-1': {type: integer}\n        x1: {type: integer}\n        X1: {type: integer}\n",
+			"struct AInput //\n  Plus1 int64 `+1,optional` //\n  Minus1 int64 `-1,optional` //\n  X1 int64 `x1,optional` //\n  X1_2 int64 `X1,optional` //\n"},
+		{"enum clash", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        m: {enum: [a-b, a_b, in-progress]}\n",
+			"struct AInput //\n  M AInputM `m,optional` //\nenum AInputM string {AInputMAB=\"a-b\" AInputMAB2=\"a_b\" AInputMInProgress=\"in-progress\"} //\n"},
+		{"reactions", "tools:\n  - name: a\n    input:\n      type: object\n      properties:\n        content: {enum: ['+1', '-1', laugh]}\n        sort: {enum: [reactions, reactions-+1, reactions--1]}\n",
+			"struct AInput //\n  Content AInputContent `content,optional` //\n  Sort AInputSort `sort,optional` //\n" +
+				"enum AInputContent string {AInputContentPlus1=\"+1\" AInputContentMinus1=\"-1\" AInputContentLaugh=\"laugh\"} //\n" +
+				"enum AInputSort string {AInputSortReactions=\"reactions\" AInputSortReactionsPlus1=\"reactions-+1\" AInputSortReactionsMinus1=\"reactions--1\"} //\n"},
+		// A constant that would be a type's name, and the reverse: the
+		// tools' Input and Output types keep theirs.
+		{"constant and type", "$defs:\n  s: {enum: [input, b_input]}\ntools:\n  - name: s\n    input:\n      type: object\n      properties:\n        b: {type: object, properties: {c: {type: string}}}\n",
+			"enum S string {SInput2=\"input\" SBInput=\"b_input\"} //\nstruct SInput //\n  B *SInputB `b,optional` //\nstruct SInputB //\n  C string `c,optional` //\n"},
+		{"API names", "$defs:\n  handlers: {type: string}\n  tools: {type: integer}\ntools:\n  - name: a\n    input: {type: object}\n",
+			"type Handlers2 string //\ntype Tools2 int64 //\ntype AInput map[string]json.RawMessage //\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,10 +152,47 @@ func TestGoTypesErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = GoTypes(f)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("got %v\nwant %s", err, c.want)
+			ts, err := GoTypes(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := render(ts); got != c.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// Two tools whose names share a Go name are numbered apart, types and
+// all: get_x is GetX, get-x GetX2.
+func TestToolGoNamesApart(t *testing.T) {
+	f, err := Parse("t.yaml", []byte("tools:\n  - name: get_x\n    input: {type: object}\n  - name: get-x\n    input: {type: object}\n    output: {type: string}\n  - name: get_x2\n    input: {type: object}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range f.Tools {
+		names = append(names, tl.GoName)
+	}
+	if got := strings.Join(names, " "); got != "GetX GetX2 GetX2_2" {
+		t.Errorf("Go names %s", got)
+	}
+	ts, err := GoTypes(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.Input["get-x"].Name != "GetX2Input" || ts.Output["get-x"].Name != "GetX2Output" || ts.Input["get_x2"].Name != "GetX2_2Input" {
+		t.Errorf("types %v %v %v", ts.Input["get-x"], ts.Output["get-x"], ts.Input["get_x2"])
+	}
+}
+
+func TestValueName(t *testing.T) {
+	for in, want := range map[string]string{
+		"+1": "Plus1", "-1": "Minus1", "reactions-+1": "ReactionsPlus1", "reactions--1": "ReactionsMinus1",
+		"in-progress": "InProgress", "utc-5": "Utc5", "a+b": "APlusB", "x": "X", "--": "X", "-": "X", "1-2": "X12",
+	} {
+		if got := valueName(in); got != want {
+			t.Errorf("valueName(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

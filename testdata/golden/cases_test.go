@@ -29,6 +29,7 @@ import (
 	structs "github.com/toolgen-go/toolgen/testdata/golden/structs"
 	yamlbasic "github.com/toolgen-go/toolgen/testdata/golden/yaml_basic"
 	yamlclient "github.com/toolgen-go/toolgen/testdata/golden/yaml_client"
+	yamlcollisions "github.com/toolgen-go/toolgen/testdata/golden/yaml_collisions"
 	yamldefaults "github.com/toolgen-go/toolgen/testdata/golden/yaml_defaults"
 	yamldefs "github.com/toolgen-go/toolgen/testdata/golden/yaml_defs"
 	yamlmany "github.com/toolgen-go/toolgen/testdata/golden/yaml_many"
@@ -62,6 +63,7 @@ func TestCases(t *testing.T) {
 		{"structs/TestInspect", structs.TestInspect},
 		{"yaml_basic/TestBasic", yamlbasic.TestBasic},
 		{"yaml_client/TestClient", yamlclient.TestClient},
+		{"yaml_collisions/TestCollisions", yamlcollisions.TestCollisions},
 		{"yaml_defaults/TestYAMLDefaults", yamldefaults.TestYAMLDefaults},
 		{"yaml_defs/TestDefs", yamldefs.TestDefs},
 		{"yaml_many/TestMany", yamlmany.TestMany},
