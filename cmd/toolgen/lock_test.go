@@ -137,3 +137,49 @@ func TestDiffErrors(t *testing.T) {
 		toolgen(args...).want(t, 2)
 	}
 }
+
+const lockGo = `package cli
+
+import "context"
+
+// In is the input.
+type In struct {
+	// Days to forecast.
+	Days int ` + "`" + `json:"days" jsonschema:"minimum=1,maximum=14"` + "`" + `
+}
+
+// Out is the result.
+type Out struct {
+	// City named.
+	City string ` + "`" + `json:"city"` + "`" + `
+	// Temp in degrees.
+	Temp float64 ` + "`" + `json:"temp"` + "`" + `
+}
+
+// Forecast forecasts.
+//
+//toolgen:tool
+func Forecast(ctx context.Context, in In) (Out, error) { return Out{}, nil }
+`
+
+// In Go, a change is at the field it is in: an input bound at the input
+// field, a result property removed at the result type.
+func TestLockPositionsInGo(t *testing.T) {
+	module(t, map[string]string{"tools.go": lockGo})
+	toolgen("-lock").want(t, 0)
+	src := strings.Replace(lockGo, "maximum=14", "maximum=7", 1)
+	src = strings.Replace(src, "\t// Temp in degrees.\n\tTemp float64 `json:\"temp\"`\n", "", 1)
+	if err := os.WriteFile("tools.go", []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := toolgen("-check")
+	r.want(t, 1)
+	for _, want := range []string{
+		"tools.go:8:2: tool forecast: input #/properties/days: bound-tightened (breaking)",
+		"tools.go:12:6: tool forecast: output #/properties/temp: output-property-removed (breaking)",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

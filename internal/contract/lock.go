@@ -131,7 +131,12 @@ func Parse(name string, data []byte) (*Lock, error) {
 		case err == io.ErrUnexpectedEOF:
 			off = int64(len(data))
 		case asErr(err, &se):
-			off = se.Offset
+			off = se.Offset - 1 // the offending byte
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			key := strings.TrimPrefix(err.Error(), "json: unknown field ")
+			if i := bytes.Index(data, []byte(key)); i >= 0 {
+				off = int64(i)
+			}
 		case asErr(err, &te):
 			off = te.Offset
 		}
