@@ -283,8 +283,8 @@ func buildVersion(bi *debug.BuildInfo) string {
 }
 
 // generateScratch generates tools_gen.go, its typed client
-// tools_client_gen.go and the lock of its tools, tools.lock (the
-// go:generate line of tools.go has -lock -client), for
+// tools_client_gen.go and the lock of its tools, tools.lock (as the
+// line that runs go generate in tools.go asks: -lock -client), for
 // tools.go in a scratch module of path mod: tools.go imports only the standard library, so the scratch
 // module needs no dependencies, and the output is the same bytes as in the
 // new module (the package path is the same; positions are not in it).
