@@ -44,6 +44,13 @@
 //	            to the tools now; exit 0 when none breaks a caller, 1 when
 //	            one does, 2 on an error
 //	-json       with -diff: print them as JSON
+//	-server-json FILE   also write the MCP registry's server.json: the
+//	                    name from the module path, the description from
+//	                    the package doc, the version from the toolkit,
+//	                    unless -server-name, -server-description and
+//	                    -server-version say otherwise; a remote with
+//	                    -server-url URL, an OCI image (over stdio) with
+//	                    -server-oci IMAGE (-check checks it too)
 //
 // toolgen init writes a new server module into DIR (created if missing):
 // go.mod, with the tool directive that makes go generate run toolgen;
@@ -110,6 +117,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "with -lock: rewrite the lock over breaking changes the versions do not allow, listing them")
 	diffOld := fs.String("diff", "", "print the changes from the lock `OLD` (a file, or git:REV for the lock beside each generated file at that revision) to the tools now; exit 1 when one breaks a caller")
 	jsonOut := fs.Bool("json", false, "with -diff: print the changes as JSON")
+	var sj serverJSONFlags
+	fs.StringVar(&sj.path, "server-json", "", "also write the MCP registry's server description to `FILE` (the name, description and version from the module path, the package doc and the toolkit, unless the flags below say otherwise)")
+	fs.StringVar(&sj.name, "server-name", "", "with -server-json: the server's reverse-DNS `NAME` (default from the module path: io.github.OWNER/REPO)")
+	fs.StringVar(&sj.description, "server-description", "", "with -server-json: its description, at most 100 characters (default the package doc's first sentence)")
+	fs.StringVar(&sj.version, "server-version", "", "with -server-json: its `VERSION` (default the toolkit's)")
+	fs.StringVar(&sj.url, "server-url", "", "with -server-json: a remote, its Streamable HTTP endpoint `URL`")
+	fs.StringVar(&sj.oci, "server-oci", "", "with -server-json: an OCI `IMAGE` that serves MCP over stdio with -stdio (registry/owner/image[:tag])")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: toolgen [flags] [packages | tools.yaml ...]\n       toolgen init [-module PATH] [-replace DIR] [-tidy=false] DIR\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -150,6 +164,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if sj.path == "" {
+		var stray []string
+		fs.Visit(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Name, "server-") {
+				stray = append(stray, "-"+f.Name)
+			}
+		})
+		if len(stray) > 0 {
+			fmt.Fprintf(stderr, "%s without -server-json FILE\n", strings.Join(stray, ", "))
+			fs.Usage()
+			return 2
+		}
+	}
 	if *tags != "" {
 		cfg.Tags = strings.Split(*tags, ",")
 	}
@@ -175,6 +202,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *diffOld != "" {
 		return runDiff(files, *diffOld, *jsonOut, rel, stdout, stderr)
+	}
+	if sj.path != "" {
+		f, err := serverJSONFile(files, sj)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		files = append(files, f)
 	}
 	if !checkLocks(files, *check, *force, rel, stderr) {
 		return 1
