@@ -2,7 +2,6 @@ package toolsyaml
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"strconv"
 	"strings"
@@ -194,9 +193,6 @@ func GoTypes(f *File) (*Types, error) {
 			m.mapDefs(t.Name, t.Output)
 		}
 	}
-	if len(m.errs) > 0 {
-		return nil, m.errs
-	}
 	pointerStructFields(m.decls)
 	ts.Decls = m.decls
 	return ts, nil
@@ -254,7 +250,6 @@ type mapper struct {
 	// file's, then the tool's), by the part of their schema that makes
 	// the type: an inline enum with the same shares their type.
 	enumDefs []enumDef
-	errs     ErrorList
 }
 
 type enumDef struct {
@@ -291,10 +286,6 @@ func (m *mapper) addEnumDef(name string, n *yaml.Node) {
 	if k := enumKey(n); k != "" {
 		m.enumDefs = append(m.enumDefs, enumDef{key: k, name: name})
 	}
-}
-
-func (m *mapper) errorf(n *yaml.Node, format string, args ...any) {
-	m.errs = append(m.errs, &Error{File: m.file, Pos: posOf(n), Msg: fmt.Sprintf(format, args...)})
 }
 
 // claim takes a package-level name: name itself when it is free, else

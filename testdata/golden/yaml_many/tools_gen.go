@@ -14,361 +14,361 @@ import (
 // Tool1Input is the arguments of the tool tool_1.
 type Tool1Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool2Input is the arguments of the tool tool_2.
 type Tool2Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool3Input is the arguments of the tool tool_3.
 type Tool3Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool4Input is the arguments of the tool tool_4.
 type Tool4Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool5Input is the arguments of the tool tool_5.
 type Tool5Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool6Input is the arguments of the tool tool_6.
 type Tool6Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool7Input is the arguments of the tool tool_7.
 type Tool7Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool8Input is the arguments of the tool tool_8.
 type Tool8Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool9Input is the arguments of the tool tool_9.
 type Tool9Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool10Input is the arguments of the tool tool_10.
 type Tool10Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool11Input is the arguments of the tool tool_11.
 type Tool11Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool12Input is the arguments of the tool tool_12.
 type Tool12Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool13Input is the arguments of the tool tool_13.
 type Tool13Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool14Input is the arguments of the tool tool_14.
 type Tool14Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool15Input is the arguments of the tool tool_15.
 type Tool15Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool16Input is the arguments of the tool tool_16.
 type Tool16Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool17Input is the arguments of the tool tool_17.
 type Tool17Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool18Input is the arguments of the tool tool_18.
 type Tool18Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool19Input is the arguments of the tool tool_19.
 type Tool19Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool20Input is the arguments of the tool tool_20.
 type Tool20Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool21Input is the arguments of the tool tool_21.
 type Tool21Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool22Input is the arguments of the tool tool_22.
 type Tool22Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool23Input is the arguments of the tool tool_23.
 type Tool23Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool24Input is the arguments of the tool tool_24.
 type Tool24Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool25Input is the arguments of the tool tool_25.
 type Tool25Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool26Input is the arguments of the tool tool_26.
 type Tool26Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool27Input is the arguments of the tool tool_27.
 type Tool27Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool28Input is the arguments of the tool tool_28.
 type Tool28Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool29Input is the arguments of the tool tool_29.
 type Tool29Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool30Input is the arguments of the tool tool_30.
 type Tool30Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool31Input is the arguments of the tool tool_31.
 type Tool31Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool32Input is the arguments of the tool tool_32.
 type Tool32Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool33Input is the arguments of the tool tool_33.
 type Tool33Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool34Input is the arguments of the tool tool_34.
 type Tool34Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool35Input is the arguments of the tool tool_35.
 type Tool35Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool36Input is the arguments of the tool tool_36.
 type Tool36Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool37Input is the arguments of the tool tool_37.
 type Tool37Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool38Input is the arguments of the tool tool_38.
 type Tool38Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool39Input is the arguments of the tool tool_39.
 type Tool39Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool40Input is the arguments of the tool tool_40.
 type Tool40Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool41Input is the arguments of the tool tool_41.
 type Tool41Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool42Input is the arguments of the tool tool_42.
 type Tool42Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool43Input is the arguments of the tool tool_43.
 type Tool43Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool44Input is the arguments of the tool tool_44.
 type Tool44Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool45Input is the arguments of the tool tool_45.
 type Tool45Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool46Input is the arguments of the tool tool_46.
 type Tool46Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool47Input is the arguments of the tool tool_47.
 type Tool47Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool48Input is the arguments of the tool tool_48.
 type Tool48Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool49Input is the arguments of the tool tool_49.
 type Tool49Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool50Input is the arguments of the tool tool_50.
 type Tool50Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool51Input is the arguments of the tool tool_51.
 type Tool51Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool52Input is the arguments of the tool tool_52.
 type Tool52Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool53Input is the arguments of the tool tool_53.
 type Tool53Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool54Input is the arguments of the tool tool_54.
 type Tool54Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool55Input is the arguments of the tool tool_55.
 type Tool55Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool56Input is the arguments of the tool tool_56.
 type Tool56Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool57Input is the arguments of the tool tool_57.
 type Tool57Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool58Input is the arguments of the tool tool_58.
 type Tool58Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool59Input is the arguments of the tool tool_59.
 type Tool59Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Tool60Input is the arguments of the tool tool_60.
 type Tool60Input struct {
 	// A number.
-	X int64 `json:"x,omitempty"`
+	X int64 `json:"x"`
 }
 
 // Handlers implements the tools of tools.yaml, one method each. Embed
@@ -878,350 +878,350 @@ func toolgenTools1To50(h Handlers, tools runtime.ToolList) runtime.ToolList {
 		Description: "Tool number 1.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool1InputSchema),
-		Signature:   "tool_1(x?: integer) -> content",
+		Signature:   "tool_1(x: integer) -> content",
 		Handler:     toolgenTool1Handler(h),
 	}, {
 		Name:        "tool_2",
 		Description: "Tool number 2.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool2InputSchema),
-		Signature:   "tool_2(x?: integer) -> content",
+		Signature:   "tool_2(x: integer) -> content",
 		Handler:     toolgenTool2Handler(h),
 	}, {
 		Name:        "tool_3",
 		Description: "Tool number 3.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool3InputSchema),
-		Signature:   "tool_3(x?: integer) -> content",
+		Signature:   "tool_3(x: integer) -> content",
 		Handler:     toolgenTool3Handler(h),
 	}, {
 		Name:        "tool_4",
 		Description: "Tool number 4.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool4InputSchema),
-		Signature:   "tool_4(x?: integer) -> content",
+		Signature:   "tool_4(x: integer) -> content",
 		Handler:     toolgenTool4Handler(h),
 	}, {
 		Name:        "tool_5",
 		Description: "Tool number 5.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool5InputSchema),
-		Signature:   "tool_5(x?: integer) -> content",
+		Signature:   "tool_5(x: integer) -> content",
 		Handler:     toolgenTool5Handler(h),
 	}, {
 		Name:        "tool_6",
 		Description: "Tool number 6.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool6InputSchema),
-		Signature:   "tool_6(x?: integer) -> content",
+		Signature:   "tool_6(x: integer) -> content",
 		Handler:     toolgenTool6Handler(h),
 	}, {
 		Name:        "tool_7",
 		Description: "Tool number 7.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool7InputSchema),
-		Signature:   "tool_7(x?: integer) -> content",
+		Signature:   "tool_7(x: integer) -> content",
 		Handler:     toolgenTool7Handler(h),
 	}, {
 		Name:        "tool_8",
 		Description: "Tool number 8.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool8InputSchema),
-		Signature:   "tool_8(x?: integer) -> content",
+		Signature:   "tool_8(x: integer) -> content",
 		Handler:     toolgenTool8Handler(h),
 	}, {
 		Name:        "tool_9",
 		Description: "Tool number 9.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool9InputSchema),
-		Signature:   "tool_9(x?: integer) -> content",
+		Signature:   "tool_9(x: integer) -> content",
 		Handler:     toolgenTool9Handler(h),
 	}, {
 		Name:        "tool_10",
 		Description: "Tool number 10.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool10InputSchema),
-		Signature:   "tool_10(x?: integer) -> content",
+		Signature:   "tool_10(x: integer) -> content",
 		Handler:     toolgenTool10Handler(h),
 	}, {
 		Name:        "tool_11",
 		Description: "Tool number 11.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool11InputSchema),
-		Signature:   "tool_11(x?: integer) -> content",
+		Signature:   "tool_11(x: integer) -> content",
 		Handler:     toolgenTool11Handler(h),
 	}, {
 		Name:        "tool_12",
 		Description: "Tool number 12.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool12InputSchema),
-		Signature:   "tool_12(x?: integer) -> content",
+		Signature:   "tool_12(x: integer) -> content",
 		Handler:     toolgenTool12Handler(h),
 	}, {
 		Name:        "tool_13",
 		Description: "Tool number 13.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool13InputSchema),
-		Signature:   "tool_13(x?: integer) -> content",
+		Signature:   "tool_13(x: integer) -> content",
 		Handler:     toolgenTool13Handler(h),
 	}, {
 		Name:        "tool_14",
 		Description: "Tool number 14.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool14InputSchema),
-		Signature:   "tool_14(x?: integer) -> content",
+		Signature:   "tool_14(x: integer) -> content",
 		Handler:     toolgenTool14Handler(h),
 	}, {
 		Name:        "tool_15",
 		Description: "Tool number 15.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool15InputSchema),
-		Signature:   "tool_15(x?: integer) -> content",
+		Signature:   "tool_15(x: integer) -> content",
 		Handler:     toolgenTool15Handler(h),
 	}, {
 		Name:        "tool_16",
 		Description: "Tool number 16.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool16InputSchema),
-		Signature:   "tool_16(x?: integer) -> content",
+		Signature:   "tool_16(x: integer) -> content",
 		Handler:     toolgenTool16Handler(h),
 	}, {
 		Name:        "tool_17",
 		Description: "Tool number 17.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool17InputSchema),
-		Signature:   "tool_17(x?: integer) -> content",
+		Signature:   "tool_17(x: integer) -> content",
 		Handler:     toolgenTool17Handler(h),
 	}, {
 		Name:        "tool_18",
 		Description: "Tool number 18.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool18InputSchema),
-		Signature:   "tool_18(x?: integer) -> content",
+		Signature:   "tool_18(x: integer) -> content",
 		Handler:     toolgenTool18Handler(h),
 	}, {
 		Name:        "tool_19",
 		Description: "Tool number 19.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool19InputSchema),
-		Signature:   "tool_19(x?: integer) -> content",
+		Signature:   "tool_19(x: integer) -> content",
 		Handler:     toolgenTool19Handler(h),
 	}, {
 		Name:        "tool_20",
 		Description: "Tool number 20.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool20InputSchema),
-		Signature:   "tool_20(x?: integer) -> content",
+		Signature:   "tool_20(x: integer) -> content",
 		Handler:     toolgenTool20Handler(h),
 	}, {
 		Name:        "tool_21",
 		Description: "Tool number 21.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool21InputSchema),
-		Signature:   "tool_21(x?: integer) -> content",
+		Signature:   "tool_21(x: integer) -> content",
 		Handler:     toolgenTool21Handler(h),
 	}, {
 		Name:        "tool_22",
 		Description: "Tool number 22.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool22InputSchema),
-		Signature:   "tool_22(x?: integer) -> content",
+		Signature:   "tool_22(x: integer) -> content",
 		Handler:     toolgenTool22Handler(h),
 	}, {
 		Name:        "tool_23",
 		Description: "Tool number 23.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool23InputSchema),
-		Signature:   "tool_23(x?: integer) -> content",
+		Signature:   "tool_23(x: integer) -> content",
 		Handler:     toolgenTool23Handler(h),
 	}, {
 		Name:        "tool_24",
 		Description: "Tool number 24.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool24InputSchema),
-		Signature:   "tool_24(x?: integer) -> content",
+		Signature:   "tool_24(x: integer) -> content",
 		Handler:     toolgenTool24Handler(h),
 	}, {
 		Name:        "tool_25",
 		Description: "Tool number 25.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool25InputSchema),
-		Signature:   "tool_25(x?: integer) -> content",
+		Signature:   "tool_25(x: integer) -> content",
 		Handler:     toolgenTool25Handler(h),
 	}, {
 		Name:        "tool_26",
 		Description: "Tool number 26.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool26InputSchema),
-		Signature:   "tool_26(x?: integer) -> content",
+		Signature:   "tool_26(x: integer) -> content",
 		Handler:     toolgenTool26Handler(h),
 	}, {
 		Name:        "tool_27",
 		Description: "Tool number 27.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool27InputSchema),
-		Signature:   "tool_27(x?: integer) -> content",
+		Signature:   "tool_27(x: integer) -> content",
 		Handler:     toolgenTool27Handler(h),
 	}, {
 		Name:        "tool_28",
 		Description: "Tool number 28.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool28InputSchema),
-		Signature:   "tool_28(x?: integer) -> content",
+		Signature:   "tool_28(x: integer) -> content",
 		Handler:     toolgenTool28Handler(h),
 	}, {
 		Name:        "tool_29",
 		Description: "Tool number 29.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool29InputSchema),
-		Signature:   "tool_29(x?: integer) -> content",
+		Signature:   "tool_29(x: integer) -> content",
 		Handler:     toolgenTool29Handler(h),
 	}, {
 		Name:        "tool_30",
 		Description: "Tool number 30.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool30InputSchema),
-		Signature:   "tool_30(x?: integer) -> content",
+		Signature:   "tool_30(x: integer) -> content",
 		Handler:     toolgenTool30Handler(h),
 	}, {
 		Name:        "tool_31",
 		Description: "Tool number 31.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool31InputSchema),
-		Signature:   "tool_31(x?: integer) -> content",
+		Signature:   "tool_31(x: integer) -> content",
 		Handler:     toolgenTool31Handler(h),
 	}, {
 		Name:        "tool_32",
 		Description: "Tool number 32.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool32InputSchema),
-		Signature:   "tool_32(x?: integer) -> content",
+		Signature:   "tool_32(x: integer) -> content",
 		Handler:     toolgenTool32Handler(h),
 	}, {
 		Name:        "tool_33",
 		Description: "Tool number 33.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool33InputSchema),
-		Signature:   "tool_33(x?: integer) -> content",
+		Signature:   "tool_33(x: integer) -> content",
 		Handler:     toolgenTool33Handler(h),
 	}, {
 		Name:        "tool_34",
 		Description: "Tool number 34.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool34InputSchema),
-		Signature:   "tool_34(x?: integer) -> content",
+		Signature:   "tool_34(x: integer) -> content",
 		Handler:     toolgenTool34Handler(h),
 	}, {
 		Name:        "tool_35",
 		Description: "Tool number 35.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool35InputSchema),
-		Signature:   "tool_35(x?: integer) -> content",
+		Signature:   "tool_35(x: integer) -> content",
 		Handler:     toolgenTool35Handler(h),
 	}, {
 		Name:        "tool_36",
 		Description: "Tool number 36.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool36InputSchema),
-		Signature:   "tool_36(x?: integer) -> content",
+		Signature:   "tool_36(x: integer) -> content",
 		Handler:     toolgenTool36Handler(h),
 	}, {
 		Name:        "tool_37",
 		Description: "Tool number 37.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool37InputSchema),
-		Signature:   "tool_37(x?: integer) -> content",
+		Signature:   "tool_37(x: integer) -> content",
 		Handler:     toolgenTool37Handler(h),
 	}, {
 		Name:        "tool_38",
 		Description: "Tool number 38.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool38InputSchema),
-		Signature:   "tool_38(x?: integer) -> content",
+		Signature:   "tool_38(x: integer) -> content",
 		Handler:     toolgenTool38Handler(h),
 	}, {
 		Name:        "tool_39",
 		Description: "Tool number 39.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool39InputSchema),
-		Signature:   "tool_39(x?: integer) -> content",
+		Signature:   "tool_39(x: integer) -> content",
 		Handler:     toolgenTool39Handler(h),
 	}, {
 		Name:        "tool_40",
 		Description: "Tool number 40.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool40InputSchema),
-		Signature:   "tool_40(x?: integer) -> content",
+		Signature:   "tool_40(x: integer) -> content",
 		Handler:     toolgenTool40Handler(h),
 	}, {
 		Name:        "tool_41",
 		Description: "Tool number 41.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool41InputSchema),
-		Signature:   "tool_41(x?: integer) -> content",
+		Signature:   "tool_41(x: integer) -> content",
 		Handler:     toolgenTool41Handler(h),
 	}, {
 		Name:        "tool_42",
 		Description: "Tool number 42.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool42InputSchema),
-		Signature:   "tool_42(x?: integer) -> content",
+		Signature:   "tool_42(x: integer) -> content",
 		Handler:     toolgenTool42Handler(h),
 	}, {
 		Name:        "tool_43",
 		Description: "Tool number 43.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool43InputSchema),
-		Signature:   "tool_43(x?: integer) -> content",
+		Signature:   "tool_43(x: integer) -> content",
 		Handler:     toolgenTool43Handler(h),
 	}, {
 		Name:        "tool_44",
 		Description: "Tool number 44.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool44InputSchema),
-		Signature:   "tool_44(x?: integer) -> content",
+		Signature:   "tool_44(x: integer) -> content",
 		Handler:     toolgenTool44Handler(h),
 	}, {
 		Name:        "tool_45",
 		Description: "Tool number 45.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool45InputSchema),
-		Signature:   "tool_45(x?: integer) -> content",
+		Signature:   "tool_45(x: integer) -> content",
 		Handler:     toolgenTool45Handler(h),
 	}, {
 		Name:        "tool_46",
 		Description: "Tool number 46.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool46InputSchema),
-		Signature:   "tool_46(x?: integer) -> content",
+		Signature:   "tool_46(x: integer) -> content",
 		Handler:     toolgenTool46Handler(h),
 	}, {
 		Name:        "tool_47",
 		Description: "Tool number 47.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool47InputSchema),
-		Signature:   "tool_47(x?: integer) -> content",
+		Signature:   "tool_47(x: integer) -> content",
 		Handler:     toolgenTool47Handler(h),
 	}, {
 		Name:        "tool_48",
 		Description: "Tool number 48.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool48InputSchema),
-		Signature:   "tool_48(x?: integer) -> content",
+		Signature:   "tool_48(x: integer) -> content",
 		Handler:     toolgenTool48Handler(h),
 	}, {
 		Name:        "tool_49",
 		Description: "Tool number 49.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool49InputSchema),
-		Signature:   "tool_49(x?: integer) -> content",
+		Signature:   "tool_49(x: integer) -> content",
 		Handler:     toolgenTool49Handler(h),
 	}, {
 		Name:        "tool_50",
 		Description: "Tool number 50.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool50InputSchema),
-		Signature:   "tool_50(x?: integer) -> content",
+		Signature:   "tool_50(x: integer) -> content",
 		Handler:     toolgenTool50Handler(h),
 	}}...)
 }
@@ -1233,70 +1233,70 @@ func toolgenTools51To60(h Handlers, tools runtime.ToolList) runtime.ToolList {
 		Description: "Tool number 51.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool51InputSchema),
-		Signature:   "tool_51(x?: integer) -> content",
+		Signature:   "tool_51(x: integer) -> content",
 		Handler:     toolgenTool51Handler(h),
 	}, {
 		Name:        "tool_52",
 		Description: "Tool number 52.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool52InputSchema),
-		Signature:   "tool_52(x?: integer) -> content",
+		Signature:   "tool_52(x: integer) -> content",
 		Handler:     toolgenTool52Handler(h),
 	}, {
 		Name:        "tool_53",
 		Description: "Tool number 53.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool53InputSchema),
-		Signature:   "tool_53(x?: integer) -> content",
+		Signature:   "tool_53(x: integer) -> content",
 		Handler:     toolgenTool53Handler(h),
 	}, {
 		Name:        "tool_54",
 		Description: "Tool number 54.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool54InputSchema),
-		Signature:   "tool_54(x?: integer) -> content",
+		Signature:   "tool_54(x: integer) -> content",
 		Handler:     toolgenTool54Handler(h),
 	}, {
 		Name:        "tool_55",
 		Description: "Tool number 55.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool55InputSchema),
-		Signature:   "tool_55(x?: integer) -> content",
+		Signature:   "tool_55(x: integer) -> content",
 		Handler:     toolgenTool55Handler(h),
 	}, {
 		Name:        "tool_56",
 		Description: "Tool number 56.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool56InputSchema),
-		Signature:   "tool_56(x?: integer) -> content",
+		Signature:   "tool_56(x: integer) -> content",
 		Handler:     toolgenTool56Handler(h),
 	}, {
 		Name:        "tool_57",
 		Description: "Tool number 57.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool57InputSchema),
-		Signature:   "tool_57(x?: integer) -> content",
+		Signature:   "tool_57(x: integer) -> content",
 		Handler:     toolgenTool57Handler(h),
 	}, {
 		Name:        "tool_58",
 		Description: "Tool number 58.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool58InputSchema),
-		Signature:   "tool_58(x?: integer) -> content",
+		Signature:   "tool_58(x: integer) -> content",
 		Handler:     toolgenTool58Handler(h),
 	}, {
 		Name:        "tool_59",
 		Description: "Tool number 59.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool59InputSchema),
-		Signature:   "tool_59(x?: integer) -> content",
+		Signature:   "tool_59(x: integer) -> content",
 		Handler:     toolgenTool59Handler(h),
 	}, {
 		Name:        "tool_60",
 		Description: "Tool number 60.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool60InputSchema),
-		Signature:   "tool_60(x?: integer) -> content",
+		Signature:   "tool_60(x: integer) -> content",
 		Handler:     toolgenTool60Handler(h),
 	}}...)
 }
@@ -1309,7 +1309,11 @@ const toolgenTool1InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool1Handler returns the handler of tool tool_1: it decodes the
@@ -1332,7 +1336,11 @@ const toolgenTool2InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool2Handler returns the handler of tool tool_2: it decodes the
@@ -1355,7 +1363,11 @@ const toolgenTool3InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool3Handler returns the handler of tool tool_3: it decodes the
@@ -1378,7 +1390,11 @@ const toolgenTool4InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool4Handler returns the handler of tool tool_4: it decodes the
@@ -1401,7 +1417,11 @@ const toolgenTool5InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool5Handler returns the handler of tool tool_5: it decodes the
@@ -1424,7 +1444,11 @@ const toolgenTool6InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool6Handler returns the handler of tool tool_6: it decodes the
@@ -1447,7 +1471,11 @@ const toolgenTool7InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool7Handler returns the handler of tool tool_7: it decodes the
@@ -1470,7 +1498,11 @@ const toolgenTool8InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool8Handler returns the handler of tool tool_8: it decodes the
@@ -1493,7 +1525,11 @@ const toolgenTool9InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool9Handler returns the handler of tool tool_9: it decodes the
@@ -1516,7 +1552,11 @@ const toolgenTool10InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool10Handler returns the handler of tool tool_10: it decodes the
@@ -1539,7 +1579,11 @@ const toolgenTool11InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool11Handler returns the handler of tool tool_11: it decodes the
@@ -1562,7 +1606,11 @@ const toolgenTool12InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool12Handler returns the handler of tool tool_12: it decodes the
@@ -1585,7 +1633,11 @@ const toolgenTool13InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool13Handler returns the handler of tool tool_13: it decodes the
@@ -1608,7 +1660,11 @@ const toolgenTool14InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool14Handler returns the handler of tool tool_14: it decodes the
@@ -1631,7 +1687,11 @@ const toolgenTool15InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool15Handler returns the handler of tool tool_15: it decodes the
@@ -1654,7 +1714,11 @@ const toolgenTool16InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool16Handler returns the handler of tool tool_16: it decodes the
@@ -1677,7 +1741,11 @@ const toolgenTool17InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool17Handler returns the handler of tool tool_17: it decodes the
@@ -1700,7 +1768,11 @@ const toolgenTool18InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool18Handler returns the handler of tool tool_18: it decodes the
@@ -1723,7 +1795,11 @@ const toolgenTool19InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool19Handler returns the handler of tool tool_19: it decodes the
@@ -1746,7 +1822,11 @@ const toolgenTool20InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool20Handler returns the handler of tool tool_20: it decodes the
@@ -1769,7 +1849,11 @@ const toolgenTool21InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool21Handler returns the handler of tool tool_21: it decodes the
@@ -1792,7 +1876,11 @@ const toolgenTool22InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool22Handler returns the handler of tool tool_22: it decodes the
@@ -1815,7 +1903,11 @@ const toolgenTool23InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool23Handler returns the handler of tool tool_23: it decodes the
@@ -1838,7 +1930,11 @@ const toolgenTool24InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool24Handler returns the handler of tool tool_24: it decodes the
@@ -1861,7 +1957,11 @@ const toolgenTool25InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool25Handler returns the handler of tool tool_25: it decodes the
@@ -1884,7 +1984,11 @@ const toolgenTool26InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool26Handler returns the handler of tool tool_26: it decodes the
@@ -1907,7 +2011,11 @@ const toolgenTool27InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool27Handler returns the handler of tool tool_27: it decodes the
@@ -1930,7 +2038,11 @@ const toolgenTool28InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool28Handler returns the handler of tool tool_28: it decodes the
@@ -1953,7 +2065,11 @@ const toolgenTool29InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool29Handler returns the handler of tool tool_29: it decodes the
@@ -1976,7 +2092,11 @@ const toolgenTool30InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool30Handler returns the handler of tool tool_30: it decodes the
@@ -1999,7 +2119,11 @@ const toolgenTool31InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool31Handler returns the handler of tool tool_31: it decodes the
@@ -2022,7 +2146,11 @@ const toolgenTool32InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool32Handler returns the handler of tool tool_32: it decodes the
@@ -2045,7 +2173,11 @@ const toolgenTool33InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool33Handler returns the handler of tool tool_33: it decodes the
@@ -2068,7 +2200,11 @@ const toolgenTool34InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool34Handler returns the handler of tool tool_34: it decodes the
@@ -2091,7 +2227,11 @@ const toolgenTool35InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool35Handler returns the handler of tool tool_35: it decodes the
@@ -2114,7 +2254,11 @@ const toolgenTool36InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool36Handler returns the handler of tool tool_36: it decodes the
@@ -2137,7 +2281,11 @@ const toolgenTool37InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool37Handler returns the handler of tool tool_37: it decodes the
@@ -2160,7 +2308,11 @@ const toolgenTool38InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool38Handler returns the handler of tool tool_38: it decodes the
@@ -2183,7 +2335,11 @@ const toolgenTool39InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool39Handler returns the handler of tool tool_39: it decodes the
@@ -2206,7 +2362,11 @@ const toolgenTool40InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool40Handler returns the handler of tool tool_40: it decodes the
@@ -2229,7 +2389,11 @@ const toolgenTool41InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool41Handler returns the handler of tool tool_41: it decodes the
@@ -2252,7 +2416,11 @@ const toolgenTool42InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool42Handler returns the handler of tool tool_42: it decodes the
@@ -2275,7 +2443,11 @@ const toolgenTool43InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool43Handler returns the handler of tool tool_43: it decodes the
@@ -2298,7 +2470,11 @@ const toolgenTool44InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool44Handler returns the handler of tool tool_44: it decodes the
@@ -2321,7 +2497,11 @@ const toolgenTool45InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool45Handler returns the handler of tool tool_45: it decodes the
@@ -2344,7 +2524,11 @@ const toolgenTool46InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool46Handler returns the handler of tool tool_46: it decodes the
@@ -2367,7 +2551,11 @@ const toolgenTool47InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool47Handler returns the handler of tool tool_47: it decodes the
@@ -2390,7 +2578,11 @@ const toolgenTool48InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool48Handler returns the handler of tool tool_48: it decodes the
@@ -2413,7 +2605,11 @@ const toolgenTool49InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool49Handler returns the handler of tool tool_49: it decodes the
@@ -2436,7 +2632,11 @@ const toolgenTool50InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool50Handler returns the handler of tool tool_50: it decodes the
@@ -2459,7 +2659,11 @@ const toolgenTool51InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool51Handler returns the handler of tool tool_51: it decodes the
@@ -2482,7 +2686,11 @@ const toolgenTool52InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool52Handler returns the handler of tool tool_52: it decodes the
@@ -2505,7 +2713,11 @@ const toolgenTool53InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool53Handler returns the handler of tool tool_53: it decodes the
@@ -2528,7 +2740,11 @@ const toolgenTool54InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool54Handler returns the handler of tool tool_54: it decodes the
@@ -2551,7 +2767,11 @@ const toolgenTool55InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool55Handler returns the handler of tool tool_55: it decodes the
@@ -2574,7 +2794,11 @@ const toolgenTool56InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool56Handler returns the handler of tool tool_56: it decodes the
@@ -2597,7 +2821,11 @@ const toolgenTool57InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool57Handler returns the handler of tool tool_57: it decodes the
@@ -2620,7 +2848,11 @@ const toolgenTool58InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool58Handler returns the handler of tool tool_58: it decodes the
@@ -2643,7 +2875,11 @@ const toolgenTool59InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool59Handler returns the handler of tool tool_59: it decodes the
@@ -2666,7 +2902,11 @@ const toolgenTool60InputSchema = `{
 			"type": "integer",
 			"description": "A number."
 		}
-	}
+	},
+	"required": [
+		"x"
+	],
+	"additionalProperties": false
 }`
 
 // toolgenTool60Handler returns the handler of tool tool_60: it decodes the
