@@ -7,7 +7,7 @@ import (
 
 // No function of the generated file grows with the number of tools: a
 // Tools function of more than toolsPerFunc tools calls at most
-// toolsPerFunc functions, each appending at most toolsPerFunc tools or
+// toolsPerFunc functions, each appending at most toolsPerChunk tools or
 // calling at most toolsPerFunc functions, which together append every
 // tool once, in order, under names of their own.
 func TestToolsChunks(t *testing.T) {
@@ -33,7 +33,7 @@ func TestToolsChunks(t *testing.T) {
 			walk = func(ns []*toolsNode, depth int) {
 				for _, nd := range ns {
 					if nd.kids == nil {
-						if nd.from != next || nd.to-nd.from > toolsPerFunc || nd.to <= nd.from {
+						if nd.from != next || nd.to-nd.from > toolsPerChunk || nd.to <= nd.from {
 							t.Fatalf("a leaf appends tools %d to %d, after %d", nd.from, nd.to, next)
 						}
 						next = nd.to

@@ -122,6 +122,42 @@ func emitHandlers(f *jen.File, u *unit) {
 		).Params(methodResult(t.call), jen.Error()).Block(body...)
 	}
 	f.Line()
+	emitBind(f, u)
+}
+
+// bindIdent names the function that makes a schema-first tool's handler
+// of h: runtime.Handler(toolgenBind(h, toolgenAddHandler)).
+const bindIdent = identPrefix + "Bind"
+
+// emitBind writes toolgenBind, which makes each tool's handler, a plain
+// function of (ctx, h, args), the runtime.Handler that calls it with h.
+//
+// One closure for the file, not one a tool: a function of h returning a
+// closure, a tool each, cost the compiler two functions a tool and, as
+// such a small function is inlined into Tools, a copy of its closure at
+// the call too. toolgenBind is kept from being inlined for the same
+// reason (a generic helper in runtime would not do: its instantiation for
+// Handlers, an interface, has a method of its own for each of Handlers'
+// methods). On a catalog of 1,000 tools this took the build's peak memory
+// from about 600 to 460 MB (BENCHMARKS.md, "The generator at catalog
+// scale").
+func emitBind(f *jen.File, u *unit) {
+	if len(u.tools) == 0 {
+		return
+	}
+	handler := jen.Func().Params(jen.Qual("context", "Context"), jen.Id("Handlers"), jen.Qual("encoding/json", "RawMessage")).
+		Params(jen.Op("*").Qual(runtimePath, "Result"), jen.Error())
+	f.Comment(bindIdent + " returns the handler of a tool that calls fn with h. It is not")
+	f.Comment("inlined, so that the compiler makes its closure once, not once a tool.")
+	f.Comment("")
+	f.Comment("//go:noinline")
+	f.Func().Id(bindIdent).Params(jen.Id("h").Id("Handlers"), jen.Id("fn").Add(handler)).Qual(runtimePath, "Handler").Block(
+		jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Qual("encoding/json", "RawMessage")).
+			Params(jen.Op("*").Qual(runtimePath, "Result"), jen.Error()).Block(
+			jen.Return(jen.Id("fn").Call(jen.Id("ctx"), jen.Id("h"), jen.Id("args"))),
+		)),
+	)
+	f.Line()
 }
 
 // methodResult is a Handlers method's first result: the output type, or

@@ -47,6 +47,22 @@ func handlerText(q qualifiers, name, what string, c *call, prompt bool) string {
 	}
 	results := "(*" + q.qual(runtimePath, resultType) + ", error)"
 	var b strings.Builder
+	ctxName, argsName := "ctx", "args"
+	if !c.ctx {
+		ctxName = "_"
+	}
+	if c.in == nil {
+		argsName = "_"
+	}
+	if c.bound {
+		for _, l := range wrapComment(name + " is the handler of " + what + ": it decodes the arguments and calls " + c.recv + "." + c.fn + ".") {
+			b.WriteString("// " + l + "\n")
+		}
+		b.WriteString("func " + name + "(" + ctxName + " " + q.qual("context", "Context") + ", " + c.recv + " " + typeText(q, c.recvType) + ", " + argsName + " " + argsType + ") " + results + " {\n")
+		writeHandlerBody(&b, q, 1, c, decode, prompt)
+		b.WriteString("}\n")
+		return b.String()
+	}
 	if c.recv != "" {
 		for _, l := range wrapComment(name + " returns the handler of " + what + ": it decodes the arguments and calls " + c.recv + "." + c.fn + ".") {
 			b.WriteString("// " + l + "\n")
@@ -59,13 +75,6 @@ func handlerText(q qualifiers, name, what string, c *call, prompt bool) string {
 	}
 	for _, l := range wrapComment(name + " is the handler of " + what + ": it decodes the arguments and calls " + c.fn + ".") {
 		b.WriteString("// " + l + "\n")
-	}
-	ctxName, argsName := "ctx", "args"
-	if !c.ctx {
-		ctxName = "_"
-	}
-	if c.in == nil {
-		argsName = "_"
 	}
 	b.WriteString("func " + name + "(" + ctxName + " " + q.qual("context", "Context") + ", " + argsName + " " + argsType + ") " + results + " {\n")
 	writeHandlerBody(&b, q, 1, c, decode, prompt)

@@ -299,7 +299,10 @@ func toolFields(q qualifiers, t *tool) []keyValue {
 		add("Signature", stringText(t.signature))
 	}
 	handler := t.idents.handler
-	if t.call.recv != "" {
+	switch {
+	case t.call.bound:
+		handler = bindIdent + "(" + t.call.recv + ", " + handler + ")"
+	case t.call.recv != "":
 		handler += "(" + t.call.recv + ")"
 	}
 	add("Handler", handler)

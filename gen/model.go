@@ -142,10 +142,14 @@ type call struct {
 	// of the package. recvType is its type.
 	recv     string
 	recvType *typeExpr
-	fn       string
-	ctx      bool      // pass the context first
-	in       *typeExpr // what the arguments decode into; nil for none
-	inPtr    bool      // pass &in
+	// bound: the handler is a plain function of (ctx, recv, args), made a
+	// runtime.Handler by the file's toolgenBind, rather than a function
+	// of recv returning a closure (tools.yaml's tools; see emitBind).
+	bound bool
+	fn    string
+	ctx   bool      // pass the context first
+	in    *typeExpr // what the arguments decode into; nil for none
+	inPtr bool      // pass &in
 	// spread lists the fields of in passed as arguments, in order: the
 	// flat form, whose in is a struct of the parameters. Empty: pass in.
 	spread []string

@@ -102,6 +102,9 @@ func (u *unit) declarations() []declaration {
 	}
 	if u.handlers {
 		add("the tools' interface", token.Position{}, "Handlers", "UnimplementedHandlers")
+		if len(u.tools) > 0 {
+			add("the tools' handlers", token.Position{}, bindIdent)
+		}
 	}
 	for _, d := range u.decls {
 		add("a schema's type", token.Position{}, d.name)

@@ -72,7 +72,7 @@ func (g *generator) loadYAML(path string) *unit {
 			task:        yt.Task,
 			pos:         at(yt.Pos),
 			idents:      toolIdents(yt.GoName, yt.Output != nil),
-			call: &call{recv: "h", recvType: named("", "Handlers"), fn: yt.GoName, ctx: true, err: true,
+			call: &call{recv: "h", recvType: named("", "Handlers"), bound: true, fn: yt.GoName, ctx: true, err: true,
 				in: yamlType(ts.Input[yt.Name]), result: resultResult},
 		}
 		if a := yt.Annotations; a != nil {

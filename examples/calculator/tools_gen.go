@@ -55,6 +55,16 @@ func (UnimplementedHandlers) Ring(context.Context, RingInput) (*runtime.Result, 
 	return nil, errors.New("tool ring is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -76,7 +86,7 @@ func Tools(h Handlers) runtime.ToolList {
 			json.RawMessage(`{"a":1,"b":2}`),
 		},
 		Signature: "add(a: number, b: number) -> number",
-		Handler:   toolgenAddHandler(h),
+		Handler:   toolgenBind(h, toolgenAddHandler),
 	}, {
 		Name:        "ring",
 		Title:       "Ring doorbell",
@@ -91,7 +101,7 @@ func Tools(h Handlers) runtime.ToolList {
 			json.RawMessage(`{"doorbell_id":"front-door"}`),
 		},
 		Signature: "ring(doorbell_id: string) -> content",
-		Handler:   toolgenRingHandler(h),
+		Handler:   toolgenBind(h, toolgenRingHandler),
 	}}
 }
 
@@ -120,20 +130,18 @@ const toolgenAddOutputSchema = `{
 	"description": "The sum of the two numbers."
 }`
 
-// toolgenAddHandler returns the handler of tool add: it decodes the arguments
-// and calls h.Add.
-func toolgenAddHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in AddInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Add(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenAddHandler is the handler of tool add: it decodes the arguments and
+// calls h.Add.
+func toolgenAddHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in AddInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.Add(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenRingInputSchema is the JSON Schema of ring's arguments.
@@ -150,14 +158,12 @@ const toolgenRingInputSchema = `{
 	]
 }`
 
-// toolgenRingHandler returns the handler of tool ring: it decodes the arguments
-// and calls h.Ring.
-func toolgenRingHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in RingInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Ring(ctx, in)
+// toolgenRingHandler is the handler of tool ring: it decodes the arguments and
+// calls h.Ring.
+func toolgenRingHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in RingInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Ring(ctx, in)
 }

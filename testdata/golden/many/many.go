@@ -1,6 +1,6 @@
 // Package many covers more tools than one function of the generated file
 // lists (50), as functions and as methods: Tools and (*Counter).Tools
-// append them through functions of at most 50 tools each.
+// append them through functions of at most 10 tools each.
 package many
 
 import "context"

@@ -631,7 +631,11 @@ func _() {
 // decode the arguments into the functions' parameters and call them.
 func Tools() runtime.ToolList {
 	tools := make(runtime.ToolList, 0, 60)
-	tools = toolgenTools1To50(tools)
+	tools = toolgenTools1To10(tools)
+	tools = toolgenTools11To20(tools)
+	tools = toolgenTools21To30(tools)
+	tools = toolgenTools31To40(tools)
+	tools = toolgenTools41To50(tools)
 	tools = toolgenTools51To60(tools)
 	return tools
 }
@@ -640,13 +644,17 @@ func Tools() runtime.ToolList {
 // decodes the arguments and calls the method on t.
 func (t *Counter) Tools() runtime.ToolList {
 	tools := make(runtime.ToolList, 0, 60)
-	tools = toolgenCounterTools1To50(t, tools)
+	tools = toolgenCounterTools1To10(t, tools)
+	tools = toolgenCounterTools11To20(t, tools)
+	tools = toolgenCounterTools21To30(t, tools)
+	tools = toolgenCounterTools31To40(t, tools)
+	tools = toolgenCounterTools41To50(t, tools)
 	tools = toolgenCounterTools51To60(t, tools)
 	return tools
 }
 
-// toolgenTools1To50 appends tools 1 to 50 to tools.
-func toolgenTools1To50(tools runtime.ToolList) runtime.ToolList {
+// toolgenTools1To10 appends tools 1 to 10 to tools.
+func toolgenTools1To10(tools runtime.ToolList) runtime.ToolList {
 	return append(tools, runtime.ToolList{{
 		Name:         "f1",
 		Description:  "Doubles x.",
@@ -727,7 +735,12 @@ func toolgenTools1To50(tools runtime.ToolList) runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenF10OutputSchema),
 		Signature:    "f10(x: integer) -> integer",
 		Handler:      toolgenF10Handler,
-	}, {
+	}}...)
+}
+
+// toolgenTools11To20 appends tools 11 to 20 to tools.
+func toolgenTools11To20(tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "f11",
 		Description:  "Doubles x.",
 		Toolkit:      "Many",
@@ -807,7 +820,12 @@ func toolgenTools1To50(tools runtime.ToolList) runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenF20OutputSchema),
 		Signature:    "f20(x: integer) -> integer",
 		Handler:      toolgenF20Handler,
-	}, {
+	}}...)
+}
+
+// toolgenTools21To30 appends tools 21 to 30 to tools.
+func toolgenTools21To30(tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "f21",
 		Description:  "Doubles x.",
 		Toolkit:      "Many",
@@ -887,7 +905,12 @@ func toolgenTools1To50(tools runtime.ToolList) runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenF30OutputSchema),
 		Signature:    "f30(x: integer) -> integer",
 		Handler:      toolgenF30Handler,
-	}, {
+	}}...)
+}
+
+// toolgenTools31To40 appends tools 31 to 40 to tools.
+func toolgenTools31To40(tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "f31",
 		Description:  "Doubles x.",
 		Toolkit:      "Many",
@@ -967,7 +990,12 @@ func toolgenTools1To50(tools runtime.ToolList) runtime.ToolList {
 		OutputSchema: json.RawMessage(toolgenF40OutputSchema),
 		Signature:    "f40(x: integer) -> integer",
 		Handler:      toolgenF40Handler,
-	}, {
+	}}...)
+}
+
+// toolgenTools41To50 appends tools 41 to 50 to tools.
+func toolgenTools41To50(tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "f41",
 		Description:  "Doubles x.",
 		Toolkit:      "Many",
@@ -1135,8 +1163,8 @@ func toolgenTools51To60(tools runtime.ToolList) runtime.ToolList {
 	}}...)
 }
 
-// toolgenCounterTools1To50 appends tools 1 to 50 to tools.
-func toolgenCounterTools1To50(t *Counter, tools runtime.ToolList) runtime.ToolList {
+// toolgenCounterTools1To10 appends tools 1 to 10 to tools.
+func toolgenCounterTools1To10(t *Counter, tools runtime.ToolList) runtime.ToolList {
 	return append(tools, runtime.ToolList{{
 		Name:         "m1",
 		Description:  "Counts.",
@@ -1217,7 +1245,12 @@ func toolgenCounterTools1To50(t *Counter, tools runtime.ToolList) runtime.ToolLi
 		OutputSchema: json.RawMessage(toolgenCounterM10OutputSchema),
 		Signature:    "m10(x: integer) -> integer",
 		Handler:      toolgenCounterM10Handler(t),
-	}, {
+	}}...)
+}
+
+// toolgenCounterTools11To20 appends tools 11 to 20 to tools.
+func toolgenCounterTools11To20(t *Counter, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "m11",
 		Description:  "Counts.",
 		Toolkit:      "Many",
@@ -1297,7 +1330,12 @@ func toolgenCounterTools1To50(t *Counter, tools runtime.ToolList) runtime.ToolLi
 		OutputSchema: json.RawMessage(toolgenCounterM20OutputSchema),
 		Signature:    "m20(x: integer) -> integer",
 		Handler:      toolgenCounterM20Handler(t),
-	}, {
+	}}...)
+}
+
+// toolgenCounterTools21To30 appends tools 21 to 30 to tools.
+func toolgenCounterTools21To30(t *Counter, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "m21",
 		Description:  "Counts.",
 		Toolkit:      "Many",
@@ -1377,7 +1415,12 @@ func toolgenCounterTools1To50(t *Counter, tools runtime.ToolList) runtime.ToolLi
 		OutputSchema: json.RawMessage(toolgenCounterM30OutputSchema),
 		Signature:    "m30(x: integer) -> integer",
 		Handler:      toolgenCounterM30Handler(t),
-	}, {
+	}}...)
+}
+
+// toolgenCounterTools31To40 appends tools 31 to 40 to tools.
+func toolgenCounterTools31To40(t *Counter, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "m31",
 		Description:  "Counts.",
 		Toolkit:      "Many",
@@ -1457,7 +1500,12 @@ func toolgenCounterTools1To50(t *Counter, tools runtime.ToolList) runtime.ToolLi
 		OutputSchema: json.RawMessage(toolgenCounterM40OutputSchema),
 		Signature:    "m40(x: integer) -> integer",
 		Handler:      toolgenCounterM40Handler(t),
-	}, {
+	}}...)
+}
+
+// toolgenCounterTools41To50 appends tools 41 to 50 to tools.
+func toolgenCounterTools41To50(t *Counter, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:         "m41",
 		Description:  "Counts.",
 		Toolkit:      "Many",

@@ -66,6 +66,16 @@ func (UnimplementedHandlers) Noop(context.Context, NoopInput) (*runtime.Result, 
 	return nil, errors.New("tool noop is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -87,7 +97,7 @@ func Tools(h Handlers) runtime.ToolList {
 			json.RawMessage(`{"a":1,"b":2}`),
 		},
 		Signature: "add(b: number, a: number) -> number",
-		Handler:   toolgenAddHandler(h),
+		Handler:   toolgenBind(h, toolgenAddHandler),
 	}, {
 		Name:        "ring_doorbell",
 		Description: "Rings a doorbell given its ID.",
@@ -95,14 +105,14 @@ func Tools(h Handlers) runtime.ToolList {
 		Toolkit:     "Doorbell",
 		InputSchema: json.RawMessage(toolgenRingDoorbellInputSchema),
 		Signature:   "ring_doorbell(doorbell_id: string) -> content",
-		Handler:     toolgenRingDoorbellHandler(h),
+		Handler:     toolgenBind(h, toolgenRingDoorbellHandler),
 	}, {
 		Name:        "noop",
 		Version:     "1.0.0",
 		Toolkit:     "Calculator",
 		InputSchema: json.RawMessage(toolgenNoopInputSchema),
 		Signature:   "noop() -> content",
-		Handler:     toolgenNoopHandler(h),
+		Handler:     toolgenBind(h, toolgenNoopHandler),
 	}}
 }
 
@@ -131,20 +141,18 @@ const toolgenAddOutputSchema = `{
 	"description": "The sum of the two numbers."
 }`
 
-// toolgenAddHandler returns the handler of tool add: it decodes the arguments
-// and calls h.Add.
-func toolgenAddHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in AddInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Add(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenAddHandler is the handler of tool add: it decodes the arguments and
+// calls h.Add.
+func toolgenAddHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in AddInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.Add(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenRingDoorbellInputSchema is the JSON Schema of ring_doorbell's
@@ -163,16 +171,14 @@ const toolgenRingDoorbellInputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenRingDoorbellHandler returns the handler of tool ring_doorbell: it
-// decodes the arguments and calls h.RingDoorbell.
-func toolgenRingDoorbellHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in RingDoorbellInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.RingDoorbell(ctx, in)
+// toolgenRingDoorbellHandler is the handler of tool ring_doorbell: it decodes
+// the arguments and calls h.RingDoorbell.
+func toolgenRingDoorbellHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in RingDoorbellInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.RingDoorbell(ctx, in)
 }
 
 // toolgenNoopInputSchema is the JSON Schema of noop's arguments.
@@ -180,14 +186,12 @@ const toolgenNoopInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenNoopHandler returns the handler of tool noop: it decodes the arguments
-// and calls h.Noop.
-func toolgenNoopHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in NoopInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Noop(ctx, in)
+// toolgenNoopHandler is the handler of tool noop: it decodes the arguments and
+// calls h.Noop.
+func toolgenNoopHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in NoopInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Noop(ctx, in)
 }

@@ -98,6 +98,16 @@ func (UnimplementedHandlers) Clear(context.Context, ClearInput) (*runtime.Result
 	return nil, errors.New("tool clear is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -109,7 +119,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenAddBookmarkInputSchema),
 		OutputSchema: json.RawMessage(toolgenAddBookmarkOutputSchema),
 		Signature:    "add_bookmark(url: string, tags: string[]) -> bookmark",
-		Handler:      toolgenAddBookmarkHandler(h),
+		Handler:      toolgenBind(h, toolgenAddBookmarkHandler),
 	}, {
 		Name:         "count_bookmarks",
 		Description:  "Counts the saved links.",
@@ -117,7 +127,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenCountBookmarksInputSchema),
 		OutputSchema: json.RawMessage(toolgenCountBookmarksOutputSchema),
 		Signature:    "count_bookmarks() -> integer",
-		Handler:      toolgenCountBookmarksHandler(h),
+		Handler:      toolgenBind(h, toolgenCountBookmarksHandler),
 	}, {
 		Name:         "stats",
 		Description:  "Says how the links are tagged.",
@@ -125,14 +135,14 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenStatsInputSchema),
 		OutputSchema: json.RawMessage(toolgenStatsOutputSchema),
 		Signature:    "stats(tag: string) -> {tag: string, links: integer}",
-		Handler:      toolgenStatsHandler(h),
+		Handler:      toolgenBind(h, toolgenStatsHandler),
 	}, {
 		Name:        "clear",
 		Description: "Deletes every link.",
 		Toolkit:     "Yamlclient",
 		InputSchema: json.RawMessage(toolgenClearInputSchema),
 		Signature:   "clear() -> content",
-		Handler:     toolgenClearHandler(h),
+		Handler:     toolgenBind(h, toolgenClearHandler),
 	}}
 }
 
@@ -188,20 +198,18 @@ const toolgenAddBookmarkOutputSchema = `{
 	}
 }`
 
-// toolgenAddBookmarkHandler returns the handler of tool add_bookmark: it
-// decodes the arguments and calls h.AddBookmark.
-func toolgenAddBookmarkHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in AddBookmarkInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.AddBookmark(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenAddBookmarkHandler is the handler of tool add_bookmark: it decodes the
+// arguments and calls h.AddBookmark.
+func toolgenAddBookmarkHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in AddBookmarkInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.AddBookmark(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenCountBookmarksInputSchema is the JSON Schema of count_bookmarks's
@@ -218,20 +226,18 @@ const toolgenCountBookmarksOutputSchema = `{
 	"description": "How many links are saved."
 }`
 
-// toolgenCountBookmarksHandler returns the handler of tool count_bookmarks: it
+// toolgenCountBookmarksHandler is the handler of tool count_bookmarks: it
 // decodes the arguments and calls h.CountBookmarks.
-func toolgenCountBookmarksHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in CountBookmarksInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.CountBookmarks(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+func toolgenCountBookmarksHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in CountBookmarksInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.CountBookmarks(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenStatsInputSchema is the JSON Schema of stats's arguments.
@@ -268,20 +274,18 @@ const toolgenStatsOutputSchema = `{
 	]
 }`
 
-// toolgenStatsHandler returns the handler of tool stats: it decodes the
-// arguments and calls h.Stats.
-func toolgenStatsHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in StatsInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Stats(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenStatsHandler is the handler of tool stats: it decodes the arguments
+// and calls h.Stats.
+func toolgenStatsHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in StatsInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.Stats(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenClearInputSchema is the JSON Schema of clear's arguments.
@@ -290,14 +294,12 @@ const toolgenClearInputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenClearHandler returns the handler of tool clear: it decodes the
-// arguments and calls h.Clear.
-func toolgenClearHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ClearInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Clear(ctx, in)
+// toolgenClearHandler is the handler of tool clear: it decodes the arguments
+// and calls h.Clear.
+func toolgenClearHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ClearInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Clear(ctx, in)
 }

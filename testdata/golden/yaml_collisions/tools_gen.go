@@ -127,6 +127,16 @@ func (UnimplementedHandlers) GetX2(context.Context, GetX2Input) (*runtime.Result
 	return nil, errors.New("tool get-x is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -138,21 +148,21 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenListIssuesInputSchema),
 		OutputSchema: json.RawMessage(toolgenListIssuesOutputSchema),
 		Signature:    `list_issues(reaction?: "+1" | "-1" | "laugh" | "heart", sort?: "created" | "reactions" | "reactions-+1" | "reactions--1", m?: "a-b" | "a_b", user_id?: string, userId?: string, kind?: input) -> {+1?: integer, -1?: integer}`,
-		Handler:      toolgenListIssuesHandler(h),
+		Handler:      toolgenBind(h, toolgenListIssuesHandler),
 	}, {
 		Name:        "get_x",
 		Description: "Gets x.",
 		Toolkit:     "Collisions",
 		InputSchema: json.RawMessage(toolgenGetXInputSchema),
 		Signature:   "get_x() -> content",
-		Handler:     toolgenGetXHandler(h),
+		Handler:     toolgenBind(h, toolgenGetXHandler),
 	}, {
 		Name:        "get-x",
 		Description: "Gets x, by another name.",
 		Toolkit:     "Collisions",
 		InputSchema: json.RawMessage(toolgenGetX2InputSchema),
 		Signature:   "get-x() -> content",
-		Handler:     toolgenGetX2Handler(h),
+		Handler:     toolgenBind(h, toolgenGetX2Handler),
 	}}
 }
 
@@ -226,20 +236,18 @@ const toolgenListIssuesOutputSchema = `{
 	}
 }`
 
-// toolgenListIssuesHandler returns the handler of tool list_issues: it decodes
-// the arguments and calls h.ListIssues.
-func toolgenListIssuesHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ListIssuesInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.ListIssues(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenListIssuesHandler is the handler of tool list_issues: it decodes the
+// arguments and calls h.ListIssues.
+func toolgenListIssuesHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ListIssuesInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.ListIssues(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenGetXInputSchema is the JSON Schema of get_x's arguments.
@@ -247,16 +255,14 @@ const toolgenGetXInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenGetXHandler returns the handler of tool get_x: it decodes the
-// arguments and calls h.GetX.
-func toolgenGetXHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in GetXInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.GetX(ctx, in)
+// toolgenGetXHandler is the handler of tool get_x: it decodes the arguments and
+// calls h.GetX.
+func toolgenGetXHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in GetXInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.GetX(ctx, in)
 }
 
 // toolgenGetX2InputSchema is the JSON Schema of get-x's arguments.
@@ -264,14 +270,12 @@ const toolgenGetX2InputSchema = `{
 	"type": "object"
 }`
 
-// toolgenGetX2Handler returns the handler of tool get-x: it decodes the
-// arguments and calls h.GetX2.
-func toolgenGetX2Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in GetX2Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.GetX2(ctx, in)
+// toolgenGetX2Handler is the handler of tool get-x: it decodes the arguments
+// and calls h.GetX2.
+func toolgenGetX2Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in GetX2Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.GetX2(ctx, in)
 }

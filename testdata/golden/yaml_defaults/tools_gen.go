@@ -121,6 +121,16 @@ func (UnimplementedHandlers) Order(context.Context, OrderInput) (*runtime.Result
 	return nil, errors.New("tool order is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -131,14 +141,14 @@ func Tools(h Handlers) runtime.ToolList {
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenSearchInputSchema),
 		Signature:   `search(query: string, limit?: integer = 10, level?: "info" | "debug" = "info", ratio?: number = 0.5, exact?: boolean = true, format: {indent: integer}) -> content`,
-		Handler:     toolgenSearchHandler(h),
+		Handler:     toolgenBind(h, toolgenSearchHandler),
 	}, {
 		Name:        "order",
 		Description: "Defaults in array items, map values, optional objects and $defs.",
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenOrderInputSchema),
 		Signature:   `order(items?: {name: string, qty?: integer}[], boxes?: {[key: string]: box}, shipping?: {gift?: boolean}, tags?: string[] = ["new"], due?: string = "2026-01-02T03:04:05Z", meta?: any = {"a":1}) -> content`,
-		Handler:     toolgenOrderHandler(h),
+		Handler:     toolgenBind(h, toolgenOrderHandler),
 	}}
 }
 
@@ -195,22 +205,20 @@ const toolgenSearchInputSchema = `{
 	]
 }`
 
-// toolgenSearchHandler returns the handler of tool search: it decodes the
-// arguments and calls h.Search.
-func toolgenSearchHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in SearchInput
-		// The defaults of what the call leaves out; decoding overwrites what it gives.
-		in.Limit = 10
-		in.Level = "info"
-		in.Ratio = 0.5
-		in.Exact = true
-		in.Format.Indent = 2
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Search(ctx, in)
+// toolgenSearchHandler is the handler of tool search: it decodes the arguments
+// and calls h.Search.
+func toolgenSearchHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in SearchInput
+	// The defaults of what the call leaves out; decoding overwrites what it gives.
+	in.Limit = 10
+	in.Level = "info"
+	in.Ratio = 0.5
+	in.Exact = true
+	in.Format.Indent = 2
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Search(ctx, in)
 }
 
 // toolgenOrderInputSchema is the JSON Schema of order's arguments.
@@ -298,19 +306,17 @@ const toolgenOrderInputSchema = `{
 	}
 }`
 
-// toolgenOrderHandler returns the handler of tool order: it decodes the
-// arguments and calls h.Order.
-func toolgenOrderHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in OrderInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		if err := toolgenDefaultsOrderInput(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Order(ctx, in)
+// toolgenOrderHandler is the handler of tool order: it decodes the arguments
+// and calls h.Order.
+func toolgenOrderHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in OrderInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	if err := toolgenDefaultsOrderInput(args, &in); err != nil {
+		return nil, err
+	}
+	return h.Order(ctx, in)
 }
 
 // toolgenDefaultsOrderInput gives the properties that raw, the JSON of an

@@ -96,6 +96,16 @@ func (UnimplementedHandlers) Lookup(context.Context, LookupInput) (LookupOutput,
 	return out, errors.New("tool lookup is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -107,7 +117,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenShipInputSchema),
 		OutputSchema: json.RawMessage(toolgenShipOutputSchema),
 		Signature:    "ship(to: address, from?: address, weight?: grams) -> address",
-		Handler:      toolgenShipHandler(h),
+		Handler:      toolgenBind(h, toolgenShipHandler),
 	}, {
 		Name:         "lookup",
 		Description:  "Finds the country of a city.",
@@ -115,7 +125,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenLookupInputSchema),
 		OutputSchema: json.RawMessage(toolgenLookupOutputSchema),
 		Signature:    "lookup(city?: string, fallback?: {country?: country}) -> {country?: country}",
-		Handler:      toolgenLookupHandler(h),
+		Handler:      toolgenBind(h, toolgenLookupHandler),
 	}}
 }
 
@@ -204,23 +214,21 @@ const toolgenShipOutputSchema = `{
 	}
 }`
 
-// toolgenShipHandler returns the handler of tool ship: it decodes the arguments
-// and calls h.Ship.
-func toolgenShipHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ShipInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		if err := toolgenDefaultsShipInput(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Ship(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenShipHandler is the handler of tool ship: it decodes the arguments and
+// calls h.Ship.
+func toolgenShipHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ShipInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	if err := toolgenDefaultsShipInput(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := h.Ship(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenLookupInputSchema is the JSON Schema of lookup's arguments.
@@ -278,23 +286,21 @@ const toolgenLookupOutputSchema = `{
 	}
 }`
 
-// toolgenLookupHandler returns the handler of tool lookup: it decodes the
-// arguments and calls h.Lookup.
-func toolgenLookupHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in LookupInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		if err := toolgenDefaultsLookupInput(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Lookup(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenLookupHandler is the handler of tool lookup: it decodes the arguments
+// and calls h.Lookup.
+func toolgenLookupHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in LookupInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	if err := toolgenDefaultsLookupInput(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := h.Lookup(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenDefaultsShipInput gives the properties that raw, the JSON of a

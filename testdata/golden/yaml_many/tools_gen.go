@@ -861,368 +861,402 @@ func (UnimplementedHandlers) Tool60(context.Context, Tool60Input) (*runtime.Resu
 	return nil, errors.New("tool tool_60 is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
 func Tools(h Handlers) runtime.ToolList {
 	tools := make(runtime.ToolList, 0, 60)
-	tools = toolgenTools1To50(h, tools)
+	tools = toolgenTools1To10(h, tools)
+	tools = toolgenTools11To20(h, tools)
+	tools = toolgenTools21To30(h, tools)
+	tools = toolgenTools31To40(h, tools)
+	tools = toolgenTools41To50(h, tools)
 	tools = toolgenTools51To60(h, tools)
 	return tools
 }
 
-// toolgenTools1To50 appends tools 1 to 50 to tools.
-func toolgenTools1To50(h Handlers, tools runtime.ToolList) runtime.ToolList {
+// toolgenTools1To10 appends tools 1 to 10 to tools.
+func toolgenTools1To10(h Handlers, tools runtime.ToolList) runtime.ToolList {
 	return append(tools, runtime.ToolList{{
 		Name:        "tool_1",
 		Description: "Tool number 1.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool1InputSchema),
 		Signature:   "tool_1(x: integer) -> content",
-		Handler:     toolgenTool1Handler(h),
+		Handler:     toolgenBind(h, toolgenTool1Handler),
 	}, {
 		Name:        "tool_2",
 		Description: "Tool number 2.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool2InputSchema),
 		Signature:   "tool_2(x: integer) -> content",
-		Handler:     toolgenTool2Handler(h),
+		Handler:     toolgenBind(h, toolgenTool2Handler),
 	}, {
 		Name:        "tool_3",
 		Description: "Tool number 3.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool3InputSchema),
 		Signature:   "tool_3(x: integer) -> content",
-		Handler:     toolgenTool3Handler(h),
+		Handler:     toolgenBind(h, toolgenTool3Handler),
 	}, {
 		Name:        "tool_4",
 		Description: "Tool number 4.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool4InputSchema),
 		Signature:   "tool_4(x: integer) -> content",
-		Handler:     toolgenTool4Handler(h),
+		Handler:     toolgenBind(h, toolgenTool4Handler),
 	}, {
 		Name:        "tool_5",
 		Description: "Tool number 5.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool5InputSchema),
 		Signature:   "tool_5(x: integer) -> content",
-		Handler:     toolgenTool5Handler(h),
+		Handler:     toolgenBind(h, toolgenTool5Handler),
 	}, {
 		Name:        "tool_6",
 		Description: "Tool number 6.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool6InputSchema),
 		Signature:   "tool_6(x: integer) -> content",
-		Handler:     toolgenTool6Handler(h),
+		Handler:     toolgenBind(h, toolgenTool6Handler),
 	}, {
 		Name:        "tool_7",
 		Description: "Tool number 7.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool7InputSchema),
 		Signature:   "tool_7(x: integer) -> content",
-		Handler:     toolgenTool7Handler(h),
+		Handler:     toolgenBind(h, toolgenTool7Handler),
 	}, {
 		Name:        "tool_8",
 		Description: "Tool number 8.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool8InputSchema),
 		Signature:   "tool_8(x: integer) -> content",
-		Handler:     toolgenTool8Handler(h),
+		Handler:     toolgenBind(h, toolgenTool8Handler),
 	}, {
 		Name:        "tool_9",
 		Description: "Tool number 9.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool9InputSchema),
 		Signature:   "tool_9(x: integer) -> content",
-		Handler:     toolgenTool9Handler(h),
+		Handler:     toolgenBind(h, toolgenTool9Handler),
 	}, {
 		Name:        "tool_10",
 		Description: "Tool number 10.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool10InputSchema),
 		Signature:   "tool_10(x: integer) -> content",
-		Handler:     toolgenTool10Handler(h),
-	}, {
+		Handler:     toolgenBind(h, toolgenTool10Handler),
+	}}...)
+}
+
+// toolgenTools11To20 appends tools 11 to 20 to tools.
+func toolgenTools11To20(h Handlers, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:        "tool_11",
 		Description: "Tool number 11.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool11InputSchema),
 		Signature:   "tool_11(x: integer) -> content",
-		Handler:     toolgenTool11Handler(h),
+		Handler:     toolgenBind(h, toolgenTool11Handler),
 	}, {
 		Name:        "tool_12",
 		Description: "Tool number 12.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool12InputSchema),
 		Signature:   "tool_12(x: integer) -> content",
-		Handler:     toolgenTool12Handler(h),
+		Handler:     toolgenBind(h, toolgenTool12Handler),
 	}, {
 		Name:        "tool_13",
 		Description: "Tool number 13.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool13InputSchema),
 		Signature:   "tool_13(x: integer) -> content",
-		Handler:     toolgenTool13Handler(h),
+		Handler:     toolgenBind(h, toolgenTool13Handler),
 	}, {
 		Name:        "tool_14",
 		Description: "Tool number 14.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool14InputSchema),
 		Signature:   "tool_14(x: integer) -> content",
-		Handler:     toolgenTool14Handler(h),
+		Handler:     toolgenBind(h, toolgenTool14Handler),
 	}, {
 		Name:        "tool_15",
 		Description: "Tool number 15.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool15InputSchema),
 		Signature:   "tool_15(x: integer) -> content",
-		Handler:     toolgenTool15Handler(h),
+		Handler:     toolgenBind(h, toolgenTool15Handler),
 	}, {
 		Name:        "tool_16",
 		Description: "Tool number 16.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool16InputSchema),
 		Signature:   "tool_16(x: integer) -> content",
-		Handler:     toolgenTool16Handler(h),
+		Handler:     toolgenBind(h, toolgenTool16Handler),
 	}, {
 		Name:        "tool_17",
 		Description: "Tool number 17.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool17InputSchema),
 		Signature:   "tool_17(x: integer) -> content",
-		Handler:     toolgenTool17Handler(h),
+		Handler:     toolgenBind(h, toolgenTool17Handler),
 	}, {
 		Name:        "tool_18",
 		Description: "Tool number 18.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool18InputSchema),
 		Signature:   "tool_18(x: integer) -> content",
-		Handler:     toolgenTool18Handler(h),
+		Handler:     toolgenBind(h, toolgenTool18Handler),
 	}, {
 		Name:        "tool_19",
 		Description: "Tool number 19.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool19InputSchema),
 		Signature:   "tool_19(x: integer) -> content",
-		Handler:     toolgenTool19Handler(h),
+		Handler:     toolgenBind(h, toolgenTool19Handler),
 	}, {
 		Name:        "tool_20",
 		Description: "Tool number 20.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool20InputSchema),
 		Signature:   "tool_20(x: integer) -> content",
-		Handler:     toolgenTool20Handler(h),
-	}, {
+		Handler:     toolgenBind(h, toolgenTool20Handler),
+	}}...)
+}
+
+// toolgenTools21To30 appends tools 21 to 30 to tools.
+func toolgenTools21To30(h Handlers, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:        "tool_21",
 		Description: "Tool number 21.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool21InputSchema),
 		Signature:   "tool_21(x: integer) -> content",
-		Handler:     toolgenTool21Handler(h),
+		Handler:     toolgenBind(h, toolgenTool21Handler),
 	}, {
 		Name:        "tool_22",
 		Description: "Tool number 22.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool22InputSchema),
 		Signature:   "tool_22(x: integer) -> content",
-		Handler:     toolgenTool22Handler(h),
+		Handler:     toolgenBind(h, toolgenTool22Handler),
 	}, {
 		Name:        "tool_23",
 		Description: "Tool number 23.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool23InputSchema),
 		Signature:   "tool_23(x: integer) -> content",
-		Handler:     toolgenTool23Handler(h),
+		Handler:     toolgenBind(h, toolgenTool23Handler),
 	}, {
 		Name:        "tool_24",
 		Description: "Tool number 24.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool24InputSchema),
 		Signature:   "tool_24(x: integer) -> content",
-		Handler:     toolgenTool24Handler(h),
+		Handler:     toolgenBind(h, toolgenTool24Handler),
 	}, {
 		Name:        "tool_25",
 		Description: "Tool number 25.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool25InputSchema),
 		Signature:   "tool_25(x: integer) -> content",
-		Handler:     toolgenTool25Handler(h),
+		Handler:     toolgenBind(h, toolgenTool25Handler),
 	}, {
 		Name:        "tool_26",
 		Description: "Tool number 26.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool26InputSchema),
 		Signature:   "tool_26(x: integer) -> content",
-		Handler:     toolgenTool26Handler(h),
+		Handler:     toolgenBind(h, toolgenTool26Handler),
 	}, {
 		Name:        "tool_27",
 		Description: "Tool number 27.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool27InputSchema),
 		Signature:   "tool_27(x: integer) -> content",
-		Handler:     toolgenTool27Handler(h),
+		Handler:     toolgenBind(h, toolgenTool27Handler),
 	}, {
 		Name:        "tool_28",
 		Description: "Tool number 28.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool28InputSchema),
 		Signature:   "tool_28(x: integer) -> content",
-		Handler:     toolgenTool28Handler(h),
+		Handler:     toolgenBind(h, toolgenTool28Handler),
 	}, {
 		Name:        "tool_29",
 		Description: "Tool number 29.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool29InputSchema),
 		Signature:   "tool_29(x: integer) -> content",
-		Handler:     toolgenTool29Handler(h),
+		Handler:     toolgenBind(h, toolgenTool29Handler),
 	}, {
 		Name:        "tool_30",
 		Description: "Tool number 30.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool30InputSchema),
 		Signature:   "tool_30(x: integer) -> content",
-		Handler:     toolgenTool30Handler(h),
-	}, {
+		Handler:     toolgenBind(h, toolgenTool30Handler),
+	}}...)
+}
+
+// toolgenTools31To40 appends tools 31 to 40 to tools.
+func toolgenTools31To40(h Handlers, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:        "tool_31",
 		Description: "Tool number 31.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool31InputSchema),
 		Signature:   "tool_31(x: integer) -> content",
-		Handler:     toolgenTool31Handler(h),
+		Handler:     toolgenBind(h, toolgenTool31Handler),
 	}, {
 		Name:        "tool_32",
 		Description: "Tool number 32.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool32InputSchema),
 		Signature:   "tool_32(x: integer) -> content",
-		Handler:     toolgenTool32Handler(h),
+		Handler:     toolgenBind(h, toolgenTool32Handler),
 	}, {
 		Name:        "tool_33",
 		Description: "Tool number 33.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool33InputSchema),
 		Signature:   "tool_33(x: integer) -> content",
-		Handler:     toolgenTool33Handler(h),
+		Handler:     toolgenBind(h, toolgenTool33Handler),
 	}, {
 		Name:        "tool_34",
 		Description: "Tool number 34.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool34InputSchema),
 		Signature:   "tool_34(x: integer) -> content",
-		Handler:     toolgenTool34Handler(h),
+		Handler:     toolgenBind(h, toolgenTool34Handler),
 	}, {
 		Name:        "tool_35",
 		Description: "Tool number 35.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool35InputSchema),
 		Signature:   "tool_35(x: integer) -> content",
-		Handler:     toolgenTool35Handler(h),
+		Handler:     toolgenBind(h, toolgenTool35Handler),
 	}, {
 		Name:        "tool_36",
 		Description: "Tool number 36.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool36InputSchema),
 		Signature:   "tool_36(x: integer) -> content",
-		Handler:     toolgenTool36Handler(h),
+		Handler:     toolgenBind(h, toolgenTool36Handler),
 	}, {
 		Name:        "tool_37",
 		Description: "Tool number 37.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool37InputSchema),
 		Signature:   "tool_37(x: integer) -> content",
-		Handler:     toolgenTool37Handler(h),
+		Handler:     toolgenBind(h, toolgenTool37Handler),
 	}, {
 		Name:        "tool_38",
 		Description: "Tool number 38.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool38InputSchema),
 		Signature:   "tool_38(x: integer) -> content",
-		Handler:     toolgenTool38Handler(h),
+		Handler:     toolgenBind(h, toolgenTool38Handler),
 	}, {
 		Name:        "tool_39",
 		Description: "Tool number 39.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool39InputSchema),
 		Signature:   "tool_39(x: integer) -> content",
-		Handler:     toolgenTool39Handler(h),
+		Handler:     toolgenBind(h, toolgenTool39Handler),
 	}, {
 		Name:        "tool_40",
 		Description: "Tool number 40.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool40InputSchema),
 		Signature:   "tool_40(x: integer) -> content",
-		Handler:     toolgenTool40Handler(h),
-	}, {
+		Handler:     toolgenBind(h, toolgenTool40Handler),
+	}}...)
+}
+
+// toolgenTools41To50 appends tools 41 to 50 to tools.
+func toolgenTools41To50(h Handlers, tools runtime.ToolList) runtime.ToolList {
+	return append(tools, runtime.ToolList{{
 		Name:        "tool_41",
 		Description: "Tool number 41.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool41InputSchema),
 		Signature:   "tool_41(x: integer) -> content",
-		Handler:     toolgenTool41Handler(h),
+		Handler:     toolgenBind(h, toolgenTool41Handler),
 	}, {
 		Name:        "tool_42",
 		Description: "Tool number 42.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool42InputSchema),
 		Signature:   "tool_42(x: integer) -> content",
-		Handler:     toolgenTool42Handler(h),
+		Handler:     toolgenBind(h, toolgenTool42Handler),
 	}, {
 		Name:        "tool_43",
 		Description: "Tool number 43.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool43InputSchema),
 		Signature:   "tool_43(x: integer) -> content",
-		Handler:     toolgenTool43Handler(h),
+		Handler:     toolgenBind(h, toolgenTool43Handler),
 	}, {
 		Name:        "tool_44",
 		Description: "Tool number 44.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool44InputSchema),
 		Signature:   "tool_44(x: integer) -> content",
-		Handler:     toolgenTool44Handler(h),
+		Handler:     toolgenBind(h, toolgenTool44Handler),
 	}, {
 		Name:        "tool_45",
 		Description: "Tool number 45.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool45InputSchema),
 		Signature:   "tool_45(x: integer) -> content",
-		Handler:     toolgenTool45Handler(h),
+		Handler:     toolgenBind(h, toolgenTool45Handler),
 	}, {
 		Name:        "tool_46",
 		Description: "Tool number 46.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool46InputSchema),
 		Signature:   "tool_46(x: integer) -> content",
-		Handler:     toolgenTool46Handler(h),
+		Handler:     toolgenBind(h, toolgenTool46Handler),
 	}, {
 		Name:        "tool_47",
 		Description: "Tool number 47.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool47InputSchema),
 		Signature:   "tool_47(x: integer) -> content",
-		Handler:     toolgenTool47Handler(h),
+		Handler:     toolgenBind(h, toolgenTool47Handler),
 	}, {
 		Name:        "tool_48",
 		Description: "Tool number 48.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool48InputSchema),
 		Signature:   "tool_48(x: integer) -> content",
-		Handler:     toolgenTool48Handler(h),
+		Handler:     toolgenBind(h, toolgenTool48Handler),
 	}, {
 		Name:        "tool_49",
 		Description: "Tool number 49.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool49InputSchema),
 		Signature:   "tool_49(x: integer) -> content",
-		Handler:     toolgenTool49Handler(h),
+		Handler:     toolgenBind(h, toolgenTool49Handler),
 	}, {
 		Name:        "tool_50",
 		Description: "Tool number 50.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool50InputSchema),
 		Signature:   "tool_50(x: integer) -> content",
-		Handler:     toolgenTool50Handler(h),
+		Handler:     toolgenBind(h, toolgenTool50Handler),
 	}}...)
 }
 
@@ -1234,70 +1268,70 @@ func toolgenTools51To60(h Handlers, tools runtime.ToolList) runtime.ToolList {
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool51InputSchema),
 		Signature:   "tool_51(x: integer) -> content",
-		Handler:     toolgenTool51Handler(h),
+		Handler:     toolgenBind(h, toolgenTool51Handler),
 	}, {
 		Name:        "tool_52",
 		Description: "Tool number 52.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool52InputSchema),
 		Signature:   "tool_52(x: integer) -> content",
-		Handler:     toolgenTool52Handler(h),
+		Handler:     toolgenBind(h, toolgenTool52Handler),
 	}, {
 		Name:        "tool_53",
 		Description: "Tool number 53.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool53InputSchema),
 		Signature:   "tool_53(x: integer) -> content",
-		Handler:     toolgenTool53Handler(h),
+		Handler:     toolgenBind(h, toolgenTool53Handler),
 	}, {
 		Name:        "tool_54",
 		Description: "Tool number 54.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool54InputSchema),
 		Signature:   "tool_54(x: integer) -> content",
-		Handler:     toolgenTool54Handler(h),
+		Handler:     toolgenBind(h, toolgenTool54Handler),
 	}, {
 		Name:        "tool_55",
 		Description: "Tool number 55.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool55InputSchema),
 		Signature:   "tool_55(x: integer) -> content",
-		Handler:     toolgenTool55Handler(h),
+		Handler:     toolgenBind(h, toolgenTool55Handler),
 	}, {
 		Name:        "tool_56",
 		Description: "Tool number 56.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool56InputSchema),
 		Signature:   "tool_56(x: integer) -> content",
-		Handler:     toolgenTool56Handler(h),
+		Handler:     toolgenBind(h, toolgenTool56Handler),
 	}, {
 		Name:        "tool_57",
 		Description: "Tool number 57.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool57InputSchema),
 		Signature:   "tool_57(x: integer) -> content",
-		Handler:     toolgenTool57Handler(h),
+		Handler:     toolgenBind(h, toolgenTool57Handler),
 	}, {
 		Name:        "tool_58",
 		Description: "Tool number 58.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool58InputSchema),
 		Signature:   "tool_58(x: integer) -> content",
-		Handler:     toolgenTool58Handler(h),
+		Handler:     toolgenBind(h, toolgenTool58Handler),
 	}, {
 		Name:        "tool_59",
 		Description: "Tool number 59.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool59InputSchema),
 		Signature:   "tool_59(x: integer) -> content",
-		Handler:     toolgenTool59Handler(h),
+		Handler:     toolgenBind(h, toolgenTool59Handler),
 	}, {
 		Name:        "tool_60",
 		Description: "Tool number 60.",
 		Toolkit:     "Many",
 		InputSchema: json.RawMessage(toolgenTool60InputSchema),
 		Signature:   "tool_60(x: integer) -> content",
-		Handler:     toolgenTool60Handler(h),
+		Handler:     toolgenBind(h, toolgenTool60Handler),
 	}}...)
 }
 
@@ -1316,16 +1350,14 @@ const toolgenTool1InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool1Handler returns the handler of tool tool_1: it decodes the
-// arguments and calls h.Tool1.
-func toolgenTool1Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool1Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool1(ctx, in)
+// toolgenTool1Handler is the handler of tool tool_1: it decodes the arguments
+// and calls h.Tool1.
+func toolgenTool1Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool1Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool1(ctx, in)
 }
 
 // toolgenTool2InputSchema is the JSON Schema of tool_2's arguments.
@@ -1343,16 +1375,14 @@ const toolgenTool2InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool2Handler returns the handler of tool tool_2: it decodes the
-// arguments and calls h.Tool2.
-func toolgenTool2Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool2Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool2(ctx, in)
+// toolgenTool2Handler is the handler of tool tool_2: it decodes the arguments
+// and calls h.Tool2.
+func toolgenTool2Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool2Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool2(ctx, in)
 }
 
 // toolgenTool3InputSchema is the JSON Schema of tool_3's arguments.
@@ -1370,16 +1400,14 @@ const toolgenTool3InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool3Handler returns the handler of tool tool_3: it decodes the
-// arguments and calls h.Tool3.
-func toolgenTool3Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool3Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool3(ctx, in)
+// toolgenTool3Handler is the handler of tool tool_3: it decodes the arguments
+// and calls h.Tool3.
+func toolgenTool3Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool3Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool3(ctx, in)
 }
 
 // toolgenTool4InputSchema is the JSON Schema of tool_4's arguments.
@@ -1397,16 +1425,14 @@ const toolgenTool4InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool4Handler returns the handler of tool tool_4: it decodes the
-// arguments and calls h.Tool4.
-func toolgenTool4Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool4Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool4(ctx, in)
+// toolgenTool4Handler is the handler of tool tool_4: it decodes the arguments
+// and calls h.Tool4.
+func toolgenTool4Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool4Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool4(ctx, in)
 }
 
 // toolgenTool5InputSchema is the JSON Schema of tool_5's arguments.
@@ -1424,16 +1450,14 @@ const toolgenTool5InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool5Handler returns the handler of tool tool_5: it decodes the
-// arguments and calls h.Tool5.
-func toolgenTool5Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool5Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool5(ctx, in)
+// toolgenTool5Handler is the handler of tool tool_5: it decodes the arguments
+// and calls h.Tool5.
+func toolgenTool5Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool5Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool5(ctx, in)
 }
 
 // toolgenTool6InputSchema is the JSON Schema of tool_6's arguments.
@@ -1451,16 +1475,14 @@ const toolgenTool6InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool6Handler returns the handler of tool tool_6: it decodes the
-// arguments and calls h.Tool6.
-func toolgenTool6Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool6Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool6(ctx, in)
+// toolgenTool6Handler is the handler of tool tool_6: it decodes the arguments
+// and calls h.Tool6.
+func toolgenTool6Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool6Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool6(ctx, in)
 }
 
 // toolgenTool7InputSchema is the JSON Schema of tool_7's arguments.
@@ -1478,16 +1500,14 @@ const toolgenTool7InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool7Handler returns the handler of tool tool_7: it decodes the
-// arguments and calls h.Tool7.
-func toolgenTool7Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool7Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool7(ctx, in)
+// toolgenTool7Handler is the handler of tool tool_7: it decodes the arguments
+// and calls h.Tool7.
+func toolgenTool7Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool7Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool7(ctx, in)
 }
 
 // toolgenTool8InputSchema is the JSON Schema of tool_8's arguments.
@@ -1505,16 +1525,14 @@ const toolgenTool8InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool8Handler returns the handler of tool tool_8: it decodes the
-// arguments and calls h.Tool8.
-func toolgenTool8Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool8Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool8(ctx, in)
+// toolgenTool8Handler is the handler of tool tool_8: it decodes the arguments
+// and calls h.Tool8.
+func toolgenTool8Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool8Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool8(ctx, in)
 }
 
 // toolgenTool9InputSchema is the JSON Schema of tool_9's arguments.
@@ -1532,16 +1550,14 @@ const toolgenTool9InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool9Handler returns the handler of tool tool_9: it decodes the
-// arguments and calls h.Tool9.
-func toolgenTool9Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool9Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool9(ctx, in)
+// toolgenTool9Handler is the handler of tool tool_9: it decodes the arguments
+// and calls h.Tool9.
+func toolgenTool9Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool9Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool9(ctx, in)
 }
 
 // toolgenTool10InputSchema is the JSON Schema of tool_10's arguments.
@@ -1559,16 +1575,14 @@ const toolgenTool10InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool10Handler returns the handler of tool tool_10: it decodes the
-// arguments and calls h.Tool10.
-func toolgenTool10Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool10Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool10(ctx, in)
+// toolgenTool10Handler is the handler of tool tool_10: it decodes the arguments
+// and calls h.Tool10.
+func toolgenTool10Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool10Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool10(ctx, in)
 }
 
 // toolgenTool11InputSchema is the JSON Schema of tool_11's arguments.
@@ -1586,16 +1600,14 @@ const toolgenTool11InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool11Handler returns the handler of tool tool_11: it decodes the
-// arguments and calls h.Tool11.
-func toolgenTool11Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool11Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool11(ctx, in)
+// toolgenTool11Handler is the handler of tool tool_11: it decodes the arguments
+// and calls h.Tool11.
+func toolgenTool11Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool11Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool11(ctx, in)
 }
 
 // toolgenTool12InputSchema is the JSON Schema of tool_12's arguments.
@@ -1613,16 +1625,14 @@ const toolgenTool12InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool12Handler returns the handler of tool tool_12: it decodes the
-// arguments and calls h.Tool12.
-func toolgenTool12Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool12Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool12(ctx, in)
+// toolgenTool12Handler is the handler of tool tool_12: it decodes the arguments
+// and calls h.Tool12.
+func toolgenTool12Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool12Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool12(ctx, in)
 }
 
 // toolgenTool13InputSchema is the JSON Schema of tool_13's arguments.
@@ -1640,16 +1650,14 @@ const toolgenTool13InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool13Handler returns the handler of tool tool_13: it decodes the
-// arguments and calls h.Tool13.
-func toolgenTool13Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool13Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool13(ctx, in)
+// toolgenTool13Handler is the handler of tool tool_13: it decodes the arguments
+// and calls h.Tool13.
+func toolgenTool13Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool13Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool13(ctx, in)
 }
 
 // toolgenTool14InputSchema is the JSON Schema of tool_14's arguments.
@@ -1667,16 +1675,14 @@ const toolgenTool14InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool14Handler returns the handler of tool tool_14: it decodes the
-// arguments and calls h.Tool14.
-func toolgenTool14Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool14Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool14(ctx, in)
+// toolgenTool14Handler is the handler of tool tool_14: it decodes the arguments
+// and calls h.Tool14.
+func toolgenTool14Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool14Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool14(ctx, in)
 }
 
 // toolgenTool15InputSchema is the JSON Schema of tool_15's arguments.
@@ -1694,16 +1700,14 @@ const toolgenTool15InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool15Handler returns the handler of tool tool_15: it decodes the
-// arguments and calls h.Tool15.
-func toolgenTool15Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool15Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool15(ctx, in)
+// toolgenTool15Handler is the handler of tool tool_15: it decodes the arguments
+// and calls h.Tool15.
+func toolgenTool15Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool15Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool15(ctx, in)
 }
 
 // toolgenTool16InputSchema is the JSON Schema of tool_16's arguments.
@@ -1721,16 +1725,14 @@ const toolgenTool16InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool16Handler returns the handler of tool tool_16: it decodes the
-// arguments and calls h.Tool16.
-func toolgenTool16Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool16Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool16(ctx, in)
+// toolgenTool16Handler is the handler of tool tool_16: it decodes the arguments
+// and calls h.Tool16.
+func toolgenTool16Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool16Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool16(ctx, in)
 }
 
 // toolgenTool17InputSchema is the JSON Schema of tool_17's arguments.
@@ -1748,16 +1750,14 @@ const toolgenTool17InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool17Handler returns the handler of tool tool_17: it decodes the
-// arguments and calls h.Tool17.
-func toolgenTool17Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool17Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool17(ctx, in)
+// toolgenTool17Handler is the handler of tool tool_17: it decodes the arguments
+// and calls h.Tool17.
+func toolgenTool17Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool17Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool17(ctx, in)
 }
 
 // toolgenTool18InputSchema is the JSON Schema of tool_18's arguments.
@@ -1775,16 +1775,14 @@ const toolgenTool18InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool18Handler returns the handler of tool tool_18: it decodes the
-// arguments and calls h.Tool18.
-func toolgenTool18Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool18Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool18(ctx, in)
+// toolgenTool18Handler is the handler of tool tool_18: it decodes the arguments
+// and calls h.Tool18.
+func toolgenTool18Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool18Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool18(ctx, in)
 }
 
 // toolgenTool19InputSchema is the JSON Schema of tool_19's arguments.
@@ -1802,16 +1800,14 @@ const toolgenTool19InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool19Handler returns the handler of tool tool_19: it decodes the
-// arguments and calls h.Tool19.
-func toolgenTool19Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool19Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool19(ctx, in)
+// toolgenTool19Handler is the handler of tool tool_19: it decodes the arguments
+// and calls h.Tool19.
+func toolgenTool19Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool19Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool19(ctx, in)
 }
 
 // toolgenTool20InputSchema is the JSON Schema of tool_20's arguments.
@@ -1829,16 +1825,14 @@ const toolgenTool20InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool20Handler returns the handler of tool tool_20: it decodes the
-// arguments and calls h.Tool20.
-func toolgenTool20Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool20Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool20(ctx, in)
+// toolgenTool20Handler is the handler of tool tool_20: it decodes the arguments
+// and calls h.Tool20.
+func toolgenTool20Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool20Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool20(ctx, in)
 }
 
 // toolgenTool21InputSchema is the JSON Schema of tool_21's arguments.
@@ -1856,16 +1850,14 @@ const toolgenTool21InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool21Handler returns the handler of tool tool_21: it decodes the
-// arguments and calls h.Tool21.
-func toolgenTool21Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool21Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool21(ctx, in)
+// toolgenTool21Handler is the handler of tool tool_21: it decodes the arguments
+// and calls h.Tool21.
+func toolgenTool21Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool21Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool21(ctx, in)
 }
 
 // toolgenTool22InputSchema is the JSON Schema of tool_22's arguments.
@@ -1883,16 +1875,14 @@ const toolgenTool22InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool22Handler returns the handler of tool tool_22: it decodes the
-// arguments and calls h.Tool22.
-func toolgenTool22Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool22Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool22(ctx, in)
+// toolgenTool22Handler is the handler of tool tool_22: it decodes the arguments
+// and calls h.Tool22.
+func toolgenTool22Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool22Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool22(ctx, in)
 }
 
 // toolgenTool23InputSchema is the JSON Schema of tool_23's arguments.
@@ -1910,16 +1900,14 @@ const toolgenTool23InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool23Handler returns the handler of tool tool_23: it decodes the
-// arguments and calls h.Tool23.
-func toolgenTool23Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool23Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool23(ctx, in)
+// toolgenTool23Handler is the handler of tool tool_23: it decodes the arguments
+// and calls h.Tool23.
+func toolgenTool23Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool23Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool23(ctx, in)
 }
 
 // toolgenTool24InputSchema is the JSON Schema of tool_24's arguments.
@@ -1937,16 +1925,14 @@ const toolgenTool24InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool24Handler returns the handler of tool tool_24: it decodes the
-// arguments and calls h.Tool24.
-func toolgenTool24Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool24Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool24(ctx, in)
+// toolgenTool24Handler is the handler of tool tool_24: it decodes the arguments
+// and calls h.Tool24.
+func toolgenTool24Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool24Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool24(ctx, in)
 }
 
 // toolgenTool25InputSchema is the JSON Schema of tool_25's arguments.
@@ -1964,16 +1950,14 @@ const toolgenTool25InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool25Handler returns the handler of tool tool_25: it decodes the
-// arguments and calls h.Tool25.
-func toolgenTool25Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool25Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool25(ctx, in)
+// toolgenTool25Handler is the handler of tool tool_25: it decodes the arguments
+// and calls h.Tool25.
+func toolgenTool25Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool25Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool25(ctx, in)
 }
 
 // toolgenTool26InputSchema is the JSON Schema of tool_26's arguments.
@@ -1991,16 +1975,14 @@ const toolgenTool26InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool26Handler returns the handler of tool tool_26: it decodes the
-// arguments and calls h.Tool26.
-func toolgenTool26Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool26Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool26(ctx, in)
+// toolgenTool26Handler is the handler of tool tool_26: it decodes the arguments
+// and calls h.Tool26.
+func toolgenTool26Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool26Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool26(ctx, in)
 }
 
 // toolgenTool27InputSchema is the JSON Schema of tool_27's arguments.
@@ -2018,16 +2000,14 @@ const toolgenTool27InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool27Handler returns the handler of tool tool_27: it decodes the
-// arguments and calls h.Tool27.
-func toolgenTool27Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool27Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool27(ctx, in)
+// toolgenTool27Handler is the handler of tool tool_27: it decodes the arguments
+// and calls h.Tool27.
+func toolgenTool27Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool27Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool27(ctx, in)
 }
 
 // toolgenTool28InputSchema is the JSON Schema of tool_28's arguments.
@@ -2045,16 +2025,14 @@ const toolgenTool28InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool28Handler returns the handler of tool tool_28: it decodes the
-// arguments and calls h.Tool28.
-func toolgenTool28Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool28Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool28(ctx, in)
+// toolgenTool28Handler is the handler of tool tool_28: it decodes the arguments
+// and calls h.Tool28.
+func toolgenTool28Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool28Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool28(ctx, in)
 }
 
 // toolgenTool29InputSchema is the JSON Schema of tool_29's arguments.
@@ -2072,16 +2050,14 @@ const toolgenTool29InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool29Handler returns the handler of tool tool_29: it decodes the
-// arguments and calls h.Tool29.
-func toolgenTool29Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool29Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool29(ctx, in)
+// toolgenTool29Handler is the handler of tool tool_29: it decodes the arguments
+// and calls h.Tool29.
+func toolgenTool29Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool29Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool29(ctx, in)
 }
 
 // toolgenTool30InputSchema is the JSON Schema of tool_30's arguments.
@@ -2099,16 +2075,14 @@ const toolgenTool30InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool30Handler returns the handler of tool tool_30: it decodes the
-// arguments and calls h.Tool30.
-func toolgenTool30Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool30Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool30(ctx, in)
+// toolgenTool30Handler is the handler of tool tool_30: it decodes the arguments
+// and calls h.Tool30.
+func toolgenTool30Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool30Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool30(ctx, in)
 }
 
 // toolgenTool31InputSchema is the JSON Schema of tool_31's arguments.
@@ -2126,16 +2100,14 @@ const toolgenTool31InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool31Handler returns the handler of tool tool_31: it decodes the
-// arguments and calls h.Tool31.
-func toolgenTool31Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool31Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool31(ctx, in)
+// toolgenTool31Handler is the handler of tool tool_31: it decodes the arguments
+// and calls h.Tool31.
+func toolgenTool31Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool31Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool31(ctx, in)
 }
 
 // toolgenTool32InputSchema is the JSON Schema of tool_32's arguments.
@@ -2153,16 +2125,14 @@ const toolgenTool32InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool32Handler returns the handler of tool tool_32: it decodes the
-// arguments and calls h.Tool32.
-func toolgenTool32Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool32Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool32(ctx, in)
+// toolgenTool32Handler is the handler of tool tool_32: it decodes the arguments
+// and calls h.Tool32.
+func toolgenTool32Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool32Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool32(ctx, in)
 }
 
 // toolgenTool33InputSchema is the JSON Schema of tool_33's arguments.
@@ -2180,16 +2150,14 @@ const toolgenTool33InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool33Handler returns the handler of tool tool_33: it decodes the
-// arguments and calls h.Tool33.
-func toolgenTool33Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool33Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool33(ctx, in)
+// toolgenTool33Handler is the handler of tool tool_33: it decodes the arguments
+// and calls h.Tool33.
+func toolgenTool33Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool33Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool33(ctx, in)
 }
 
 // toolgenTool34InputSchema is the JSON Schema of tool_34's arguments.
@@ -2207,16 +2175,14 @@ const toolgenTool34InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool34Handler returns the handler of tool tool_34: it decodes the
-// arguments and calls h.Tool34.
-func toolgenTool34Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool34Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool34(ctx, in)
+// toolgenTool34Handler is the handler of tool tool_34: it decodes the arguments
+// and calls h.Tool34.
+func toolgenTool34Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool34Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool34(ctx, in)
 }
 
 // toolgenTool35InputSchema is the JSON Schema of tool_35's arguments.
@@ -2234,16 +2200,14 @@ const toolgenTool35InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool35Handler returns the handler of tool tool_35: it decodes the
-// arguments and calls h.Tool35.
-func toolgenTool35Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool35Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool35(ctx, in)
+// toolgenTool35Handler is the handler of tool tool_35: it decodes the arguments
+// and calls h.Tool35.
+func toolgenTool35Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool35Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool35(ctx, in)
 }
 
 // toolgenTool36InputSchema is the JSON Schema of tool_36's arguments.
@@ -2261,16 +2225,14 @@ const toolgenTool36InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool36Handler returns the handler of tool tool_36: it decodes the
-// arguments and calls h.Tool36.
-func toolgenTool36Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool36Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool36(ctx, in)
+// toolgenTool36Handler is the handler of tool tool_36: it decodes the arguments
+// and calls h.Tool36.
+func toolgenTool36Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool36Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool36(ctx, in)
 }
 
 // toolgenTool37InputSchema is the JSON Schema of tool_37's arguments.
@@ -2288,16 +2250,14 @@ const toolgenTool37InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool37Handler returns the handler of tool tool_37: it decodes the
-// arguments and calls h.Tool37.
-func toolgenTool37Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool37Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool37(ctx, in)
+// toolgenTool37Handler is the handler of tool tool_37: it decodes the arguments
+// and calls h.Tool37.
+func toolgenTool37Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool37Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool37(ctx, in)
 }
 
 // toolgenTool38InputSchema is the JSON Schema of tool_38's arguments.
@@ -2315,16 +2275,14 @@ const toolgenTool38InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool38Handler returns the handler of tool tool_38: it decodes the
-// arguments and calls h.Tool38.
-func toolgenTool38Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool38Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool38(ctx, in)
+// toolgenTool38Handler is the handler of tool tool_38: it decodes the arguments
+// and calls h.Tool38.
+func toolgenTool38Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool38Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool38(ctx, in)
 }
 
 // toolgenTool39InputSchema is the JSON Schema of tool_39's arguments.
@@ -2342,16 +2300,14 @@ const toolgenTool39InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool39Handler returns the handler of tool tool_39: it decodes the
-// arguments and calls h.Tool39.
-func toolgenTool39Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool39Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool39(ctx, in)
+// toolgenTool39Handler is the handler of tool tool_39: it decodes the arguments
+// and calls h.Tool39.
+func toolgenTool39Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool39Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool39(ctx, in)
 }
 
 // toolgenTool40InputSchema is the JSON Schema of tool_40's arguments.
@@ -2369,16 +2325,14 @@ const toolgenTool40InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool40Handler returns the handler of tool tool_40: it decodes the
-// arguments and calls h.Tool40.
-func toolgenTool40Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool40Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool40(ctx, in)
+// toolgenTool40Handler is the handler of tool tool_40: it decodes the arguments
+// and calls h.Tool40.
+func toolgenTool40Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool40Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool40(ctx, in)
 }
 
 // toolgenTool41InputSchema is the JSON Schema of tool_41's arguments.
@@ -2396,16 +2350,14 @@ const toolgenTool41InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool41Handler returns the handler of tool tool_41: it decodes the
-// arguments and calls h.Tool41.
-func toolgenTool41Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool41Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool41(ctx, in)
+// toolgenTool41Handler is the handler of tool tool_41: it decodes the arguments
+// and calls h.Tool41.
+func toolgenTool41Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool41Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool41(ctx, in)
 }
 
 // toolgenTool42InputSchema is the JSON Schema of tool_42's arguments.
@@ -2423,16 +2375,14 @@ const toolgenTool42InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool42Handler returns the handler of tool tool_42: it decodes the
-// arguments and calls h.Tool42.
-func toolgenTool42Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool42Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool42(ctx, in)
+// toolgenTool42Handler is the handler of tool tool_42: it decodes the arguments
+// and calls h.Tool42.
+func toolgenTool42Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool42Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool42(ctx, in)
 }
 
 // toolgenTool43InputSchema is the JSON Schema of tool_43's arguments.
@@ -2450,16 +2400,14 @@ const toolgenTool43InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool43Handler returns the handler of tool tool_43: it decodes the
-// arguments and calls h.Tool43.
-func toolgenTool43Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool43Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool43(ctx, in)
+// toolgenTool43Handler is the handler of tool tool_43: it decodes the arguments
+// and calls h.Tool43.
+func toolgenTool43Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool43Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool43(ctx, in)
 }
 
 // toolgenTool44InputSchema is the JSON Schema of tool_44's arguments.
@@ -2477,16 +2425,14 @@ const toolgenTool44InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool44Handler returns the handler of tool tool_44: it decodes the
-// arguments and calls h.Tool44.
-func toolgenTool44Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool44Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool44(ctx, in)
+// toolgenTool44Handler is the handler of tool tool_44: it decodes the arguments
+// and calls h.Tool44.
+func toolgenTool44Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool44Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool44(ctx, in)
 }
 
 // toolgenTool45InputSchema is the JSON Schema of tool_45's arguments.
@@ -2504,16 +2450,14 @@ const toolgenTool45InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool45Handler returns the handler of tool tool_45: it decodes the
-// arguments and calls h.Tool45.
-func toolgenTool45Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool45Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool45(ctx, in)
+// toolgenTool45Handler is the handler of tool tool_45: it decodes the arguments
+// and calls h.Tool45.
+func toolgenTool45Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool45Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool45(ctx, in)
 }
 
 // toolgenTool46InputSchema is the JSON Schema of tool_46's arguments.
@@ -2531,16 +2475,14 @@ const toolgenTool46InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool46Handler returns the handler of tool tool_46: it decodes the
-// arguments and calls h.Tool46.
-func toolgenTool46Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool46Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool46(ctx, in)
+// toolgenTool46Handler is the handler of tool tool_46: it decodes the arguments
+// and calls h.Tool46.
+func toolgenTool46Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool46Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool46(ctx, in)
 }
 
 // toolgenTool47InputSchema is the JSON Schema of tool_47's arguments.
@@ -2558,16 +2500,14 @@ const toolgenTool47InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool47Handler returns the handler of tool tool_47: it decodes the
-// arguments and calls h.Tool47.
-func toolgenTool47Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool47Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool47(ctx, in)
+// toolgenTool47Handler is the handler of tool tool_47: it decodes the arguments
+// and calls h.Tool47.
+func toolgenTool47Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool47Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool47(ctx, in)
 }
 
 // toolgenTool48InputSchema is the JSON Schema of tool_48's arguments.
@@ -2585,16 +2525,14 @@ const toolgenTool48InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool48Handler returns the handler of tool tool_48: it decodes the
-// arguments and calls h.Tool48.
-func toolgenTool48Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool48Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool48(ctx, in)
+// toolgenTool48Handler is the handler of tool tool_48: it decodes the arguments
+// and calls h.Tool48.
+func toolgenTool48Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool48Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool48(ctx, in)
 }
 
 // toolgenTool49InputSchema is the JSON Schema of tool_49's arguments.
@@ -2612,16 +2550,14 @@ const toolgenTool49InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool49Handler returns the handler of tool tool_49: it decodes the
-// arguments and calls h.Tool49.
-func toolgenTool49Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool49Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool49(ctx, in)
+// toolgenTool49Handler is the handler of tool tool_49: it decodes the arguments
+// and calls h.Tool49.
+func toolgenTool49Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool49Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool49(ctx, in)
 }
 
 // toolgenTool50InputSchema is the JSON Schema of tool_50's arguments.
@@ -2639,16 +2575,14 @@ const toolgenTool50InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool50Handler returns the handler of tool tool_50: it decodes the
-// arguments and calls h.Tool50.
-func toolgenTool50Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool50Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool50(ctx, in)
+// toolgenTool50Handler is the handler of tool tool_50: it decodes the arguments
+// and calls h.Tool50.
+func toolgenTool50Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool50Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool50(ctx, in)
 }
 
 // toolgenTool51InputSchema is the JSON Schema of tool_51's arguments.
@@ -2666,16 +2600,14 @@ const toolgenTool51InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool51Handler returns the handler of tool tool_51: it decodes the
-// arguments and calls h.Tool51.
-func toolgenTool51Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool51Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool51(ctx, in)
+// toolgenTool51Handler is the handler of tool tool_51: it decodes the arguments
+// and calls h.Tool51.
+func toolgenTool51Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool51Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool51(ctx, in)
 }
 
 // toolgenTool52InputSchema is the JSON Schema of tool_52's arguments.
@@ -2693,16 +2625,14 @@ const toolgenTool52InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool52Handler returns the handler of tool tool_52: it decodes the
-// arguments and calls h.Tool52.
-func toolgenTool52Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool52Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool52(ctx, in)
+// toolgenTool52Handler is the handler of tool tool_52: it decodes the arguments
+// and calls h.Tool52.
+func toolgenTool52Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool52Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool52(ctx, in)
 }
 
 // toolgenTool53InputSchema is the JSON Schema of tool_53's arguments.
@@ -2720,16 +2650,14 @@ const toolgenTool53InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool53Handler returns the handler of tool tool_53: it decodes the
-// arguments and calls h.Tool53.
-func toolgenTool53Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool53Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool53(ctx, in)
+// toolgenTool53Handler is the handler of tool tool_53: it decodes the arguments
+// and calls h.Tool53.
+func toolgenTool53Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool53Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool53(ctx, in)
 }
 
 // toolgenTool54InputSchema is the JSON Schema of tool_54's arguments.
@@ -2747,16 +2675,14 @@ const toolgenTool54InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool54Handler returns the handler of tool tool_54: it decodes the
-// arguments and calls h.Tool54.
-func toolgenTool54Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool54Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool54(ctx, in)
+// toolgenTool54Handler is the handler of tool tool_54: it decodes the arguments
+// and calls h.Tool54.
+func toolgenTool54Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool54Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool54(ctx, in)
 }
 
 // toolgenTool55InputSchema is the JSON Schema of tool_55's arguments.
@@ -2774,16 +2700,14 @@ const toolgenTool55InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool55Handler returns the handler of tool tool_55: it decodes the
-// arguments and calls h.Tool55.
-func toolgenTool55Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool55Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool55(ctx, in)
+// toolgenTool55Handler is the handler of tool tool_55: it decodes the arguments
+// and calls h.Tool55.
+func toolgenTool55Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool55Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool55(ctx, in)
 }
 
 // toolgenTool56InputSchema is the JSON Schema of tool_56's arguments.
@@ -2801,16 +2725,14 @@ const toolgenTool56InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool56Handler returns the handler of tool tool_56: it decodes the
-// arguments and calls h.Tool56.
-func toolgenTool56Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool56Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool56(ctx, in)
+// toolgenTool56Handler is the handler of tool tool_56: it decodes the arguments
+// and calls h.Tool56.
+func toolgenTool56Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool56Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool56(ctx, in)
 }
 
 // toolgenTool57InputSchema is the JSON Schema of tool_57's arguments.
@@ -2828,16 +2750,14 @@ const toolgenTool57InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool57Handler returns the handler of tool tool_57: it decodes the
-// arguments and calls h.Tool57.
-func toolgenTool57Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool57Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool57(ctx, in)
+// toolgenTool57Handler is the handler of tool tool_57: it decodes the arguments
+// and calls h.Tool57.
+func toolgenTool57Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool57Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool57(ctx, in)
 }
 
 // toolgenTool58InputSchema is the JSON Schema of tool_58's arguments.
@@ -2855,16 +2775,14 @@ const toolgenTool58InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool58Handler returns the handler of tool tool_58: it decodes the
-// arguments and calls h.Tool58.
-func toolgenTool58Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool58Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool58(ctx, in)
+// toolgenTool58Handler is the handler of tool tool_58: it decodes the arguments
+// and calls h.Tool58.
+func toolgenTool58Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool58Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool58(ctx, in)
 }
 
 // toolgenTool59InputSchema is the JSON Schema of tool_59's arguments.
@@ -2882,16 +2800,14 @@ const toolgenTool59InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool59Handler returns the handler of tool tool_59: it decodes the
-// arguments and calls h.Tool59.
-func toolgenTool59Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool59Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool59(ctx, in)
+// toolgenTool59Handler is the handler of tool tool_59: it decodes the arguments
+// and calls h.Tool59.
+func toolgenTool59Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool59Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool59(ctx, in)
 }
 
 // toolgenTool60InputSchema is the JSON Schema of tool_60's arguments.
@@ -2909,14 +2825,12 @@ const toolgenTool60InputSchema = `{
 	"additionalProperties": false
 }`
 
-// toolgenTool60Handler returns the handler of tool tool_60: it decodes the
-// arguments and calls h.Tool60.
-func toolgenTool60Handler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in Tool60Input
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Tool60(ctx, in)
+// toolgenTool60Handler is the handler of tool tool_60: it decodes the arguments
+// and calls h.Tool60.
+func toolgenTool60Handler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in Tool60Input
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Tool60(ctx, in)
 }

@@ -79,6 +79,16 @@ func (UnimplementedHandlers) Two(context.Context, TwoInput) (*runtime.Result, er
 	return nil, errors.New("tool two is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -89,13 +99,13 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenPickInputSchema),
 		OutputSchema: json.RawMessage(toolgenPickOutputSchema),
 		Signature:    "pick(名前?: string, level?: 5 | -1 | 16, 3d?: boolean) -> point",
-		Handler:      toolgenPickHandler(h),
+		Handler:      toolgenBind(h, toolgenPickHandler),
 	}, {
 		Name:        "two",
 		Toolkit:     "Names",
 		InputSchema: json.RawMessage(toolgenTwoInputSchema),
 		Signature:   "two(at?: point) -> content",
-		Handler:     toolgenTwoHandler(h),
+		Handler:     toolgenBind(h, toolgenTwoHandler),
 	}}
 }
 
@@ -152,20 +162,18 @@ const toolgenPickOutputSchema = `{
 	}
 }`
 
-// toolgenPickHandler returns the handler of tool pick: it decodes the arguments
-// and calls h.Pick.
-func toolgenPickHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in PickInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Pick(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenPickHandler is the handler of tool pick: it decodes the arguments and
+// calls h.Pick.
+func toolgenPickHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in PickInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.Pick(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenTwoInputSchema is the JSON Schema of two's arguments.
@@ -191,14 +199,12 @@ const toolgenTwoInputSchema = `{
 	}
 }`
 
-// toolgenTwoHandler returns the handler of tool two: it decodes the arguments
-// and calls h.Two.
-func toolgenTwoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in TwoInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Two(ctx, in)
+// toolgenTwoHandler is the handler of tool two: it decodes the arguments and
+// calls h.Two.
+func toolgenTwoHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in TwoInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Two(ctx, in)
 }

@@ -80,6 +80,16 @@ func (UnimplementedHandlers) Ping(context.Context, PingInput) (*runtime.Result, 
 	return nil, errors.New("tool ping is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -91,7 +101,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenReadIssueInputSchema),
 		Scopes:      []string{"issues:read"},
 		Signature:   "read_issue(number: integer) -> content",
-		Handler:     toolgenReadIssueHandler(h),
+		Handler:     toolgenBind(h, toolgenReadIssueHandler),
 	}, {
 		Name:        "close_issue",
 		Description: "Closes an issue, at most ten times a minute per caller.",
@@ -102,7 +112,7 @@ func Tools(h Handlers) runtime.ToolList {
 		Timeout:     30 * time.Second,
 		Approval:    runtime.ApprovalOperator,
 		Signature:   "close_issue() -> content",
-		Handler:     toolgenCloseIssueHandler(h),
+		Handler:     toolgenBind(h, toolgenCloseIssueHandler),
 	}, {
 		Name:        "export",
 		Description: "Runs long, and at most once an hour.",
@@ -112,7 +122,7 @@ func Tools(h Handlers) runtime.ToolList {
 		Timeout:     90 * time.Minute,
 		Task:        runtime.TaskOptional,
 		Signature:   "export() -> content",
-		Handler:     toolgenExportHandler(h),
+		Handler:     toolgenBind(h, toolgenExportHandler),
 	}, {
 		Name:        "delete",
 		Description: "Deletes an issue once the caller's user agrees.",
@@ -121,14 +131,14 @@ func Tools(h Handlers) runtime.ToolList {
 		Approval:    runtime.ApprovalClient,
 		Task:        runtime.TaskRequired,
 		Signature:   "delete() -> content",
-		Handler:     toolgenDeleteHandler(h),
+		Handler:     toolgenBind(h, toolgenDeleteHandler),
 	}, {
 		Name:        "ping",
 		Description: "Has no policy.",
 		Toolkit:     "Policy",
 		InputSchema: json.RawMessage(toolgenPingInputSchema),
 		Signature:   "ping() -> content",
-		Handler:     toolgenPingHandler(h),
+		Handler:     toolgenBind(h, toolgenPingHandler),
 	}}
 }
 
@@ -146,16 +156,14 @@ const toolgenReadIssueInputSchema = `{
 	]
 }`
 
-// toolgenReadIssueHandler returns the handler of tool read_issue: it decodes
-// the arguments and calls h.ReadIssue.
-func toolgenReadIssueHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ReadIssueInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.ReadIssue(ctx, in)
+// toolgenReadIssueHandler is the handler of tool read_issue: it decodes the
+// arguments and calls h.ReadIssue.
+func toolgenReadIssueHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ReadIssueInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.ReadIssue(ctx, in)
 }
 
 // toolgenCloseIssueInputSchema is the JSON Schema of close_issue's arguments.
@@ -163,16 +171,14 @@ const toolgenCloseIssueInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenCloseIssueHandler returns the handler of tool close_issue: it decodes
-// the arguments and calls h.CloseIssue.
-func toolgenCloseIssueHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in CloseIssueInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.CloseIssue(ctx, in)
+// toolgenCloseIssueHandler is the handler of tool close_issue: it decodes the
+// arguments and calls h.CloseIssue.
+func toolgenCloseIssueHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in CloseIssueInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.CloseIssue(ctx, in)
 }
 
 // toolgenExportInputSchema is the JSON Schema of export's arguments.
@@ -180,16 +186,14 @@ const toolgenExportInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenExportHandler returns the handler of tool export: it decodes the
-// arguments and calls h.Export.
-func toolgenExportHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ExportInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Export(ctx, in)
+// toolgenExportHandler is the handler of tool export: it decodes the arguments
+// and calls h.Export.
+func toolgenExportHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ExportInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Export(ctx, in)
 }
 
 // toolgenDeleteInputSchema is the JSON Schema of delete's arguments.
@@ -197,16 +201,14 @@ const toolgenDeleteInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenDeleteHandler returns the handler of tool delete: it decodes the
-// arguments and calls h.Delete.
-func toolgenDeleteHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in DeleteInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Delete(ctx, in)
+// toolgenDeleteHandler is the handler of tool delete: it decodes the arguments
+// and calls h.Delete.
+func toolgenDeleteHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in DeleteInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Delete(ctx, in)
 }
 
 // toolgenPingInputSchema is the JSON Schema of ping's arguments.
@@ -214,14 +216,12 @@ const toolgenPingInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenPingHandler returns the handler of tool ping: it decodes the arguments
-// and calls h.Ping.
-func toolgenPingHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in PingInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Ping(ctx, in)
+// toolgenPingHandler is the handler of tool ping: it decodes the arguments and
+// calls h.Ping.
+func toolgenPingHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in PingInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Ping(ctx, in)
 }

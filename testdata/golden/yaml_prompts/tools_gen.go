@@ -34,6 +34,16 @@ func (UnimplementedHandlers) Echo(context.Context, EchoInput) (*runtime.Result, 
 	return nil, errors.New("tool echo is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -44,7 +54,7 @@ func Tools(h Handlers) runtime.ToolList {
 		Toolkit:     "Yprompts",
 		InputSchema: json.RawMessage(toolgenEchoInputSchema),
 		Signature:   "echo(text?: string) -> content",
-		Handler:     toolgenEchoHandler(h),
+		Handler:     toolgenBind(h, toolgenEchoHandler),
 	}}
 }
 
@@ -73,14 +83,12 @@ const toolgenEchoInputSchema = `{
 	}
 }`
 
-// toolgenEchoHandler returns the handler of tool echo: it decodes the arguments
-// and calls h.Echo.
-func toolgenEchoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in EchoInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Echo(ctx, in)
+// toolgenEchoHandler is the handler of tool echo: it decodes the arguments and
+// calls h.Echo.
+func toolgenEchoHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in EchoInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Echo(ctx, in)
 }

@@ -57,6 +57,16 @@ func (UnimplementedHandlers) Local(context.Context, LocalInput) (*runtime.Result
 	return nil, errors.New("tool local is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -68,7 +78,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenForecastInputSchema),
 		Secrets:     []string{"WEATHER_API_KEY"},
 		Signature:   "forecast(city?: string) -> content",
-		Handler:     toolgenForecastHandler(h),
+		Handler:     toolgenBind(h, toolgenForecastHandler),
 	}, {
 		Name:        "sync",
 		Description: "Copies between two services, each with its own key.",
@@ -76,14 +86,14 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenSyncInputSchema),
 		Secrets:     []string{"SOURCE_TOKEN", "_target_token2"},
 		Signature:   "sync() -> content",
-		Handler:     toolgenSyncHandler(h),
+		Handler:     toolgenBind(h, toolgenSyncHandler),
 	}, {
 		Name:        "local",
 		Description: "Needs no secret.",
 		Toolkit:     "Secrets",
 		InputSchema: json.RawMessage(toolgenLocalInputSchema),
 		Signature:   "local() -> content",
-		Handler:     toolgenLocalHandler(h),
+		Handler:     toolgenBind(h, toolgenLocalHandler),
 	}}
 }
 
@@ -98,16 +108,14 @@ const toolgenForecastInputSchema = `{
 	}
 }`
 
-// toolgenForecastHandler returns the handler of tool forecast: it decodes the
+// toolgenForecastHandler is the handler of tool forecast: it decodes the
 // arguments and calls h.Forecast.
-func toolgenForecastHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ForecastInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Forecast(ctx, in)
+func toolgenForecastHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ForecastInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Forecast(ctx, in)
 }
 
 // toolgenSyncInputSchema is the JSON Schema of sync's arguments.
@@ -115,16 +123,14 @@ const toolgenSyncInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenSyncHandler returns the handler of tool sync: it decodes the arguments
-// and calls h.Sync.
-func toolgenSyncHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in SyncInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Sync(ctx, in)
+// toolgenSyncHandler is the handler of tool sync: it decodes the arguments and
+// calls h.Sync.
+func toolgenSyncHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in SyncInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Sync(ctx, in)
 }
 
 // toolgenLocalInputSchema is the JSON Schema of local's arguments.
@@ -132,14 +138,12 @@ const toolgenLocalInputSchema = `{
 	"type": "object"
 }`
 
-// toolgenLocalHandler returns the handler of tool local: it decodes the
-// arguments and calls h.Local.
-func toolgenLocalHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in LocalInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		return h.Local(ctx, in)
+// toolgenLocalHandler is the handler of tool local: it decodes the arguments
+// and calls h.Local.
+func toolgenLocalHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in LocalInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	return h.Local(ctx, in)
 }

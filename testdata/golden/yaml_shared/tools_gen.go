@@ -105,6 +105,16 @@ func (UnimplementedHandlers) ListBookmarks(context.Context, ListBookmarksInput) 
 	return out, errors.New("tool list_bookmarks is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -116,7 +126,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenAddBookmarkInputSchema),
 		OutputSchema: json.RawMessage(toolgenAddBookmarkOutputSchema),
 		Signature:    `add_bookmark(url: string, visibility: "private" | "public", order: "newest" | "oldest") -> bookmark`,
-		Handler:      toolgenAddBookmarkHandler(h),
+		Handler:      toolgenBind(h, toolgenAddBookmarkHandler),
 	}, {
 		Name:         "list_bookmarks",
 		Description:  "Lists the bookmarks.",
@@ -124,7 +134,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenListBookmarksInputSchema),
 		OutputSchema: json.RawMessage(toolgenListBookmarksOutputSchema),
 		Signature:    `list_bookmarks(visibility: "public" | "private") -> bookmark[]`,
-		Handler:      toolgenListBookmarksHandler(h),
+		Handler:      toolgenBind(h, toolgenListBookmarksHandler),
 	}}
 }
 
@@ -204,20 +214,18 @@ const toolgenAddBookmarkOutputSchema = `{
 	}
 }`
 
-// toolgenAddBookmarkHandler returns the handler of tool add_bookmark: it
-// decodes the arguments and calls h.AddBookmark.
-func toolgenAddBookmarkHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in AddBookmarkInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.AddBookmark(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenAddBookmarkHandler is the handler of tool add_bookmark: it decodes the
+// arguments and calls h.AddBookmark.
+func toolgenAddBookmarkHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in AddBookmarkInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.AddBookmark(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenListBookmarksInputSchema is the JSON Schema of list_bookmarks's
@@ -286,18 +294,16 @@ const toolgenListBookmarksOutputSchema = `{
 	}
 }`
 
-// toolgenListBookmarksHandler returns the handler of tool list_bookmarks: it
-// decodes the arguments and calls h.ListBookmarks.
-func toolgenListBookmarksHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ListBookmarksInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.ListBookmarks(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenListBookmarksHandler is the handler of tool list_bookmarks: it decodes
+// the arguments and calls h.ListBookmarks.
+func toolgenListBookmarksHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ListBookmarksInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.ListBookmarks(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }

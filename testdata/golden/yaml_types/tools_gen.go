@@ -139,6 +139,16 @@ func (UnimplementedHandlers) Motto(context.Context, MottoInput) (MottoOutput, er
 	return out, errors.New("tool motto is not implemented")
 }
 
+// toolgenBind returns the handler of a tool that calls fn with h. It is not
+// inlined, so that the compiler makes its closure once, not once a tool.
+//
+//go:noinline
+func toolgenBind(h Handlers, fn func(context.Context, Handlers, json.RawMessage) (*runtime.Result, error)) runtime.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+		return fn(ctx, h, args)
+	}
+}
+
 // Tools returns the tools of tools.yaml, served by h: each call's
 // arguments, validated against the tool's schema as written, are decoded
 // into its input type and passed to h's method.
@@ -150,7 +160,7 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenPlanTripInputSchema),
 		OutputSchema: json.RawMessage(toolgenPlanTripOutputSchema),
 		Signature:    `plan_trip(destination: string, user_id?: integer, budget?: number, flexible?: boolean = false, start: string, mode?: "train" | "plane" | "self-drive", priority?: 1 | 2 | 3, stops?: {city: string, nights?: integer}[], tags?: {[key: string]: string}, extra?: object, home?: place, choice?: string | integer, either?: string | null, both?: any, note?: string | null, fixed?: 42, anything?: any, http_url?: string) -> {id: string, legs: leg[]}`,
-		Handler:      toolgenPlanTripHandler(h),
+		Handler:      toolgenBind(h, toolgenPlanTripHandler),
 	}, {
 		Name:         "list_cities",
 		Description:  "Lists cities.",
@@ -158,14 +168,14 @@ func Tools(h Handlers) runtime.ToolList {
 		InputSchema:  json.RawMessage(toolgenListCitiesInputSchema),
 		OutputSchema: json.RawMessage(toolgenListCitiesOutputSchema),
 		Signature:    "list_cities(country?: string) -> string[]",
-		Handler:      toolgenListCitiesHandler(h),
+		Handler:      toolgenBind(h, toolgenListCitiesHandler),
 	}, {
 		Name:         "motto",
 		Toolkit:      "Types",
 		InputSchema:  json.RawMessage(toolgenMottoInputSchema),
 		OutputSchema: json.RawMessage(toolgenMottoOutputSchema),
 		Signature:    "motto() -> string",
-		Handler:      toolgenMottoHandler(h),
+		Handler:      toolgenBind(h, toolgenMottoHandler),
 	}}
 }
 
@@ -347,20 +357,18 @@ const toolgenPlanTripOutputSchema = `{
 	}
 }`
 
-// toolgenPlanTripHandler returns the handler of tool plan_trip: it decodes the
+// toolgenPlanTripHandler is the handler of tool plan_trip: it decodes the
 // arguments and calls h.PlanTrip.
-func toolgenPlanTripHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in PlanTripInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.PlanTrip(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+func toolgenPlanTripHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in PlanTripInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.PlanTrip(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenListCitiesInputSchema is the JSON Schema of list_cities's arguments.
@@ -382,20 +390,18 @@ const toolgenListCitiesOutputSchema = `{
 	}
 }`
 
-// toolgenListCitiesHandler returns the handler of tool list_cities: it decodes
-// the arguments and calls h.ListCities.
-func toolgenListCitiesHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in ListCitiesInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.ListCities(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenListCitiesHandler is the handler of tool list_cities: it decodes the
+// arguments and calls h.ListCities.
+func toolgenListCitiesHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in ListCitiesInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.ListCities(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenMottoInputSchema is the JSON Schema of motto's arguments.
@@ -410,18 +416,16 @@ const toolgenMottoOutputSchema = `{
 	"description": "A motto."
 }`
 
-// toolgenMottoHandler returns the handler of tool motto: it decodes the
-// arguments and calls h.Motto.
-func toolgenMottoHandler(h Handlers) func(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-		var in MottoInput
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
-		out, err := h.Motto(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		return runtime.StructuredResult(out)
+// toolgenMottoHandler is the handler of tool motto: it decodes the arguments
+// and calls h.Motto.
+func toolgenMottoHandler(ctx context.Context, h Handlers, args json.RawMessage) (*runtime.Result, error) {
+	var in MottoInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
+	out, err := h.Motto(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.StructuredResult(out)
 }
