@@ -31,7 +31,7 @@ func TestCallerID(t *testing.T) {
 			ctx = WithPrincipal(ctx, p)
 		}
 		got := s.callerID(ctx)
-		if own := s.owner(ctx, r); own != got {
+		if own := s.owner(ctx); own != got {
 			t.Errorf("a session's owner %q, the caller %q: two identities", own, got)
 		}
 		return got

@@ -291,7 +291,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return o.forbidden(err)
 	}
 	if t.RateLimit.N > 0 && !c.ValidateOnly {
-		if ok, wait := s.limiter.allow(t.Name, s.limitKey(ctx), t.RateLimit); !ok {
+		if ok, wait := s.limiter.allow(t.Name, s.callerKey(ctx), t.RateLimit); !ok {
 			return o.rateLimited(t, wait)
 		}
 	}

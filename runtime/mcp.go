@@ -430,16 +430,13 @@ func fingerprint(tools []Tool) uint64 {
 	return h.Sum64()
 }
 
-// owner is whom a session or a requestState opened by r belongs to: its
+// owner is whom a session or a requestState opened in ctx belongs to: its
 // caller's identity (callerID), "" when the server has no auth hook.
-func (s *Server) owner(ctx context.Context, r *http.Request) string {
+func (s *Server) owner(ctx context.Context) string {
 	if s.opts.AuthHook == nil {
 		return ""
 	}
-	if p, ok := PrincipalFromContext(ctx); ok && p != nil && p.Subject != "" {
-		return p.Subject
-	}
-	return credentialFingerprint(r)
+	return s.callerID(ctx)
 }
 
 // sessionRecorder notes the session id a response opens, before the

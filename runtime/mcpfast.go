@@ -122,7 +122,7 @@ func (s *Server) serveMCPFast(rq *request) (answered bool) {
 		if _, err := bearerToken(rq.r); err == nil {
 			// What withTokenInfo gives the SDK path: the caller, and
 			// the context the auth hook returned.
-			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.ctx, rq.r), Extra: map[string]any{tokenContextKey: rq.ctx}}
+			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.ctx), Extra: map[string]any{tokenContextKey: rq.ctx}}
 		}
 	}
 	switch string(fr.method) {

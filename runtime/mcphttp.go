@@ -180,7 +180,7 @@ func (s *Server) serveMCP(rq *request) error {
 //go:noinline
 func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, error) {
 	r := rq.r
-	owner := s.owner(rq.ctx, r)
+	owner := s.owner(rq.ctx)
 	if sid != "" {
 		if !s.mcp.sessions.use(sid, owner) {
 			s.log.WarnContext(rq.ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
@@ -191,7 +191,7 @@ func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, er
 	if r.Method != http.MethodPost {
 		return rq.w, nil
 	}
-	caller := sessionCaller(owner, r, s.opts.AuthHook != nil)
+	caller := s.callerKey(rq.ctx)
 	if old := s.mcp.sessions.makeRoom(s.mcp.srv, caller); old != "" {
 		s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max, "max_per_caller", s.mcp.sessions.per)
 		closeSession(s.mcp.srv, old)
@@ -210,7 +210,7 @@ func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, er
 // sessions, the open streams are bounded by MCPOptions.MaxSessions, the
 // least recently used one closed to make room.
 func (s *Server) serveSSE(rq *request) error {
-	owner := s.owner(rq.ctx, rq.r)
+	owner := s.owner(rq.ctx)
 	w := rq.w
 	r := rq.r.WithContext(rq.ctx)
 	switch r.Method {
@@ -221,7 +221,7 @@ func (s *Server) serveSSE(rq *request) error {
 		defer func() { s.mcp.sse.forget(sid) }()
 		w = &endpointRecorder{ResponseWriter: w, record: func(id string) {
 			sid = id
-			if old := s.mcp.sse.add(id, owner, sessionCaller(owner, r, s.opts.AuthHook != nil), cancel); old != "" {
+			if old := s.mcp.sse.add(id, owner, s.callerKey(ctx), cancel); old != "" {
 				s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.mcp.sse.max)
 			}
 		}}
@@ -649,5 +649,5 @@ func (s *Server) verifyToken(ctx context.Context, _ string, r *http.Request) (*a
 	}
 	// No Expiration: the hook checked it (with its leeway), and a
 	// static token has none.
-	return &auth.TokenInfo{UserID: s.owner(hctx, r), Extra: map[string]any{tokenContextKey: hctx}}, nil
+	return &auth.TokenInfo{UserID: s.owner(hctx), Extra: map[string]any{tokenContextKey: hctx}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
@@ -14,8 +15,8 @@ import (
 // field mcp.ListToolsParams.cursor of type string"), and some refusals
 // with code 0. checkParams refuses those requests first, in toolgen's
 // words, as invalid params (-32602). It is exactly as lenient as the
-// SDK's types: a member may be null or absent unless marked required, and
-// members it does not know pass.
+// SDK's types: a member may be null or absent, and members it does not
+// know pass; a method's params themselves are required where marked.
 
 // kind is the JSON kind a member must have.
 type kind uint8
@@ -36,7 +37,7 @@ var kindNames = [...]string{kAny: "any value", kString: "a string", kNumber: "a 
 // pshape is what the SDK's type for a value accepts.
 type pshape struct {
 	kind     kind
-	required bool               // in its object: present and not null
+	required bool               // params themselves: present and not null
 	members  map[string]*pshape // an object's known members
 	values   *pshape            // an object's every member (a map), or an array's elements
 }
@@ -52,9 +53,7 @@ func (s *pshape) req() *pshape               { c := *s; c.required = true; retur
 // withMeta is a params object: its members and _meta (mcp.Meta, a map).
 func withMeta(members map[string]*pshape) *pshape {
 	m := map[string]*pshape{"_meta": obj(nil)}
-	for k, v := range members {
-		m[k] = v
-	}
+	maps.Copy(m, members)
 	return obj(m)
 }
 
@@ -112,13 +111,8 @@ var paramsShapes = map[string]*pshape{
 }
 
 func merge(a, b map[string]*pshape) map[string]*pshape {
-	m := make(map[string]*pshape, len(a)+len(b))
-	for k, v := range a {
-		m[k] = v
-	}
-	for k, v := range b {
-		m[k] = v
-	}
+	m := maps.Clone(a)
+	maps.Copy(m, b)
 	return m
 }
 
@@ -165,9 +159,7 @@ func (s *pshape) check(path string, v []byte) string {
 	switch s.kind {
 	case kObject:
 		var problem string
-		missing := requiredMembers(s)
 		jsonscan.Members(v, func(k string, mv []byte) bool {
-			delete(missing, k)
 			ms := s.members[k]
 			if ms == nil {
 				ms = s.values
@@ -177,11 +169,6 @@ func (s *pshape) check(path string, v []byte) string {
 			}
 			return problem == ""
 		})
-		if problem == "" {
-			for k := range missing {
-				return fmt.Sprintf("Invalid params: %s.%s is required.", path, k)
-			}
-		}
 		return problem
 	case kArray:
 		if s.values == nil {
@@ -198,20 +185,6 @@ func (s *pshape) check(path string, v []byte) string {
 		}
 	}
 	return ""
-}
-
-// requiredMembers are s's members that must be there, by name.
-func requiredMembers(s *pshape) map[string]bool {
-	var m map[string]bool
-	for k, ms := range s.members {
-		if ms.required {
-			if m == nil {
-				m = map[string]bool{}
-			}
-			m[k] = true
-		}
-	}
-	return m
 }
 
 // holds reports whether v, valid JSON and not null, is of kind k.

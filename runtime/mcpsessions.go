@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"net"
-	"net/http"
 	"sync"
 	"time"
 
@@ -34,7 +32,7 @@ type sessionTable struct {
 
 type sessionEntry struct {
 	owner  string // "" when the server has no auth hook
-	caller string // whose sessions it counts among (sessionCaller)
+	caller string // whose sessions it counts among (callerKey)
 	last   time.Time
 }
 
@@ -139,21 +137,6 @@ func evictFor[E any](m map[string]E, caller string, max, per int, of func(E) (ca
 		return lru
 	}
 	return ""
-}
-
-// sessionCaller is whose sessions a request's new session counts among,
-// for MCPOptions.MaxSessionsPerCaller: its caller's identity on a server
-// with an auth hook (owner), else its client's address without the port,
-// as rate limits count.
-func sessionCaller(owner string, r *http.Request, hook bool) string {
-	if hook {
-		return "id:" + owner
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "addr:" + host
 }
 
 // closeSession closes the server's session with the given id.

@@ -189,14 +189,15 @@ func TestMCPSessionsPerCaller(t *testing.T) {
 	}
 
 	// Without a hook, the client's address is the caller, not its port.
+	open := NewServer(ToolList{}, &Options{Logger: discard()})
 	for _, tc := range []struct{ a, b string }{{"192.0.2.1:1000", "192.0.2.1:2000"}, {"[2001:db8::1]:1", "[2001:db8::1]:2"}} {
-		ra := &http.Request{RemoteAddr: tc.a}
-		rb := &http.Request{RemoteAddr: tc.b}
-		if sessionCaller("", ra, false) != sessionCaller("", rb, false) {
+		ra := withState(&http.Request{RemoteAddr: tc.a}).Context()
+		rb := withState(&http.Request{RemoteAddr: tc.b}).Context()
+		if open.callerKey(ra) != open.callerKey(rb) {
 			t.Errorf("%s and %s counted as two callers", tc.a, tc.b)
 		}
 	}
-	if sessionCaller("", &http.Request{RemoteAddr: "192.0.2.1:1"}, false) == sessionCaller("", &http.Request{RemoteAddr: "192.0.2.2:1"}, false) {
+	if open.callerKey(withState(&http.Request{RemoteAddr: "192.0.2.1:1"}).Context()) == open.callerKey(withState(&http.Request{RemoteAddr: "192.0.2.2:1"}).Context()) {
 		t.Error("two addresses counted as one caller")
 	}
 

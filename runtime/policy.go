@@ -78,11 +78,12 @@ func (s *Server) visibleTools(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// limitKey is whose calls a rate limit counts: the caller's identity
+// callerKey is whose calls a rate limit counts, and whose sessions
+// MCPOptions.MaxSessionsPerCaller counts: the caller's identity
 // (callerID) on a server with an auth hook, else the client's address
 // (without its port, which changes with every connection), else "" (a
 // call made in process). It is the same key on every surface.
-func (s *Server) limitKey(ctx context.Context) string {
+func (s *Server) callerKey(ctx context.Context) string {
 	if id := s.callerID(ctx); id != "" {
 		return "id:" + id
 	}

@@ -55,7 +55,7 @@ type sseStreams struct {
 
 type sseStream struct {
 	owner  string
-	caller string // whose streams it counts among (sessionCaller)
+	caller string // whose streams it counts among (callerKey)
 	last   time.Time
 	close  context.CancelFunc
 }

@@ -193,11 +193,16 @@ func NameFromModule(module string) (string, error) {
 		ns += "." + rest[0]
 		rest = rest[1:]
 	}
-	name := clean(ns, `[^a-zA-Z0-9.-]`) + "/" + clean(strings.Join(rest, "-"), `[^a-zA-Z0-9._-]`)
+	name := notNamespace.ReplaceAllString(ns, "-") + "/" + notName.ReplaceAllString(strings.Join(rest, "-"), "-")
 	return name, checkName(name)
 }
 
-func clean(s, bad string) string { return regexp.MustCompile(bad).ReplaceAllString(s, "-") }
+// The characters the registry's name does not allow, in its namespace and
+// in its own part.
+var (
+	notNamespace = regexp.MustCompile(`[^a-zA-Z0-9.-]`)
+	notName      = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
+)
 
 // Description is a package's doc synopsis made to fit the registry: at
 // most MaxDescription characters, cut at a word with "..." when longer.
