@@ -175,6 +175,18 @@ func (s *Server) handle(e endpoint) http.Handler {
 			s.fail(w, r, e.surface, &httpError{status: http.StatusMethodNotAllowed, msg: "Method not allowed: " + r.Method, header: map[string]string{"Allow": allowed}})
 			return
 		}
+		defer func() {
+			// A panic below (a middleware's, a tracer's, a provider's)
+			// is answered in the surface's shape, as a 500, rather than
+			// left to net/http, which drops the connection unanswered.
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logPanic(e.surface.name+" request", v, "path", r.URL.Path)
+				s.fail(w, r, e.surface, refuse(http.StatusInternalServerError, msgInternal))
+			}
+		}()
 		rq := &request{w: w, r: r, ctx: r.Context(), st: stateFrom(r.Context())}
 		err := s.prepare(rq, &e)
 		if err == nil {
