@@ -33,30 +33,33 @@ import (
 
 // callerID is the identity of ctx's caller, by the rule above.
 func (s *Server) callerID(ctx context.Context) string {
+	if id := s.callerRef(ctx); id != nil {
+		return *id
+	}
+	return ""
+}
+
+// callerRef is callerID as history keeps it, nil for the anonymous
+// caller. It points at the principal's Subject, or at the request's
+// fingerprint (computed once, kept in its state), so that a call
+// allocates nothing for it.
+func (s *Server) callerRef(ctx context.Context) *string {
 	if p, ok := PrincipalFromContext(ctx); ok && p != nil && p.Subject != "" {
-		return p.Subject
+		return &p.Subject
 	}
 	if s.opts.AuthHook == nil {
-		return ""
+		return nil
 	}
 	st := stateFrom(ctx)
 	if st == nil || st.req == nil {
-		return "" // a call made in process, with no request: no credentials
+		return nil // a call made in process, with no request: no credentials
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.caller == "" {
 		st.caller = credentialFingerprint(st.req)
 	}
-	return st.caller
-}
-
-// callerRef is callerID as history keeps it: nil for the anonymous caller.
-func (s *Server) callerRef(ctx context.Context) *string {
-	if id := s.callerID(ctx); id != "" {
-		return &id
-	}
-	return nil
+	return &st.caller
 }
 
 // credentialFingerprint is "key:" and the SHA-256 of r's credential
