@@ -395,15 +395,24 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 	if len(id) > 0 && string(id) != "null" {
 		info.id = bytes.Clone(id)
 	}
-	if p := checkParams(method[1:len(method)-1], params); p != "" {
-		info.badParams, info.badID = p, info.id
-	}
+	name := method[1 : len(method)-1]
 	info.newProtocol = string(method) == `"server/discover"`
 	if len(params) == 0 || params[0] != '{' {
+		if p := checkParams(name, params); p != "" {
+			info.badParams, info.badID = p, info.id
+		}
 		return info, true
 	}
+	// One walk of the params' members finds _meta and checks each member
+	// (checkParams' check of an object, member by member).
+	sh := paramsShapes[string(name)]
 	var meta []byte
 	if !jsonscan.Members(params, func(k string, v []byte) bool {
+		if info.badParams == "" {
+			if p := sh.memberProblem(k, v); p != "" {
+				info.badParams, info.badID = p, info.id
+			}
+		}
 		if strings.EqualFold(k, "_meta") {
 			return k == "_meta" && once(&meta, v)
 		}

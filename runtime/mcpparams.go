@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
@@ -133,7 +134,7 @@ func checkParams(method, params []byte) string {
 		}
 		return ""
 	}
-	return sh.check("params", params)
+	return sh.check("", "", params)
 }
 
 // knownMethod reports whether the SDK decodes method's params into a
@@ -148,16 +149,20 @@ func knownMethod(method []byte) bool {
 
 func isNull(b []byte) bool { return len(b) == 0 || string(b) == "null" }
 
-// check checks v, at path, against s.
-func (s *pshape) check(path string, v []byte) string {
+// check checks v, member key of the value at path ("" for the params
+// themselves), against s. The path is written out only for a problem or a
+// shape that looks inside v: a call's params are checked without
+// allocating.
+func (s *pshape) check(path, key string, v []byte) string {
 	if isNull(v) {
 		return ""
 	}
 	if !s.kind.holds(v) {
-		return fmt.Sprintf("Invalid params: %s must be %s.", path, kindNames[s.kind])
+		return fmt.Sprintf("Invalid params: %s must be %s.", at(path, key), kindNames[s.kind])
 	}
-	switch s.kind {
-	case kObject:
+	switch {
+	case s.kind == kObject && (s.members != nil || s.values != nil):
+		here := at(path, key)
 		var problem string
 		jsonscan.Members(v, func(k string, mv []byte) bool {
 			ms := s.members[k]
@@ -165,26 +170,46 @@ func (s *pshape) check(path string, v []byte) string {
 				ms = s.values
 			}
 			if ms != nil {
-				problem = ms.check(path+"."+k, mv)
+				problem = ms.check(here, k, mv)
 			}
 			return problem == ""
 		})
 		return problem
-	case kArray:
-		if s.values == nil {
-			return ""
-		}
+	case s.kind == kArray && s.values != nil:
+		here := at(path, key)
 		var elems []json.RawMessage
 		if json.Unmarshal(v, &elems) != nil {
-			return fmt.Sprintf("Invalid params: %s must be an array.", path)
+			return fmt.Sprintf("Invalid params: %s must be an array.", here)
 		}
 		for i, e := range elems {
-			if p := s.values.check(fmt.Sprintf("%s[%d]", path, i), e); p != "" {
+			if p := s.values.check(here, fmt.Sprintf("[%d]", i), e); p != "" {
 				return p
 			}
 		}
 	}
 	return ""
+}
+
+// memberProblem is the problem of member k of the params s describes, or
+// "": checkParams for a reader that walks the params' members anyway
+// (inspectPlain). A nil s (a method whose params are not checked) has none.
+func (s *pshape) memberProblem(k string, v []byte) string {
+	if s == nil || s.members[k] == nil {
+		return ""
+	}
+	return s.members[k].check("params", k, v)
+}
+
+// at is the path of member key of the value at path, as a message names
+// it: params.clientInfo.name, params.icons[0].
+func at(path, key string) string {
+	switch {
+	case path == "":
+		return "params"
+	case strings.HasPrefix(key, "["):
+		return path + key
+	}
+	return path + "." + key
 }
 
 // holds reports whether v, valid JSON and not null, is of kind k.
