@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/fastcheck"
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // What arguments must be before anything looks at them: JSON, valid UTF-8,
@@ -20,7 +21,7 @@ import (
 // maxNesting bounds how deeply arguments may nest. It keeps a hostile body
 // from driving the decoder and the validator into deep recursion; no tool
 // schema written by hand comes close.
-const maxNesting = 128
+const maxNesting = jsoncheck.MaxNesting
 
 // maxNumberExponent and maxNumberDigits bound a JSON number. The validator
 // compares numbers exactly (as math/big rationals): 1e10000000 would make it
@@ -46,35 +47,7 @@ type argsProblem struct {
 // notJSON reports a body that does not parse as JSON but is not refused
 // for what parseArgs refuses first (invalid UTF-8, nesting too deep): the
 // kind of body the explorer's /call counts as {}.
-func notJSON(b []byte) bool { return jsonProblem(b) == problemNotJSON }
-
-// problemNotJSON is jsonProblem's word for bytes that do not parse.
-const problemNotJSON = "not valid JSON"
-
-// jsonProblem says what keeps b from being one JSON value the server
-// reads, in the order every surface checks it: not valid UTF-8, nested
-// deeper than maxNesting, or not JSON; "" when nothing does. A surface
-// words a body's problem from it ("the body is " + problem), and the
-// plain body every client sends is answered by one fast scan.
-func jsonProblem(b []byte) string {
-	switch {
-	case plainJSON(b):
-	case !utf8.Valid(b):
-		return "not valid UTF-8"
-	case jsonscan.Deeper(b, maxNesting):
-		return fmt.Sprintf("nested deeper than %d levels", maxNesting)
-	case !json.Valid(b):
-		return problemNotJSON
-	}
-	return ""
-}
-
-// plainJSON reports whether b is one JSON value, valid UTF-8, nested no
-// deeper than maxNesting: what every body and result nearly always is,
-// answered about three times as fast as json.Valid alone answers
-// (internal/jsonscan's BenchmarkValid). false means "not JSON, or not plain": a caller
-// that must tell invalid UTF-8 or depth from bad syntax asks again.
-func plainJSON(b []byte) bool { return jsonscan.Valid(b, maxNesting) }
+func notJSON(b []byte) bool { return jsoncheck.Problem(b) == jsoncheck.ProblemNotJSON }
 
 // compactJSON reports whether b is plain JSON (see plainJSON) without
 // white space outside its strings: what json.Compact writes for it is b.
@@ -123,7 +96,7 @@ func (c *jsonCheck) scan(b []byte) {
 }
 
 // validJSON is json.Valid, answered by plainJSON when it can.
-func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
+func validJSON(b []byte) bool { return jsoncheck.Plain(b) || json.Valid(b) }
 
 // syntaxProblem words what encoding/json found wrong with b, which does
 // not parse, for a client: where, in the client's terms, and not the
@@ -132,17 +105,17 @@ func validJSON(b []byte) bool { return plainJSON(b) || json.Valid(b) }
 func syntaxProblem(b []byte, err error) string {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		return problemNotJSON
+		return jsoncheck.ProblemNotJSON
 	}
 	if se.Error() == "unexpected end of JSON input" || int(se.Offset) > len(b) || se.Offset < 1 {
 		// (The one error whose offset is not the offending byte's: a
 		// stray byte at the end has the same offset. Its text has been
 		// encoding/json's since Go 1.)
-		return problemNotJSON + ": it ends before the value is complete"
+		return jsoncheck.ProblemNotJSON + ": it ends before the value is complete"
 	}
 	at := max(int(se.Offset)-1, 0)
 	r, _ := utf8.DecodeRune(b[at:])
-	return fmt.Sprintf("%s: unexpected %q at byte %d", problemNotJSON, r, at+1)
+	return fmt.Sprintf("%s: unexpected %q at byte %d", jsoncheck.ProblemNotJSON, r, at+1)
 }
 
 // parseArgs decodes arguments for the validator (numbers as json.Number, so
@@ -152,7 +125,7 @@ func syntaxProblem(b []byte, err error) string {
 func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 	// Bytes that do not parse are worded by the decoder below, with the
 	// offset of what is wrong.
-	if p := jsonProblem(b); p != "" && p != problemNotJSON {
+	if p := jsoncheck.Problem(b); p != "" && p != jsoncheck.ProblemNotJSON {
 		return nil, &argsProblem{msg: p}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -171,7 +144,7 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 		return nil, &argsProblem{msg: err.Error()}, nil
 	}
 	var issues []ValidationIssue
-	if path, key, dup := duplicateKey(b); dup {
+	if path, key, dup := jsoncheck.DuplicateKey(b); dup {
 		// encoding/json keeps the last of repeated names, the typed
 		// decode of a handler may fail on the first: refused alike on
 		// every surface, so that /validate and /call agree.
@@ -179,82 +152,6 @@ func parseArgs(b []byte) (any, *argsProblem, []ValidationIssue) {
 	}
 	checkNumbers(v, "", &issues)
 	return v, nil, issues
-}
-
-// duplicateKey finds the first object member whose name repeats an earlier
-// one of the same object, in b (valid JSON). It returns the member's JSON
-// Pointer and its name.
-func duplicateKey(b []byte) (path, key string, found bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	type frame struct {
-		object bool
-		keys   map[string]bool
-		path   string
-		index  int    // arrays: the next element's index
-		name   string // objects: the member being read
-		inKey  bool   // objects: the next string token is a name
-	}
-	var stack []*frame
-	// child is the path of the value about to be read in the innermost
-	// container.
-	child := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			return f.path + "/" + escapePointer(f.name)
-		}
-		return f.path + "/" + strconv.Itoa(f.index)
-	}
-	// done marks a value of the innermost container read.
-	done := func() {
-		if len(stack) == 0 {
-			return
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			f.inKey = true
-		} else {
-			f.index++
-		}
-	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", "", false
-		}
-		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].inKey {
-			f := stack[n-1]
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:n-1]
-				done()
-				continue
-			}
-			name, _ := tok.(string)
-			if f.keys[name] {
-				return f.path + "/" + escapePointer(name), name, true
-			}
-			f.keys[name] = true
-			f.name, f.inKey = name, false
-			continue
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, keys: map[string]bool{}, path: child(), inKey: true})
-		case json.Delim('['):
-			stack = append(stack, &frame{path: child()})
-		case json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			done()
-		default:
-			done()
-		}
-		if len(stack) == 0 {
-			return "", "", false
-		}
-	}
 }
 
 func checkNumbers(v any, path string, issues *[]ValidationIssue) {
@@ -269,7 +166,7 @@ func checkNumbers(v any, path string, issues *[]ValidationIssue) {
 		}
 	case map[string]any:
 		for k, e := range v {
-			checkNumbers(e, path+"/"+escapePointer(k), issues)
+			checkNumbers(e, path+"/"+jsoncheck.EscapePointer(k), issues)
 		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // jsonSeeds reach each way plainJSON says "not known" and each way a body
@@ -25,8 +28,8 @@ func FuzzValidJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		want := json.Valid(b)
-		if plainJSON(b) && !want {
-			t.Fatalf("plainJSON(%q) = true, json.Valid = false", b)
+		if jsoncheck.Plain(b) && !want {
+			t.Fatalf("jsoncheck.Plain(%q) = true, json.Valid = false", b)
 		}
 		if got := validJSON(b); got != want {
 			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", b, got, want)
@@ -43,13 +46,13 @@ func TestPlainJSON(t *testing.T) {
 		`[]`, `"text"`, `-12.5e-3`, `true`, `null`,
 		strings.Repeat("[", 128) + strings.Repeat("]", 128),
 	} {
-		if !plainJSON([]byte(s)) {
-			t.Errorf("plainJSON(%q) = false, want true", s)
+		if !jsoncheck.Plain([]byte(s)) {
+			t.Errorf("jsoncheck.Plain(%q) = false, want true", s)
 		}
 	}
 	for _, s := range []string{``, `{"a":}`, `{} {}`, "\"\xff\"", strings.Repeat("[", 129) + strings.Repeat("]", 129)} {
-		if plainJSON([]byte(s)) {
-			t.Errorf("plainJSON(%q) = true, want false", s)
+		if jsoncheck.Plain([]byte(s)) {
+			t.Errorf("jsoncheck.Plain(%q) = true, want false", s)
 		}
 	}
 }
@@ -69,16 +72,16 @@ func TestJSONProblem(t *testing.T) {
 		{`{"a":}`, "not valid JSON"},
 		{`{} {}`, "not valid JSON"},
 	} {
-		if got := jsonProblem([]byte(tc.body)); got != tc.problem {
-			t.Errorf("jsonProblem(%q) = %q, want %q", tc.body, got, tc.problem)
+		if got := jsoncheck.Problem([]byte(tc.body)); got != tc.problem {
+			t.Errorf("jsoncheck.Problem(%q) = %q, want %q", tc.body, got, tc.problem)
 		}
-		if got := notJSON([]byte(tc.body)); got != (tc.problem == problemNotJSON) {
+		if got := notJSON([]byte(tc.body)); got != (tc.problem == jsoncheck.ProblemNotJSON) {
 			t.Errorf("notJSON(%q) = %v", tc.body, got)
 		}
 		var v struct{}
-		err := decodeEnvelope([]byte(tc.body), &v, false)
+		err := httpkit.DecodeEnvelope([]byte(tc.body), &v, false)
 		if tc.problem != "" && (err == nil || err.Error() != "the body is "+tc.problem) {
-			t.Errorf("decodeEnvelope(%q) = %v, want the body is %s", tc.body, err, tc.problem)
+			t.Errorf("httpkit.DecodeEnvelope(%q) = %v, want the body is %s", tc.body, err, tc.problem)
 		}
 		_, err = inspectRPC([]byte(tc.body))
 		if tc.problem != "" && (err == nil || err.Error() != "Parse error: the body is "+tc.problem+".") {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // encodeCallResponse writes resp to buf exactly as encoding/json does with
@@ -16,7 +16,7 @@ import (
 func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 	r := resp.Result
 	if r == nil {
-		return encodeValue(buf, resp)
+		return httpkit.EncodeValue(buf, resp)
 	}
 	buf.WriteString(`{"content":`)
 	if r.Content == nil {
@@ -29,11 +29,11 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 			}
 			if c.Type == ContentText {
 				buf.WriteString(`{"type":"text","text":`)
-				encodeString(buf, c.Text)
+				httpkit.EncodeString(buf, c.Text)
 				buf.WriteByte('}')
 				continue
 			}
-			if err := encodeValue(buf, c); err != nil {
+			if err := httpkit.EncodeValue(buf, c); err != nil {
 				return err
 			}
 		}
@@ -49,7 +49,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 		case ok && raw != nil:
 			err = json.Compact(buf, raw) // what encoding/json does to a RawMessage
 		default:
-			err = encodeValue(buf, r.StructuredContent)
+			err = httpkit.EncodeValue(buf, r.StructuredContent)
 		}
 		if err != nil {
 			return err
@@ -62,35 +62,9 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 	}
 	if resp.Meta != nil {
 		buf.WriteString(`,"_meta":{"_trace_id":`)
-		encodeString(buf, resp.Meta.TraceID)
+		httpkit.EncodeString(buf, resp.Meta.TraceID)
 		buf.WriteByte('}')
 	}
 	buf.WriteByte('}')
 	return nil
-}
-
-// encodeValue appends v's JSON, HTML escaping off.
-func encodeValue(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	n := buf.Len()
-	if err := enc.Encode(v); err != nil {
-		buf.Truncate(n)
-		return err
-	}
-	buf.Truncate(buf.Len() - 1) // Encode's newline
-	return nil
-}
-
-// encodeString appends s as a JSON string, escaped as encoding/json
-// escapes it with HTML escaping off: quote, backslash and control
-// characters escaped (\n, \t and the like where JSON has them), invalid
-// UTF-8 as \ufffd, and U+2028 and U+2029 escaped for JavaScript.
-func encodeString(buf *bytes.Buffer, s string) {
-	// Appended to the buffer's free space rather than written through
-	// its methods: a structured result's text is its JSON, a quote every
-	// few bytes, and three method calls an escape were a tenth of a REST
-	// call's instructions.
-	buf.Grow(len(s) + 2)
-	buf.Write(jsonwrite.AppendString(buf.AvailableBuffer(), s, false))
 }

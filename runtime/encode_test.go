@@ -3,12 +3,9 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
-	"reflect"
-	"strings"
 	"testing"
-	"testing/iotest"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // checkEncoding fails when encodeCallResponse and encoding/json disagree on
@@ -17,7 +14,7 @@ func checkEncoding(t *testing.T, resp callResponse) {
 	t.Helper()
 	var fast, slow bytes.Buffer
 	ferr := encodeCallResponse(&fast, resp)
-	serr := encodeValue(&slow, resp)
+	serr := httpkit.EncodeValue(&slow, resp)
 	if (ferr != nil) != (serr != nil) {
 		t.Fatalf("errors differ: fast %v, encoding/json %v", ferr, serr)
 	}
@@ -128,8 +125,8 @@ func FuzzEncodeString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var fast, slow bytes.Buffer
-		encodeString(&fast, s)
-		if err := encodeValue(&slow, s); err != nil {
+		httpkit.EncodeString(&fast, s)
+		if err := httpkit.EncodeValue(&slow, s); err != nil {
 			t.Fatal(err)
 		}
 		if fast.String() != slow.String() {
@@ -158,7 +155,7 @@ func BenchmarkEncodeCallResponse(b *testing.B) {
 		encode func(*bytes.Buffer, callResponse) error
 	}{
 		{"hand", encodeCallResponse},
-		{"json", func(buf *bytes.Buffer, r callResponse) error { return encodeValue(buf, r) }},
+		{"json", func(buf *bytes.Buffer, r callResponse) error { return httpkit.EncodeValue(buf, r) }},
 	} {
 		b.Run("path="+p.name, func(b *testing.B) {
 			var buf bytes.Buffer
@@ -170,36 +167,5 @@ func BenchmarkEncodeCallResponse(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// setHeaders sets both headers as Header.Set would, and an Add to one
-// leaves the other as it was.
-func TestSetHeaders(t *testing.T) {
-	h := http.Header{"Content-Type": {"text/plain"}}
-	setHeaders(h, "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
-	h.Add("Content-Type", "charset=utf-8")
-	want := http.Header{"Content-Type": {"application/json", "charset=utf-8"}, "X-Content-Type-Options": {"nosniff"}}
-	if !reflect.DeepEqual(h, want) {
-		t.Errorf("headers %v, want %v", h, want)
-	}
-}
-
-// readBodyOf reads a body whole whatever length it declares: exact, short,
-// long, unknown, or past the first buffer's cap.
-func TestReadBodyOf(t *testing.T) {
-	body := strings.Repeat("x", 100)
-	big := strings.Repeat("y", 70<<10)
-	for _, tc := range []struct {
-		body string
-		n    int64
-	}{{body, 100}, {body, 10}, {body, 500}, {body, -1}, {"", 0}, {"", -1}, {big, int64(len(big))}, {big, 5}} {
-		got, err := readBodyOf(iotest.OneByteReader(strings.NewReader(tc.body)), tc.n)
-		if err != nil || string(got) != tc.body {
-			t.Errorf("declared %d: read %d bytes, %v; want %d", tc.n, len(got), err, len(tc.body))
-		}
-	}
-	if _, err := readBodyOf(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
-		t.Errorf("a failing reader: %v", err)
 	}
 }

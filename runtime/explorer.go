@@ -5,6 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // The Tool Explorer's REST protocol (explorer F2, F3, F7): what the page at
@@ -49,20 +52,20 @@ func (s *Server) summarize(t *Tool) toolSummary {
 
 // explorer is the Tool Explorer's REST protocol: errors are
 // {"error": message}.
-var explorer = &surface{name: SurfaceExplorer, writeError: func(w http.ResponseWriter, e *httpError) {
-	writeError(w, e.status, e.msg)
+var explorer = &httpkit.Surface{Name: SurfaceExplorer, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
+	httpkit.WriteError(w, e.Status, e.Msg)
 }}
 
 func (s *Server) explorerRoutes(mux *http.ServeMux) {
 	p := strings.TrimSuffix(s.opts.Explorer.Prefix, "/")
-	get := func(path string, h func(*request) error, auth bool) {
-		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, auth: auth, serve: h}))
+	get := func(path string, h func(*httpkit.Request) error, auth bool) {
+		mux.Handle(p+path, s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, Auth: auth, Serve: h}))
 	}
 	get("/{$}", always(s.servePage), false)
 	// Listing is public; a caller whose credentials the auth hook accepts
 	// sees the tools its scopes allow, anyone else those that need none.
-	list := func(path string, h func(*request) error) {
-		mux.Handle(p+path, s.handle(endpoint{surface: explorer, methods: methodsGet, optionalAuth: true, serve: h}))
+	list := func(path string, h func(*httpkit.Request) error) {
+		mux.Handle(p+path, s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, OptionalAuth: true, Serve: h}))
 	}
 	list("/tools", s.listTools)
 	list("/tools/{name}", s.getTool)
@@ -70,51 +73,51 @@ func (s *Server) explorerRoutes(mux *http.ServeMux) {
 	get("/resources", always(s.listResources), false)
 	// Reading a resource runs the server's code: behind the hook, once the
 	// resource is known.
-	mux.Handle(p+"/resources/read", s.handle(endpoint{surface: explorer, methods: methodsGet, before: s.knownResource, auth: true, serve: s.readResource}))
+	mux.Handle(p+"/resources/read", s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, Before: s.knownResource, Auth: true, Serve: s.readResource}))
 	// The order of a call's checks is the protocol's: execution allowed
 	// (403), tool known (404), auth (401), then the body. Auth runs before
 	// the body is read so that an unauthenticated client cannot make the
 	// server buffer one.
-	mux.Handle(p+"/tools/{name}/call", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.executable, auth: true, body: true, serve: s.callTool}))
+	mux.Handle(p+"/tools/{name}/call", s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsPost, Before: s.executable, Auth: true, Body: true, Serve: s.callTool}))
 	// Validation is public like a listing: no execution gate, and the auth
 	// hook only for a caller that sent credentials; a tool hidden from the
 	// caller by its scopes is not found, as in the listings.
-	mux.Handle(p+"/tools/{name}/validate", s.handle(endpoint{surface: explorer, methods: methodsPost, optionalAuth: true, before: s.knownTool, body: true, serve: s.validateTool}))
-	mux.Handle(p+"/prompts/{name}/get", s.handle(endpoint{surface: explorer, methods: methodsPost, before: s.knownPrompt, auth: true, body: true, serve: s.getPrompt}))
+	mux.Handle(p+"/tools/{name}/validate", s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsPost, OptionalAuth: true, Before: s.knownTool, Body: true, Serve: s.validateTool}))
+	mux.Handle(p+"/prompts/{name}/get", s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsPost, Before: s.knownPrompt, Auth: true, Body: true, Serve: s.getPrompt}))
 }
 
 // always adapts a handler that cannot fail to an endpoint's; its request
 // carries the context the auth hook gave, if it ran.
-func always(h http.HandlerFunc) func(*request) error {
-	return func(rq *request) error {
-		r := rq.r
-		if rq.ctx != r.Context() {
-			r = r.WithContext(rq.ctx)
+func always(h http.HandlerFunc) func(*httpkit.Request) error {
+	return func(rq *httpkit.Request) error {
+		r := rq.R
+		if rq.Ctx != r.Context() {
+			r = r.WithContext(rq.Ctx)
 		}
-		h(rq.w, r)
+		h(rq.W, r)
 		return nil
 	}
 }
 
-func (s *Server) listTools(rq *request) error {
-	tools, err := s.visibleTools(rq.ctx)
+func (s *Server) listTools(rq *httpkit.Request) error {
+	tools, err := s.visibleTools(rq.Ctx)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	out := make([]toolSummary, len(tools))
 	for i := range tools {
 		out[i] = s.summarize(&tools[i])
 	}
-	writeJSON(rq.w, http.StatusOK, out)
+	httpkit.WriteJSON(rq.W, http.StatusOK, out)
 	return nil
 }
 
-func (s *Server) getTool(rq *request) error {
+func (s *Server) getTool(rq *httpkit.Request) error {
 	t, err := s.visibleTool(rq)
 	if err != nil {
 		return err
 	}
-	writeJSON(rq.w, http.StatusOK, toolDetail{
+	httpkit.WriteJSON(rq.W, http.StatusOK, toolDetail{
 		toolSummary:  s.summarize(t),
 		InputSchema:  inputSchema(t),
 		OutputSchema: t.OutputSchema,
@@ -126,38 +129,38 @@ func (s *Server) getTool(rq *request) error {
 
 // pathTool returns the tool the path names: 404 when there is none, 500
 // when the provider failed.
-func (s *Server) pathTool(rq *request) (*Tool, error) {
-	name := rq.r.PathValue("name")
-	t, err := s.lookup(rq.ctx, name)
+func (s *Server) pathTool(rq *httpkit.Request) (*Tool, error) {
+	name := rq.R.PathValue("name")
+	t, err := s.lookup(rq.Ctx, name)
 	switch {
 	case err != nil:
-		return nil, refuse(http.StatusInternalServerError, msgProviderFailed)
+		return nil, httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	case t == nil:
-		return nil, refuse(http.StatusNotFound, "Tool not found: "+name)
+		return nil, httpkit.Refuse(http.StatusNotFound, "Tool not found: "+name)
 	}
 	return t, nil
 }
 
 // visibleTool is pathTool for the tools the caller may see: a tool its
 // scopes hide is not found, as in the listings (no leak of its existence).
-func (s *Server) visibleTool(rq *request) (*Tool, error) {
+func (s *Server) visibleTool(rq *httpkit.Request) (*Tool, error) {
 	t, err := s.pathTool(rq)
-	if err == nil && !s.visible(rq.ctx, t) {
-		return nil, refuse(http.StatusNotFound, "Tool not found: "+t.Name)
+	if err == nil && !s.visible(rq.Ctx, t) {
+		return nil, httpkit.Refuse(http.StatusNotFound, "Tool not found: "+t.Name)
 	}
 	return t, err
 }
 
 // knownTool refuses a path that names no tool.
-func (s *Server) knownTool(rq *request) error {
+func (s *Server) knownTool(rq *httpkit.Request) error {
 	_, err := s.pathTool(rq)
 	return err
 }
 
 // executable refuses a call when execution is off, or the tool unknown.
-func (s *Server) executable(rq *request) error {
+func (s *Server) executable(rq *httpkit.Request) error {
 	if !s.opts.AllowExecute {
-		return refuse(http.StatusForbidden, "Tool execution is disabled.")
+		return httpkit.Refuse(http.StatusForbidden, "Tool execution is disabled.")
 	}
 	return s.knownTool(rq)
 }
@@ -176,18 +179,18 @@ type callMeta struct {
 
 // callTool is POST /tools/{name}/call. The provider is asked once for
 // both lookups (see requestState).
-func (s *Server) callTool(rq *request) error {
-	body := rq.body
+func (s *Server) callTool(rq *httpkit.Request) error {
+	body := rq.Body
 	if notJSON(body) {
 		body = emptyObject // the protocol's rule for a body that is not JSON
 	}
-	key, err := idempotencyKey(header(rq.r.Header, HeaderIdempotencyKey))
+	key, err := idempotencyKey(httpkit.Header(rq.R.Header, HeaderIdempotencyKey))
 	if err != nil {
-		return refuse(http.StatusBadRequest, err.Error())
+		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: rq.r.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(header(rq.r.Header, headerTraceparent)), CorrelationID: rq.correlationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)}
-	out := s.Invoke(rq.ctx, c)
+	c := &Call{Tool: rq.R.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
+		TraceID: traceParentID(httpkit.Header(rq.R.Header, headerTraceparent)), CorrelationID: rq.CorrelationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.R.Header)}
+	out := s.Invoke(rq.Ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err
 	}
@@ -205,7 +208,7 @@ func (s *Server) callTool(rq *request) error {
 	if trace != "" {
 		resp.Meta = &callMeta{TraceID: trace}
 	}
-	writeJSON(rq.w, explorerStatus(out.Status), resp)
+	httpkit.WriteJSON(rq.W, explorerStatus(out.Status), resp)
 	return nil
 }
 
@@ -214,9 +217,9 @@ func (s *Server) callTool(rq *request) error {
 func lookupFailed(out *Outcome, name string) error {
 	switch out.Status {
 	case StatusNotFound:
-		return refuse(http.StatusNotFound, "Tool not found: "+name)
+		return httpkit.Refuse(http.StatusNotFound, "Tool not found: "+name)
 	case StatusUnavailable:
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	return nil
 }
@@ -243,23 +246,23 @@ type validateResponse struct {
 // validateTool is POST /tools/{name}/validate: [Server.Invoke] stopped
 // before the handler, so that it says valid exactly when a call would get
 // past validation.
-func (s *Server) validateTool(rq *request) error {
+func (s *Server) validateTool(rq *httpkit.Request) error {
 	if _, err := s.visibleTool(rq); err != nil {
 		return err
 	}
-	name := rq.r.PathValue("name")
-	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: rq.body, Surface: SurfaceExplorer, ValidateOnly: true})
+	name := rq.R.PathValue("name")
+	out := s.Invoke(rq.Ctx, &Call{Tool: name, Arguments: rq.Body, Surface: SurfaceExplorer, ValidateOnly: true})
 	if err := lookupFailed(out, name); err != nil {
 		return err
 	}
 	var ve *ValidationError
 	switch {
 	case out.Status == StatusOK:
-		writeJSON(rq.w, http.StatusOK, validateResponse{Valid: true})
+		httpkit.WriteJSON(rq.W, http.StatusOK, validateResponse{Valid: true})
 	case errors.As(out.Err, &ve) && ve.Malformed:
-		writeJSON(rq.w, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + strings.TrimPrefix(ve.Issues[0].Message, problemNotJSON+": "), Keyword: "format"}}})
+		httpkit.WriteJSON(rq.W, http.StatusBadRequest, validateResponse{Errors: []ValidationIssue{{Path: "", Message: "Invalid JSON: " + strings.TrimPrefix(ve.Issues[0].Message, jsoncheck.ProblemNotJSON+": "), Keyword: "format"}}})
 	default:
-		writeJSON(rq.w, http.StatusOK, validateResponse{Errors: out.Issues()})
+		httpkit.WriteJSON(rq.W, http.StatusOK, validateResponse{Errors: out.Issues()})
 	}
 	return nil
 }

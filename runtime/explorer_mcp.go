@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -37,13 +38,13 @@ func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, promptSummary{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: args})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpkit.WriteJSON(w, http.StatusOK, out)
 }
 
 // knownPrompt refuses a path that names no prompt.
-func (s *Server) knownPrompt(rq *request) error {
-	if s.prompt(rq.r.PathValue("name")) == nil {
-		return refuse(http.StatusNotFound, "Prompt not found: "+rq.r.PathValue("name"))
+func (s *Server) knownPrompt(rq *httpkit.Request) error {
+	if s.prompt(rq.R.PathValue("name")) == nil {
+		return httpkit.Refuse(http.StatusNotFound, "Prompt not found: "+rq.R.PathValue("name"))
 	}
 	return nil
 }
@@ -58,32 +59,32 @@ func (s *Server) prompt(name string) *Prompt {
 }
 
 // getPrompt is POST /prompts/{name}/get with {"arguments": {...}}.
-func (s *Server) getPrompt(rq *request) error {
-	p := s.prompt(rq.r.PathValue("name"))
+func (s *Server) getPrompt(rq *httpkit.Request) error {
+	p := s.prompt(rq.R.PathValue("name"))
 	var req struct {
 		Arguments map[string]string `json:"arguments"`
 	}
-	if len(bytes.TrimSpace(rq.body)) > 0 {
-		if err := json.Unmarshal(rq.body, &req); err != nil {
-			return refuse(http.StatusBadRequest, `The body must be {"arguments": {name: string}}.`)
+	if len(bytes.TrimSpace(rq.Body)) > 0 {
+		if err := json.Unmarshal(rq.Body, &req); err != nil {
+			return httpkit.Refuse(http.StatusBadRequest, `The body must be {"arguments": {name: string}}.`)
 		}
 	}
 	if req.Arguments == nil {
 		req.Arguments = map[string]string{}
 	}
 	if err := checkPromptArgs(p, req.Arguments); err != nil {
-		return refuse(http.StatusBadRequest, err.Error())
+		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	res, err := safePrompt(rq.ctx, p.Handler, req.Arguments)
+	res, err := safePrompt(rq.Ctx, p.Handler, req.Arguments)
 	if err != nil {
-		s.log.ErrorContext(rq.ctx, "prompt failed", "prompt", p.Name, "err", err)
-		return refuse(http.StatusInternalServerError, err.Error()) // the prompt's own words, as a tool's error is shown
+		s.log.ErrorContext(rq.Ctx, "prompt failed", "prompt", p.Name, "err", err)
+		return httpkit.Refuse(http.StatusInternalServerError, err.Error()) // the prompt's own words, as a tool's error is shown
 	}
 	msgs := make([]promptMessageJSON, len(res.Messages))
 	for i, m := range res.Messages {
 		msgs[i] = promptMessageJSON(m)
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Description string              `json:"description,omitempty"`
 		Messages    []promptMessageJSON `json:"messages"`
 	}{res.Description, msgs})
@@ -114,7 +115,7 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
 	for _, x := range o.ResourceTemplates {
 		tmpl = append(tmpl, resourceSummary{URITemplate: x.URITemplate, Name: x.Name, Title: x.Title, Description: x.Description, MIMEType: x.MIMEType})
 	}
-	writeJSON(w, http.StatusOK, struct {
+	httpkit.WriteJSON(w, http.StatusOK, struct {
 		Resources []resourceSummary `json:"resources"`
 		Templates []resourceSummary `json:"resourceTemplates"`
 	}{res, tmpl})
@@ -142,22 +143,22 @@ func (s *Server) resourceFor(uri string) (read ResourceHandler, vars map[string]
 }
 
 // knownResource refuses a URI that no resource or template serves.
-func (s *Server) knownResource(rq *request) error {
-	uri := rq.r.URL.Query().Get("uri")
+func (s *Server) knownResource(rq *httpkit.Request) error {
+	uri := rq.R.URL.Query().Get("uri")
 	if read, _, _ := s.resourceFor(uri); uri == "" || read == nil {
-		return refuse(http.StatusNotFound, "Resource not found: "+uri)
+		return httpkit.Refuse(http.StatusNotFound, "Resource not found: "+uri)
 	}
 	return nil
 }
 
 // readResource is GET /resources/read?uri=URI.
-func (s *Server) readResource(rq *request) error {
-	uri := rq.r.URL.Query().Get("uri")
+func (s *Server) readResource(rq *httpkit.Request) error {
+	uri := rq.R.URL.Query().Get("uri")
 	read, vars, mime := s.resourceFor(uri)
-	contents, err := read(rq.ctx, uri, vars)
+	contents, err := read(rq.Ctx, uri, vars)
 	if err != nil {
-		s.log.ErrorContext(rq.ctx, "resource read failed", "uri", uri, "err", err)
-		return refuse(http.StatusInternalServerError, err.Error()) // the handler's own words, as a tool's error is shown
+		s.log.ErrorContext(rq.Ctx, "resource read failed", "uri", uri, "err", err)
+		return httpkit.Refuse(http.StatusInternalServerError, err.Error()) // the handler's own words, as a tool's error is shown
 	}
 	for i := range contents {
 		if contents[i].URI == "" {
@@ -170,7 +171,7 @@ func (s *Server) readResource(rq *request) error {
 	if contents == nil {
 		contents = []ResourceContents{}
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Contents []ResourceContents `json:"contents"`
 	}{contents})
 	return nil

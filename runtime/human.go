@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
 // The /v1 human-in-the-loop API (qmcp's): a workflow asks a person a
@@ -48,7 +50,7 @@ const (
 func (s *Server) humanStore() (history.Humans, error) {
 	h, ok := s.history.(history.Humans)
 	if !ok {
-		return nil, refuse(http.StatusNotImplemented, "This server's history store does not keep human requests.")
+		return nil, httpkit.Refuse(http.StatusNotImplemented, "This server's history store does not keep human requests.")
 	}
 	return h, nil
 }
@@ -70,45 +72,45 @@ type humanCreateBody struct {
 	CorrelationID  *string         `json:"correlation_id"`
 }
 
-func (s *Server) humanRequests(rq *request) error {
-	if rq.r.Method == http.MethodPost {
+func (s *Server) humanRequests(rq *httpkit.Request) error {
+	if rq.R.Method == http.MethodPost {
 		return s.createHumanRequest(rq)
 	}
 	return s.listHumanRequests(rq)
 }
 
-func (s *Server) createHumanRequest(rq *request) error {
+func (s *Server) createHumanRequest(rq *httpkit.Request) error {
 	humans, err := s.humanStore()
 	if err != nil {
 		return err
 	}
 	var b humanCreateBody
-	if err := decodeEnvelope(rq.body, &b, false); err != nil {
-		return refuse(http.StatusUnprocessableEntity, "The body must be a JSON object with id, request_type and prompt; %s.", err.Error())
+	if err := httpkit.DecodeEnvelope(rq.Body, &b, false); err != nil {
+		return httpkit.Refuse(http.StatusUnprocessableEntity, "The body must be a JSON object with id, request_type and prompt; %s.", err.Error())
 	}
 	for _, f := range []struct {
 		name string
 		v    *string
 	}{{"id", b.ID}, {"request_type", b.RequestType}, {"prompt", b.Prompt}} {
 		if f.v == nil || *f.v == "" {
-			return refuse(http.StatusUnprocessableEntity, "%q is required.", f.name)
+			return httpkit.Refuse(http.StatusUnprocessableEntity, "%q is required.", f.name)
 		}
 	}
-	if !validBodyID(*b.ID) || !validBodyID(*b.RequestType) {
-		return refuse(http.StatusUnprocessableEntity, `"id" and "request_type" must be at most %d characters, none of them control characters.`, maxIDLength)
+	if !httpkit.ValidBodyID(*b.ID) || !httpkit.ValidBodyID(*b.RequestType) {
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"id" and "request_type" must be at most %d characters, none of them control characters.`, httpkit.MaxIDLength)
 	}
-	if b.CorrelationID != nil && !validBodyID(*b.CorrelationID) {
-		return refuse(http.StatusUnprocessableEntity, `"correlation_id" must be at most %d characters, none of them control characters.`, maxIDLength)
+	if b.CorrelationID != nil && !httpkit.ValidBodyID(*b.CorrelationID) {
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"correlation_id" must be at most %d characters, none of them control characters.`, httpkit.MaxIDLength)
 	}
 	if ctx := bytes.TrimSpace(b.Context); len(ctx) > 0 && string(ctx) != "null" && ctx[0] != '{' {
-		return refuse(http.StatusUnprocessableEntity, `"context" must be an object.`)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"context" must be an object.`)
 	}
 	timeout := defaultHumanTimeout
 	if b.TimeoutSeconds != nil {
 		timeout = *b.TimeoutSeconds
 	}
 	if timeout < minHumanTimeout || timeout > maxHumanTimeout {
-		return refuse(http.StatusUnprocessableEntity, `"timeout_seconds" must be between %d and %d.`, minHumanTimeout, maxHumanTimeout)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"timeout_seconds" must be between %d and %d.`, minHumanTimeout, maxHumanTimeout)
 	}
 	req := &history.Request{
 		ID: *b.ID, Type: *b.RequestType, Prompt: *b.Prompt, Options: b.Options,
@@ -117,17 +119,17 @@ func (s *Server) createHumanRequest(rq *request) error {
 	if ctx := bytes.TrimSpace(b.Context); len(ctx) > 0 && string(ctx) != "null" {
 		req.Context = ctx
 	}
-	req.Caller = s.callerRef(rq.ctx)
-	switch err := humans.CreateRequest(rq.ctx, req); {
+	req.Caller = s.callerRef(rq.Ctx)
+	switch err := humans.CreateRequest(rq.Ctx, req); {
 	case errors.Is(err, history.ErrExists):
-		return refuse(http.StatusConflict, "Request with ID '%s' already exists", req.ID)
+		return httpkit.Refuse(http.StatusConflict, "Request with ID '%s' already exists", req.ID)
 	case err != nil:
-		s.log.ErrorContext(rq.ctx, "history store failed", "op", "create human request", "err", err)
-		return refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
+		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "create human request", "err", err)
+		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	// What the store keeps (its times truncated), as it will read back.
 	c, _ := history.CheckRequest(req)
-	writeJSON(rq.w, http.StatusCreated, struct {
+	httpkit.WriteJSON(rq.W, http.StatusCreated, struct {
 		ID          string                `json:"id"`
 		RequestType string                `json:"request_type"`
 		Prompt      string                `json:"prompt"`
@@ -140,30 +142,30 @@ func (s *Server) createHumanRequest(rq *request) error {
 
 const msgHumansUnavailable = "The human requests are unavailable."
 
-func (s *Server) listHumanRequests(rq *request) error {
+func (s *Server) listHumanRequests(rq *httpkit.Request) error {
 	humans, err := s.humanStore()
 	if err != nil {
 		return err
 	}
-	q := rq.r.URL.Query()
+	q := rq.R.URL.Query()
 	f := history.RequestFilter{Status: q.Get("status"), Type: q.Get("request_type")}
 	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
 		return err
 	}
 	f, err = f.Normalize()
 	if err != nil {
-		return refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
+		return httpkit.Refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
-	f.Caller = s.humanScope(rq.ctx)
-	reqs, total, err := humans.ListRequests(rq.ctx, f)
+	f.Caller = s.humanScope(rq.Ctx)
+	reqs, total, err := humans.ListRequests(rq.Ctx, f)
 	if err != nil {
-		s.log.ErrorContext(rq.ctx, "history store failed", "op", "list human requests", "err", err)
-		return refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
+		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "list human requests", "err", err)
+		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	if reqs == nil {
 		reqs = []history.Request{}
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Requests []history.Request `json:"requests"`
 		Count    int               `json:"count"`
 		Total    int               `json:"total"`
@@ -183,7 +185,7 @@ func pageParams(limit, offset string, l, o *int) error {
 		}
 		n, err := strconv.Atoi(p.v)
 		if err != nil {
-			return refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", p.name, truncate(p.v, 40))
+			return httpkit.Refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", p.name, truncate(p.v, 40))
 		}
 		if p.name == "limit" && n == 0 {
 			n = -1
@@ -202,24 +204,24 @@ func (s *Server) visibleRequest(ctx context.Context, humans history.Humans, id s
 	}
 	switch {
 	case errors.Is(err, history.ErrRequestNotFound):
-		return nil, nil, refuse(http.StatusNotFound, "Request '%s' not found", truncate(id, maxIDLength))
+		return nil, nil, httpkit.Refuse(http.StatusNotFound, "Request '%s' not found", truncate(id, httpkit.MaxIDLength))
 	case err != nil:
 		s.log.ErrorContext(ctx, "history store failed", "op", "get human request", "err", err)
-		return nil, nil, refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
+		return nil, nil, httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	return req, resp, nil
 }
 
-func (s *Server) getHumanRequest(rq *request) error {
+func (s *Server) getHumanRequest(rq *httpkit.Request) error {
 	humans, err := s.humanStore()
 	if err != nil {
 		return err
 	}
-	req, resp, err := s.visibleRequest(rq.ctx, humans, rq.r.PathValue("id"))
+	req, resp, err := s.visibleRequest(rq.Ctx, humans, rq.R.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Request  *history.Request  `json:"request"`
 		Response *history.Response `json:"response"`
 	}{req, resp})
@@ -234,31 +236,31 @@ type humanRespondBody struct {
 	Metadata    json.RawMessage `json:"response_metadata"`
 }
 
-func (s *Server) respondHuman(rq *request) error {
+func (s *Server) respondHuman(rq *httpkit.Request) error {
 	humans, err := s.humanStore()
 	if err != nil {
 		return err
 	}
 	var b humanRespondBody
-	if err := decodeEnvelope(rq.body, &b, false); err != nil {
-		return refuse(http.StatusUnprocessableEntity, "The body must be a JSON object with request_id and response; %s.", err.Error())
+	if err := httpkit.DecodeEnvelope(rq.Body, &b, false); err != nil {
+		return httpkit.Refuse(http.StatusUnprocessableEntity, "The body must be a JSON object with request_id and response; %s.", err.Error())
 	}
 	switch {
 	case b.RequestID == nil || *b.RequestID == "":
-		return refuse(http.StatusUnprocessableEntity, `"request_id" is required.`)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"request_id" is required.`)
 	case b.Response == nil:
-		return refuse(http.StatusUnprocessableEntity, `"response" is required.`)
-	case b.RespondedBy != nil && !validBodyID(*b.RespondedBy):
-		return refuse(http.StatusUnprocessableEntity, `"responded_by" must be at most %d characters, none of them control characters.`, maxIDLength)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"response" is required.`)
+	case b.RespondedBy != nil && !httpkit.ValidBodyID(*b.RespondedBy):
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"responded_by" must be at most %d characters, none of them control characters.`, httpkit.MaxIDLength)
 	}
 	if m := bytes.TrimSpace(b.Metadata); len(m) > 0 && string(m) != "null" && m[0] != '{' {
-		return refuse(http.StatusUnprocessableEntity, `"response_metadata" must be an object.`)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"response_metadata" must be an object.`)
 	}
-	req, _, err := s.visibleRequest(rq.ctx, humans, *b.RequestID)
+	req, _, err := s.visibleRequest(rq.Ctx, humans, *b.RequestID)
 	if err != nil {
 		return err
 	}
-	by, err := s.responder(rq.ctx, req, b.RespondedBy)
+	by, err := s.responder(rq.Ctx, req, b.RespondedBy)
 	if err != nil {
 		return err
 	}
@@ -266,25 +268,25 @@ func (s *Server) respondHuman(rq *request) error {
 		return err
 	}
 	if req.Options != nil && !slices.Contains(req.Options, *b.Response) {
-		return refuse(http.StatusBadRequest, "Response must be one of: %s", pythonList(req.Options))
+		return httpkit.Refuse(http.StatusBadRequest, "Response must be one of: %s", pythonList(req.Options))
 	}
-	resp := &history.Response{ID: newUUID(), RequestID: req.ID, Response: *b.Response, RespondedBy: by, CreatedAt: time.Now()}
+	resp := &history.Response{ID: uuid.New(), RequestID: req.ID, Response: *b.Response, RespondedBy: by, CreatedAt: time.Now()}
 	if m := bytes.TrimSpace(b.Metadata); len(m) > 0 && string(m) != "null" {
 		resp.Metadata = m
 	}
-	if err := humans.Respond(rq.ctx, resp); err != nil {
+	if err := humans.Respond(rq.Ctx, resp); err != nil {
 		if he := answerError(err); he != nil && !errors.Is(he, errStoreFailed) {
 			return he // answered, expired or withdrawn meanwhile
 		}
-		s.log.ErrorContext(rq.ctx, "history store failed", "op", "respond", "err", err)
-		return refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
+		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "respond", "err", err)
+		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	s.waiters.answered(req.ID)
 	if req.Tool != "" {
-		s.log.InfoContext(rq.ctx, "approval answered", "tool", req.Tool, "invocation_id", req.ID, "answer", resp.Response, "by", who(by))
+		s.log.InfoContext(rq.Ctx, "approval answered", "tool", req.Tool, "invocation_id", req.ID, "answer", resp.Response, "by", who(by))
 	}
 	c, _ := history.CheckResponse(resp)
-	writeJSON(rq.w, http.StatusCreated, struct {
+	httpkit.WriteJSON(rq.W, http.StatusCreated, struct {
 		ID          string  `json:"id"`
 		RequestID   string  `json:"request_id"`
 		Response    string  `json:"response"`
@@ -304,13 +306,13 @@ func answerError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, history.ErrRequestNotFound):
-		return refuse(http.StatusNotFound, "Request not found")
+		return httpkit.Refuse(http.StatusNotFound, "Request not found")
 	case errors.Is(err, history.ErrResponded):
-		return refuse(http.StatusConflict, "Request has already been responded to")
+		return httpkit.Refuse(http.StatusConflict, "Request has already been responded to")
 	case errors.Is(err, history.ErrExpired):
-		return refuse(http.StatusGone, "Request has expired")
+		return httpkit.Refuse(http.StatusGone, "Request has expired")
 	case errors.Is(err, history.ErrCancelled):
-		return refuse(http.StatusConflict, "Request has been cancelled")
+		return httpkit.Refuse(http.StatusConflict, "Request has been cancelled")
 	}
 	return errors.Join(errStoreFailed, err)
 }
@@ -330,10 +332,10 @@ func (s *Server) responder(ctx context.Context, req *history.Request, named *str
 	}
 	switch {
 	case s.opts.AuthHook == nil || !p.HasScopes(ScopeApprovals):
-		return nil, &httpError{status: http.StatusForbidden, msg: `Answering the approval of a tool's call needs the scope "approvals".`,
-			header: map[string]string{"WWW-Authenticate": `Bearer error="insufficient_scope", scope="` + ScopeApprovals + `"`}}
+		return nil, &httpkit.Error{Status: http.StatusForbidden, Msg: `Answering the approval of a tool's call needs the scope "approvals".`,
+			Header: map[string]string{"WWW-Authenticate": `Bearer error="insufficient_scope", scope="` + ScopeApprovals + `"`}}
 	case sub == nil || req.Caller != nil && *req.Caller == *sub:
-		return nil, refuse(http.StatusForbidden, "The caller of a tool cannot approve its own call.")
+		return nil, httpkit.Refuse(http.StatusForbidden, "The caller of a tool cannot approve its own call.")
 	}
 	return sub, nil
 }

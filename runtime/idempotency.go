@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
 // Idempotent calls. A caller-given key (OXP's call_id, an Idempotency-Key
@@ -32,7 +34,7 @@ func idempotentID(caller, key string) string {
 	copy(b[:], sum[:16])
 	b[6] = b[6]&0x0f | 0x80
 	b[8] = b[8]&0x3f | 0x80
-	return formatUUID(b)
+	return uuid.Format(b)
 }
 
 // errRepeat stops a call whose key was used before, with the outcome that
@@ -130,7 +132,7 @@ func idempotencyKey(h string) (string, error) {
 	if h == "" {
 		return "", nil
 	}
-	if !validID(h) {
+	if !httpkit.ValidID(h) {
 		return "", errors.New("the Idempotency-Key header must be 1 to 128 printable ASCII characters")
 	}
 	return h, nil

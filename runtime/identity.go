@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // A caller has one identity, whatever asks: history (whose records a
 // caller may read), idempotency keys (whose namespace a key is in), MCP
-// sessions and tasks (who may use them), requestState and human requests.
+// sessions and tasks (who may use them), httpkit.State and human requests.
 // It is, in order:
 //
 //   - the subject of the [Principal] the auth hook put in the context
@@ -50,16 +52,16 @@ func (s *Server) callerRef(ctx context.Context) *string {
 	if s.opts.AuthHook == nil {
 		return nil
 	}
-	st := stateFrom(ctx)
-	if st == nil || st.req == nil {
+	st := httpkit.StateFrom(ctx)
+	if st == nil || st.Req == nil {
 		return nil // a call made in process, with no request: no credentials
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.caller == "" {
-		st.caller = credentialFingerprint(st.req)
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
+	if st.Caller == "" {
+		st.Caller = credentialFingerprint(st.Req)
 	}
-	return &st.caller
+	return &st.Caller
 }
 
 // credentialFingerprint is "key:" and the SHA-256 of r's credential
@@ -67,7 +69,7 @@ func (s *Server) callerRef(ctx context.Context) *string {
 func credentialFingerprint(r *http.Request) string {
 	names := make([]string, 0, len(r.Header))
 	for name := range r.Header {
-		if credentialHeader(name) {
+		if httpkit.CredentialHeader(name) {
 			names = append(names, name)
 		}
 	}
@@ -82,15 +84,4 @@ func credentialFingerprint(r *http.Request) string {
 		}
 	}
 	return "key:" + hex.EncodeToString(h.Sum(nil))
-}
-
-// credentialHeader reports whether a header of that name may carry a
-// credential: Authorization, Cookie, and any name that speaks of a key,
-// token or auth, but Idempotency-Key, which names a call, not a caller.
-func credentialHeader(name string) bool {
-	l := strings.ToLower(name)
-	if l == "idempotency-key" {
-		return false
-	}
-	return l == "authorization" || l == "cookie" || strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "auth")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // One identity per caller (identity.go): the principal's subject, else a
@@ -23,7 +24,7 @@ func TestCallerID(t *testing.T) {
 		for i := 0; i+1 < len(h); i += 2 {
 			r.Header.Set(h[i], h[i+1])
 		}
-		return withState(r)
+		return httpkit.WithState(r)
 	}
 	id := func(s *Server, r *http.Request, p *Principal) string {
 		ctx := r.Context()

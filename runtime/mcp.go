@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // defaultMCPPath is where the MCP surface is mounted by default.
@@ -71,7 +72,7 @@ type MCPOptions struct {
 	DisableSSE bool
 	// Instructions tell a client's model how to use the server.
 	Instructions string
-	// StateKey seals the requestState of input-required results (AES-GCM):
+	// StateKey seals the httpkit.State of input-required results (AES-GCM):
 	// the answers a tool already has travel with the client between
 	// rounds, encrypted and tamper-proof. Servers behind a load balancer
 	// share one key; its SHA-256 is the AES-256 key. Default: a random
@@ -119,7 +120,7 @@ type mcpState struct {
 	// once, by the first use of the SDK's server (see sdk).
 	registry     registry
 	registerOnce sync.Once
-	// sealer seals and opens the requestState of input-required results.
+	// sealer seals and opens the httpkit.State of input-required results.
 	sealer *stateSealer
 	// tasks are the MCP tasks this process runs (mcptasks.go).
 	tasks taskTable
@@ -430,7 +431,7 @@ func fingerprint(tools []Tool) uint64 {
 	return h.Sum64()
 }
 
-// owner is whom a session or a requestState opened in ctx belongs to: its
+// owner is whom a session or a httpkit.State opened in ctx belongs to: its
 // caller's identity (callerID), "" when the server has no auth hook.
 func (s *Server) owner(ctx context.Context) string {
 	if s.opts.AuthHook == nil {
@@ -501,8 +502,8 @@ func (c valuesCtx) Value(k any) any {
 // gets a fresh request state, so that a provider is asked again for each.
 func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
-		if st := stateFrom(ctx); st != nil {
-			return context.WithValue(ctx, requestKey{}, &requestState{req: st.req, requestID: st.requestID, correlationID: st.correlationID}), nil
+		if st := httpkit.StateFrom(ctx); st != nil {
+			return httpkit.NewContext(ctx, &httpkit.State{Req: st.Req, RequestID: st.RequestID, CorrelationID: st.CorrelationID}), nil
 		}
 		return ctx, nil // stdio, in memory: no HTTP, no hook
 	}
@@ -515,10 +516,10 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 		}
 	}
 	r := (&http.Request{Method: http.MethodPost, Header: extra.Header, URL: &url.URL{Path: s.mcpPath()}}).WithContext(ctx)
-	r = withState(r)
-	hctx, err := s.authenticate(r)
+	r = httpkit.WithState(r)
+	hctx, err := s.Authenticate(r)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msgUnauthorized}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: httpkit.MsgUnauthorized}
 	}
 	return valuesCtx{ctx, hctx}, nil
 }
@@ -539,7 +540,7 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer func() {
 			if v := recover(); v != nil {
 				s.logPanic("MCP request", v, "method", method)
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
 			}
 		}()
 		return h(ctx, method, req)

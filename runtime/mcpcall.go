@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
@@ -89,9 +90,9 @@ func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
 
 // newCall readies the context of a handler run for req. kind and name say
 // what is run ("tool", "prompt", "resource" and its name or URI) and, with
-// the arguments that args returns (nil for none), bind a requestState to
-// it: a requestState is only good for the same thing run with the same
-// arguments, by the same caller. A requestState that does not open
+// the arguments that args returns (nil for none), bind a httpkit.State to
+// it: a httpkit.State is only good for the same thing run with the same
+// arguments, by the same caller. A httpkit.State that does not open
 // (tampered, expired, another call's) is an invalid-params error, and
 // nothing runs.
 //
@@ -113,7 +114,7 @@ func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string
 		if state != "" {
 			st, err := s.mcp.sealer.open(state, in.bind())
 			if err != nil {
-				s.log.WarnContext(ctx, "MCP requestState refused", kind, name, "err", err)
+				s.log.WarnContext(ctx, "MCP httpkit.State refused", kind, name, "err", err)
 				return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 			}
 			in.state = st
@@ -165,7 +166,7 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 		c2.beforeRun = []func(context.Context, *Tool) error{c.task.beforeRun}
 	}
 	if e := req.GetExtra(); e != nil && e.Header != nil {
-		c2.CorrelationID = e.Header.Get(headerCorrelationID)
+		c2.CorrelationID = e.Header.Get(httpkit.HeaderCorrelationID)
 		c2.TraceID = traceParentID(e.Header.Get(headerTraceparent))
 	}
 	if s.opts.Tracer != nil {
@@ -265,7 +266,7 @@ const inputStateTTL = time.Hour
 type inputRound struct {
 	mu   sync.Mutex
 	call *mcpCall
-	// binding works out what a requestState is bound to; bind and caps
+	// binding works out what a httpkit.State is bound to; bind and caps
 	// (see newCall) keep it and the client's capabilities once known.
 	binding   func() string
 	bound     string
@@ -280,7 +281,7 @@ type inputRound struct {
 	asked     map[string]string // key → hash of the pending request
 }
 
-// bind returns what the round's requestState is bound to.
+// bind returns what the round's httpkit.State is bound to.
 func (in *inputRound) bind() string {
 	if in.bound == "" {
 		in.bound = in.binding()
@@ -296,7 +297,7 @@ func (in *inputRound) capabilities() *mcp.ClientCapabilities {
 	return in.caps
 }
 
-// inputState is a requestState before it is sealed.
+// inputState is a httpkit.State before it is sealed.
 type inputState struct {
 	Bind    string                  `json:"b"`
 	Expires int64                   `json:"e"`
@@ -420,7 +421,7 @@ func (c *mcpCall) inputRequired(ctx context.Context) (*inputRequest, bool) {
 	st := &inputState{Bind: in.bind(), Expires: time.Now().Add(inputStateTTL).Unix(), Answers: in.used, Asked: in.asked}
 	sealed, err := c.srv.mcp.sealer.seal(st)
 	if err != nil {
-		c.srv.log.ErrorContext(ctx, "sealing a requestState failed", "err", err)
+		c.srv.log.ErrorContext(ctx, "sealing a httpkit.State failed", "err", err)
 		return nil, false
 	}
 	return &inputRequest{requests: maps.Clone(in.pending), state: sealed}, true
@@ -511,7 +512,7 @@ func requestHash(p mcp.InputRequest) (string, error) {
 	return hex.EncodeToString(sum[:12]), nil
 }
 
-// bindingOf ties a requestState to one request: what runs, with which
+// bindingOf ties a httpkit.State to one request: what runs, with which
 // arguments, for whom.
 func bindingOf(kind, name string, args []byte, owner string) string {
 	h := sha256.New()
@@ -526,7 +527,7 @@ func bindingOf(kind, name string, args []byte, owner string) string {
 // read nor change them.
 type stateSealer struct{ aead cipher.AEAD }
 
-var stateAD = []byte("toolgen requestState v1")
+var stateAD = []byte("toolgen httpkit.State v1")
 
 func newStateSealer(key []byte) *stateSealer {
 	if len(key) == 0 {

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // The fast path of MCP 2026-07-28. A request of that revision stands
@@ -86,21 +88,21 @@ type fastRequest struct {
 // JSON, not nested too deep, and passes every check of inspectRPC (one
 // object, "jsonrpc" "2.0", a string or integer id, a method, params an
 // object), so inspectRPC would have let it through.
-func (s *Server) serveMCPFast(rq *request) (answered bool) {
+func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 	if s.mcp.fast.off {
 		return false
 	}
-	h := rq.r.Header
+	h := rq.R.Header
 	if h.Get("Mcp-Protocol-Version") != protocol20260728 ||
 		(s.mcp.stateful != nil && h.Get("Mcp-Session-Id") != "") ||
 		len(h.Values("Last-Event-ID")) > 0 ||
 		!fastContentType(h.Get("Content-Type")) || !fastAccepts(h.Values("Accept")) {
 		return false
 	}
-	if jsonProblem(rq.body) != "" {
+	if jsoncheck.Problem(rq.Body) != "" {
 		return false // inspectRPC words the refusal
 	}
-	fr, ok := parseFast(rq.body)
+	fr, ok := parseFast(rq.Body)
 	if !ok || h.Get("Mcp-Method") != string(fr.method) {
 		return false
 	}
@@ -113,22 +115,22 @@ func (s *Server) serveMCPFast(rq *request) (answered bool) {
 		// internal error, as mcpMiddleware answers it on the SDK's path.
 		if v := recover(); v != nil {
 			s.logPanic("MCP request", v, "method", string(fr.method))
-			s.fastReply(rq.w, fr.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal})
+			s.fastReply(rq.W, fr.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal})
 			answered = true
 		}
 	}()
 	extra := &mcp.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
 	if s.opts.AuthHook != nil {
-		if _, err := bearerToken(rq.r); err == nil {
+		if _, err := bearerToken(rq.R); err == nil {
 			// What withTokenInfo gives the SDK path: the caller, and
 			// the context the auth hook returned.
-			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.ctx), Extra: map[string]any{tokenContextKey: rq.ctx}}
+			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.Ctx), Extra: map[string]any{tokenContextKey: rq.Ctx}}
 		}
 	}
 	switch string(fr.method) {
 	case "tools/call":
 		name := string(fr.name)
-		if name == "" || h.Get("Mcp-Name") != name || !s.fastTool(rq.ctx, name) {
+		if name == "" || h.Get("Mcp-Name") != name || !s.fastTool(rq.Ctx, name) {
 			return false
 		}
 		ss := s.fastSession()
@@ -141,9 +143,9 @@ func (s *Server) serveMCPFast(rq *request) (answered bool) {
 		}
 		req.Session = ss
 		s.mcp.fast.answered.Add(1)
-		res, err := s.serveToolCall(rq.ctx, req)
+		res, err := s.serveToolCall(rq.Ctx, req)
 		if err != nil {
-			s.fastReply(rq.w, fr.id, nil, err)
+			s.fastReply(rq.W, fr.id, nil, err)
 			return true
 		}
 		rt := "complete"
@@ -153,14 +155,14 @@ func (s *Server) serveMCPFast(rq *request) (answered bool) {
 			res.Content = []mcp.Content{} // as the SDK's callTool: never null
 		}
 		res.Meta = s.fastServerInfo(res.Meta)
-		s.fastReply(rq.w, fr.id, callResultJSON{res, rt}, nil)
+		s.fastReply(rq.W, fr.id, callResultJSON{res, rt}, nil)
 	case "tools/list":
 		req := &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Meta: meta}, Extra: extra}
 		if !s.fastMetaDecodes(fr.meta, req) {
 			return false
 		}
 		s.mcp.fast.answered.Add(1)
-		ctx := rq.ctx
+		ctx := rq.Ctx
 		end := func(error) {}
 		if s.opts.Tracer != nil {
 			// As mcpMiddleware traces every request but tools/call.
@@ -169,13 +171,13 @@ func (s *Server) serveMCPFast(rq *request) (answered bool) {
 		res, err := s.listMCPTools(ctx, req)
 		end(err)
 		if err != nil {
-			s.fastReply(rq.w, fr.id, nil, err)
+			s.fastReply(rq.W, fr.id, nil, err)
 			return true
 		}
 		list := res.(*mcpToolList)
 		list.ResultType = "complete"
 		list.Meta = s.fastServerInfo(list.Meta)
-		s.fastReply(rq.w, fr.id, list, nil)
+		s.fastReply(rq.W, fr.id, list, nil)
 	default:
 		return false
 	}
@@ -542,7 +544,7 @@ func (s *Server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 		if e != nil {
 			s.log.Error("MCP result does not encode", "err", e)
 			buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id))
-			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
 		} else {
 			buf.WriteByte('}')
 		}
@@ -550,7 +552,7 @@ func (s *Server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 	if err != nil {
 		we := &jsonrpc.Error{Message: err.Error()}
 		if !errors.As(err, &we) {
-			we = &jsonrpc.Error{Message: msgInternal, Code: jsonrpc.CodeInternalError}
+			we = &jsonrpc.Error{Message: httpkit.MsgInternal, Code: jsonrpc.CodeInternalError}
 		}
 		switch we.Code {
 		case jsonrpc.CodeMethodNotFound:

@@ -178,7 +178,7 @@ func (s *Server) historyCount(t testing.TB) int {
 // normalizeAnswer is a response body as canonical JSON (keys sorted: the
 // SDK and the fast path may order a result's members differently, which
 // no JSON reader can tell), with what differs by design replaced: a
-// requestState is sealed with a random nonce, so two seals of the same
+// httpkit.State is sealed with a random nonce, so two seals of the same
 // state never compare equal. A body that is not JSON is kept as it is.
 func normalizeAnswer(body string) string {
 	var v any

@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // MCP over HTTP: Streamable HTTP at /mcp and HTTP+SSE at /sse. The shared
@@ -45,7 +47,7 @@ import (
 const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // mcpSurface is MCP over HTTP: a refusal is a JSON-RPC error response.
-var mcpSurface = &surface{name: SurfaceMCP, writeError: writeRPCError}
+var mcpSurface = &httpkit.Surface{Name: SurfaceMCP, WriteError: writeRPCError}
 
 // rpcError is the body of a JSON-RPC error response to a request whose id
 // is not known (the request was refused before it was read).
@@ -60,31 +62,31 @@ type rpcErrorValue struct {
 	Message string `json:"message"`
 }
 
-func writeRPCError(w http.ResponseWriter, e *httpError) {
-	code := e.code
+func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
+	code := e.Code
 	if code == 0 {
 		code = jsonrpc.CodeInvalidRequest
-		if e.status >= 500 {
+		if e.Status >= 500 {
 			code = jsonrpc.CodeInternalError
 		}
 	}
-	writeJSON(w, e.status, rpcError{JSONRPC: "2.0", ID: e.id, Error: rpcErrorValue{Code: code, Message: e.msg}})
+	httpkit.WriteJSON(w, e.Status, rpcError{JSONRPC: "2.0", ID: e.ID, Error: rpcErrorValue{Code: code, Message: e.Msg}})
 }
 
 func (s *Server) mcpRoutes(mux *http.ServeMux) {
 	s.mcpHTTP()
-	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.handle(endpoint{
-		surface: mcpSurface,
-		methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
-		auth:    true, body: true,
-		serve: s.serveMCP,
+	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.kit.Handle(httpkit.Endpoint{
+		Surface: mcpSurface,
+		Methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
+		Auth:    true, Body: true,
+		Serve: s.serveMCP,
 	}))
 	if !s.opts.MCP.DisableSSE {
-		mux.Handle(pathOr(s.opts.MCP.SSEPath, defaultSSEPath), s.handle(endpoint{
-			surface: mcpSurface,
-			methods: []string{http.MethodGet, http.MethodPost},
-			auth:    true, body: true,
-			serve: s.serveSSE,
+		mux.Handle(pathOr(s.opts.MCP.SSEPath, defaultSSEPath), s.kit.Handle(httpkit.Endpoint{
+			Surface: mcpSurface,
+			Methods: []string{http.MethodGet, http.MethodPost},
+			Auth:    true, Body: true,
+			Serve: s.serveSSE,
 		}))
 	}
 }
@@ -126,14 +128,14 @@ func (s *Server) mcpHTTP() {
 }
 
 // serveMCP is the Streamable HTTP adapter.
-func (s *Server) serveMCP(rq *request) error {
-	r := rq.r
+func (s *Server) serveMCP(rq *httpkit.Request) error {
+	r := rq.R
 	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
 	if r.Method == http.MethodPost {
 		if newProtocol && s.serveMCPFast(rq) {
 			return nil // a plain tools/call or tools/list (mcpfast.go)
 		}
-		info, err := inspectRPC(rq.body)
+		info, err := inspectRPC(rq.Body)
 		if err != nil {
 			return err
 		}
@@ -149,12 +151,12 @@ func (s *Server) serveMCP(rq *request) error {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
 		}
 		r.Header = s.sdkHeader(rq, info.id)
-		r.Body = io.NopCloser(bytes.NewReader(rq.body))
-		r.ContentLength = int64(len(rq.body))
+		r.Body = io.NopCloser(bytes.NewReader(rq.Body))
+		r.ContentLength = int64(len(rq.Body))
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
 	h := s.mcp.stateless
-	w := rq.w
+	w := rq.W
 	if s.mcp.stateful != nil && (sid != "" || !newProtocol) {
 		h = s.mcp.stateful
 		var err error
@@ -166,7 +168,7 @@ func (s *Server) serveMCP(rq *request) error {
 		}
 	}
 	ew := &rpcErrorWriter{ResponseWriter: w}
-	h.ServeHTTP(ew, r.WithContext(rq.ctx))
+	h.ServeHTTP(ew, r.WithContext(rq.Ctx))
 	ew.finish()
 	return nil
 }
@@ -178,25 +180,25 @@ func (s *Server) serveMCP(rq *request) error {
 // serveMCP's frame large (see refuseCrossOrigin).
 //
 //go:noinline
-func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, error) {
-	r := rq.r
-	owner := s.owner(rq.ctx)
+func (s *Server) sessionWriter(rq *httpkit.Request, sid string) (http.ResponseWriter, error) {
+	r := rq.R
+	owner := s.owner(rq.Ctx)
 	if sid != "" {
 		if !s.mcp.sessions.use(sid, owner) {
-			s.log.WarnContext(rq.ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
-			return nil, refuse(http.StatusForbidden, "Forbidden")
+			s.log.WarnContext(rq.Ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
+			return nil, httpkit.Refuse(http.StatusForbidden, "Forbidden")
 		}
-		return rq.w, nil
+		return rq.W, nil
 	}
 	if r.Method != http.MethodPost {
-		return rq.w, nil
+		return rq.W, nil
 	}
-	caller := s.callerKey(rq.ctx)
+	caller := s.callerKey(rq.Ctx)
 	if old := s.mcp.sessions.makeRoom(s.mcp.srv, caller); old != "" {
-		s.log.InfoContext(rq.ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max, "max_per_caller", s.mcp.sessions.per)
+		s.log.InfoContext(rq.Ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max, "max_per_caller", s.mcp.sessions.per)
 		closeSession(s.mcp.srv, old)
 	}
-	return &sessionRecorder{ResponseWriter: rq.w, record: func(sid string) { s.mcp.sessions.add(sid, owner, caller) }}, nil
+	return &sessionRecorder{ResponseWriter: rq.W, record: func(sid string) { s.mcp.sessions.add(sid, owner, caller) }}, nil
 }
 
 // serveSSE is the HTTP+SSE adapter (protocol 2024-11-05, for clients that
@@ -209,13 +211,13 @@ func (s *Server) sessionWriter(rq *request, sid string) (http.ResponseWriter, er
 // caller: a POST by anyone else is refused (403). Like Streamable HTTP's
 // sessions, the open streams are bounded by MCPOptions.MaxSessions, the
 // least recently used one closed to make room.
-func (s *Server) serveSSE(rq *request) error {
-	owner := s.owner(rq.ctx)
-	w := rq.w
-	r := rq.r.WithContext(rq.ctx)
+func (s *Server) serveSSE(rq *httpkit.Request) error {
+	owner := s.owner(rq.Ctx)
+	w := rq.W
+	r := rq.R.WithContext(rq.Ctx)
 	switch r.Method {
 	case http.MethodGet:
-		ctx, cancel := context.WithCancel(rq.ctx)
+		ctx, cancel := context.WithCancel(rq.Ctx)
 		defer cancel()
 		var sid string
 		defer func() { s.mcp.sse.forget(sid) }()
@@ -228,18 +230,18 @@ func (s *Server) serveSSE(rq *request) error {
 		r = r.WithContext(ctx)
 	case http.MethodPost:
 		if sid := r.URL.Query().Get("sessionid"); sid != "" && !s.mcp.sse.use(sid, owner) {
-			s.log.WarnContext(rq.ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
-			return refuse(http.StatusForbidden, "Forbidden")
+			s.log.WarnContext(rq.Ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
+			return httpkit.Refuse(http.StatusForbidden, "Forbidden")
 		}
-		info, err := inspectRPC(rq.body)
+		info, err := inspectRPC(rq.Body)
 		if err != nil {
 			return err
 		}
 		if err := info.paramsError(http.StatusBadRequest); err != nil {
 			return err
 		}
-		r.Body = io.NopCloser(bytes.NewReader(rq.body))
-		r.ContentLength = int64(len(rq.body))
+		r.Body = io.NopCloser(bytes.NewReader(rq.Body))
+		r.ContentLength = int64(len(rq.Body))
 	}
 	ew := &rpcErrorWriter{ResponseWriter: w}
 	s.mcp.sseHandler.ServeHTTP(ew, r)
@@ -270,7 +272,7 @@ func (info rpcInfo) paramsError(status int) error {
 	if info.badParams == "" {
 		return nil
 	}
-	return &httpError{status: status, code: jsonrpc.CodeInvalidParams, msg: info.badParams, id: info.badID}
+	return &httpkit.Error{Status: status, Code: jsonrpc.CodeInvalidParams, Msg: info.badParams, ID: info.badID}
 }
 
 // sdkHeader is the header an MCP handler is given (RequestExtra.Header): a
@@ -278,12 +280,12 @@ func (info rpcInfo) paramsError(status int) error {
 // trace, its JSON-RPC id. The SDK gives a handler neither, nor the
 // request's state: it carries a request's headers to it (a session's
 // handlers run in the session's context, not the request's).
-func (s *Server) sdkHeader(rq *request, rpcID []byte) http.Header {
-	h := rq.r.Header.Clone()
+func (s *Server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
+	h := rq.R.Header.Clone()
 	if h == nil {
 		h = http.Header{}
 	}
-	h[headerCorrelationID] = []string{rq.st.correlationID}
+	h[httpkit.HeaderCorrelationID] = []string{rq.St.CorrelationID}
 	delete(h, headerRPCID)                    // a client's own is not believed
 	if s.opts.Tracer != nil && rpcID != nil { // only a tracer reads it
 		h[headerRPCID] = []string{string(rpcID)}
@@ -347,13 +349,13 @@ type rpcMessage struct {
 func inspectRPC(body []byte) (rpcInfo, error) {
 	var info rpcInfo
 	parseError := func(msg string) error {
-		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeParseError, msg: "Parse error: " + msg}
+		return &httpkit.Error{Status: http.StatusBadRequest, Code: jsonrpc.CodeParseError, Msg: "Parse error: " + msg}
 	}
 	b := bytes.TrimSpace(body)
 	if len(b) == 0 {
 		return info, parseError("the body is empty.")
 	}
-	if p := jsonProblem(b); p != "" {
+	if p := jsoncheck.Problem(b); p != "" {
 		return info, parseError("the body is " + p + ".")
 	}
 	if info, ok := inspectPlain(b); ok {
@@ -448,7 +450,7 @@ func plainString(v []byte) bool {
 func inspectMessages(b []byte) (rpcInfo, error) {
 	var info rpcInfo
 	invalid := func(format string, args ...any) error {
-		return &httpError{status: http.StatusBadRequest, code: jsonrpc.CodeInvalidRequest, msg: "Invalid request: " + fmt.Sprintf(format, args...)}
+		return &httpkit.Error{Status: http.StatusBadRequest, Code: jsonrpc.CodeInvalidRequest, Msg: "Invalid request: " + fmt.Sprintf(format, args...)}
 	}
 	var raws []json.RawMessage
 	switch b[0] {
@@ -469,7 +471,7 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		if err := json.Unmarshal(raw, &m); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field != "" {
-				return info, invalid("%q must be %s.", te.Field, jsonTypeName(te.Type))
+				return info, invalid("%q must be %s.", te.Field, httpkit.JSONTypeName(te.Type))
 			}
 			return info, invalid("each message must be an object.")
 		}
@@ -580,7 +582,7 @@ func (w *rpcErrorWriter) finish() {
 		return
 	}
 	w.Header().Del("Content-Type")
-	writeRPCError(w.ResponseWriter, &httpError{status: w.status, msg: sdkMessage(w.status, strings.TrimSpace(w.body.String()))})
+	writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sdkMessage(w.status, strings.TrimSpace(w.body.String()))})
 }
 
 // sdkPlainMessages are the beginnings of the SDK's text/plain errors that
@@ -614,10 +616,10 @@ func sdkMessage(status int, text string) string {
 	case http.StatusForbidden:
 		return "Forbidden"
 	case http.StatusUnauthorized:
-		return msgUnauthorized
+		return httpkit.MsgUnauthorized
 	}
 	if status >= 500 {
-		return msgInternal
+		return httpkit.MsgInternal
 	}
 	return "Bad request: " + strings.ToLower(http.StatusText(status)) + "."
 }
@@ -652,7 +654,7 @@ const tokenContextKey = "toolgen.context"
 // request. The TokenInfo names the caller (UserID binds a session to it)
 // and carries the hook's context.
 func (s *Server) verifyToken(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-	hctx, err := s.authenticate(r)
+	hctx, err := s.Authenticate(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", auth.ErrInvalidToken, err)
 	}

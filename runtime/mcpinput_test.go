@@ -216,7 +216,7 @@ func TestMCPMissingCapability(t *testing.T) {
 	}
 }
 
-// A requestState is good only on the server that sealed it, unless the
+// A httpkit.State is good only on the server that sealed it, unless the
 // servers share MCPOptions.StateKey; and only for the caller it was
 // issued to.
 func TestMCPRequestStateKey(t *testing.T) {
@@ -335,7 +335,7 @@ func TestMCPAskInSession(t *testing.T) {
 	do(t, s, "POST", "/tools/ask/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"runtime: not called over MCP: no client session"}],"isError":true}`)
 }
 
-// A requestState binds the arguments as values: absent arguments are {},
+// A httpkit.State binds the arguments as values: absent arguments are {},
 // and the order of keys does not matter.
 func TestCanonicalArguments(t *testing.T) {
 	for _, c := range [][2]string{{"", "{}"}, {" ", "{}"}, {`{"b":1, "a":[1.0,"x"]}`, `{"a":[1.0,"x"],"b":1}`}, {"not json", "not json"}} {
@@ -345,7 +345,7 @@ func TestCanonicalArguments(t *testing.T) {
 	}
 }
 
-// The requestState is bound to the arguments the client sent, worked out
+// The httpkit.State is bound to the arguments the client sent, worked out
 // only when the round ends: a handler that changes the arguments it is
 // given in place does not make its own state fail to open.
 func TestMCPInputStateBindsSentArguments(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // openSession sends an initialize without ever closing the session, as an
@@ -191,13 +193,13 @@ func TestMCPSessionsPerCaller(t *testing.T) {
 	// Without a hook, the client's address is the caller, not its port.
 	open := NewServer(ToolList{}, &Options{Logger: discard()})
 	for _, tc := range []struct{ a, b string }{{"192.0.2.1:1000", "192.0.2.1:2000"}, {"[2001:db8::1]:1", "[2001:db8::1]:2"}} {
-		ra := withState(&http.Request{RemoteAddr: tc.a}).Context()
-		rb := withState(&http.Request{RemoteAddr: tc.b}).Context()
+		ra := httpkit.WithState(&http.Request{RemoteAddr: tc.a}).Context()
+		rb := httpkit.WithState(&http.Request{RemoteAddr: tc.b}).Context()
 		if open.callerKey(ra) != open.callerKey(rb) {
 			t.Errorf("%s and %s counted as two callers", tc.a, tc.b)
 		}
 	}
-	if open.callerKey(withState(&http.Request{RemoteAddr: "192.0.2.1:1"}).Context()) == open.callerKey(withState(&http.Request{RemoteAddr: "192.0.2.2:1"}).Context()) {
+	if open.callerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.1:1"}).Context()) == open.callerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.2:1"}).Context()) {
 		t.Error("two addresses counted as one caller")
 	}
 

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // MCP tasks: the extension io.modelcontextprotocol/tasks (SEP-2663), at
@@ -311,7 +312,7 @@ func (s *Server) serveTaskCall(ctx context.Context, req *mcp.CallToolRequest) (r
 	defer func() {
 		if v := recover(); v != nil {
 			s.logPanic("MCP task", v, "tool", req.Params.Name)
-			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
 		}
 	}()
 	return s.serveToolCall(ctx, req)
@@ -519,9 +520,9 @@ type taskRequest struct {
 
 // serveTaskMethod answers a tasks/get, tasks/update or tasks/cancel
 // request; it reports false for any other body, which goes to the SDK.
-func (s *Server) serveTaskMethod(rq *request) bool {
+func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 	var m rpcMessage
-	b := bytes.TrimSpace(rq.body)
+	b := bytes.TrimSpace(rq.Body)
 	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil || m.Method == nil || len(m.ID) == 0 {
 		return false
 	}
@@ -540,14 +541,14 @@ func (s *Server) serveTaskMethod(rq *request) bool {
 		} else {
 			out["result"] = result
 		}
-		writeJSON(rq.w, status, out)
+		httpkit.WriteJSON(rq.W, status, out)
 	}
 	var p taskRequest
 	if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
 		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"})
 		return true
 	}
-	h := rq.r.Header
+	h := rq.R.Header
 	if v := strings.TrimSpace(h.Get("Mcp-Method")); v != "" && v != method {
 		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("Header mismatch: Mcp-Method %q does not match the method %q.", v, method)})
 		return true
@@ -566,9 +567,9 @@ func (s *Server) serveTaskMethod(rq *request) bool {
 		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
 		return true
 	}
-	caller := s.callerID(rq.ctx)
+	caller := s.callerID(rq.Ctx)
 	id := *p.TaskID
-	st, err := s.taskLookup(rq.ctx, id, caller)
+	st, err := s.taskLookup(rq.Ctx, id, caller)
 	if err != nil {
 		reply(http.StatusOK, nil, err)
 		return true
@@ -624,7 +625,7 @@ func (s *Server) taskLookup(ctx context.Context, id, caller string) (*taskGetRes
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "reading a task's record failed", "task", id, "err", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgInternal}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
 	}
 	owner := ""
 	if rec.Caller != nil {

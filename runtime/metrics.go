@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Metrics, in Prometheus text at /metrics: invocations by tool, surface and
@@ -327,10 +328,10 @@ func metricsJSONPath(p string) string {
 func (m *metrics) serveJSON(w http.ResponseWriter, _ *http.Request) {
 	stats, err := statsOf(m.reg)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "Failed to gather the metrics.")
+		httpkit.WriteError(w, http.StatusInternalServerError, "Failed to gather the metrics.")
 		return
 	}
-	writeJSON(w, http.StatusOK, stats)
+	httpkit.WriteJSON(w, http.StatusOK, stats)
 }
 
 // metricsStats is the body of /metrics/json.
@@ -466,8 +467,8 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 		if n, ok := s.history.(fmt.Stringer); ok {
 			store = n.String()
 		}
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable or not writable", "store": store})
+		httpkit.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable or not writable", "store": store})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "healthy", "version": version})
+	httpkit.WriteJSON(w, http.StatusOK, map[string]string{"status": "healthy", "version": version})
 }

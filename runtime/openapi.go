@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/toolgen-go/toolgen/internal/openapi"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // GET /openapi.json: an OpenAPI 3.1 document of the REST surfaces, for
@@ -59,7 +60,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	doc, err := s.OpenAPI(r.Context())
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, msgProviderFailed)
+		httpkit.WriteError(w, http.StatusInternalServerError, msgProviderFailed)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

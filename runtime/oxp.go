@@ -14,6 +14,8 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/toolname"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
 // OXP 1.0 (urn:oxp:1.0), the Open eXecution Protocol: GET /oxp/tools lists
@@ -252,9 +254,9 @@ func (s *Server) oxpRoutes(mux *http.ServeMux) {
 	if p == "" {
 		p = defaultOXPPrefix
 	}
-	mux.Handle(p+"/health", s.handle(endpoint{surface: oxp, methods: methodsGet, serve: s.oxpHealth}))
-	mux.Handle(p+"/tools", s.handle(endpoint{surface: oxp, methods: methodsGet, auth: !s.opts.OXP.PublicListing, serve: s.oxpList}))
-	mux.Handle(p+"/tools/call", s.handle(endpoint{surface: oxp, methods: methodsPost, auth: true, body: true, serve: s.oxpCall}))
+	mux.Handle(p+"/health", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Serve: s.oxpHealth}))
+	mux.Handle(p+"/tools", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Auth: !s.opts.OXP.PublicListing, Serve: s.oxpList}))
+	mux.Handle(p+"/tools/call", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsPost, Auth: true, Body: true, Serve: s.oxpCall}))
 }
 
 // oxpError is OXP's error body: {"message", "developer_message"?}.
@@ -264,23 +266,23 @@ type oxpError struct {
 }
 
 // oxp is the OXP surface: errors are {"message", "developer_message"?}.
-var oxp = &surface{name: SurfaceOXP, writeError: func(w http.ResponseWriter, e *httpError) {
-	writeJSON(w, e.status, oxpError{Message: e.msg, DeveloperMessage: e.detail})
+var oxp = &httpkit.Surface{Name: SurfaceOXP, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
+	httpkit.WriteJSON(w, e.Status, oxpError{Message: e.Msg, DeveloperMessage: e.Detail})
 }}
 
-func (s *Server) oxpHealth(rq *request) error {
-	writeJSON(rq.w, http.StatusOK, map[string]string{"status": "healthy"})
+func (s *Server) oxpHealth(rq *httpkit.Request) error {
+	httpkit.WriteJSON(rq.W, http.StatusOK, map[string]string{"status": "healthy"})
 	return nil
 }
 
 // oxpList is GET /oxp/tools: the definitions under both "items" (the
 // OpenAPI's key) and "tools" (the narrative page's).
-func (s *Server) oxpList(rq *request) error {
-	defs, err := s.oxpDefinitions(rq.ctx, true)
+func (s *Server) oxpList(rq *httpkit.Request) error {
+	defs, err := s.oxpDefinitions(rq.Ctx, true)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Schema string           `json:"$schema"`
 		Items  []*oxpDefinition `json:"items"`
 		Tools  []*oxpDefinition `json:"tools"`
@@ -332,39 +334,39 @@ type oxpCallError struct {
 // oxpCall is POST /oxp/tools/call: auth, the envelope, the tool_id, then
 // [Server.Invoke]. A tool that fails, panics or times out is
 // success:false with status 200; only the request itself gets 4xx.
-func (s *Server) oxpCall(rq *request) error {
+func (s *Server) oxpCall(rq *httpkit.Request) error {
 	var req oxpCallRequest
-	if err := decodeEnvelope(rq.body, &req, true); err != nil {
-		return refuse(http.StatusBadRequest, "The body is not an OXP call request: %s.", err.Error())
+	if err := httpkit.DecodeEnvelope(rq.Body, &req, true); err != nil {
+		return httpkit.Refuse(http.StatusBadRequest, "The body is not an OXP call request: %s.", err.Error())
 	}
 	switch {
 	case req.Schema != nil && *req.Schema != OXPSchema:
-		return &httpError{status: http.StatusBadRequest, msg: "Unsupported $schema " + strconv.Quote(truncate(*req.Schema, 100)) + ".", detail: "This server speaks " + OXPSchema + "."}
+		return &httpkit.Error{Status: http.StatusBadRequest, Msg: "Unsupported $schema " + strconv.Quote(truncate(*req.Schema, 100)) + ".", Detail: "This server speaks " + OXPSchema + "."}
 	case req.Request == nil:
-		return refuse(http.StatusBadRequest, `The body has no "request".`)
+		return httpkit.Refuse(http.StatusBadRequest, `The body has no "request".`)
 	case req.Request.ToolID == nil:
-		return refuse(http.StatusBadRequest, `The request has no "tool_id".`)
-	case len(req.Request.CallID) > maxIDLength:
-		return refuse(http.StatusBadRequest, `The request's "call_id" is longer than %d characters.`, maxIDLength)
+		return httpkit.Refuse(http.StatusBadRequest, `The request has no "tool_id".`)
+	case len(req.Request.CallID) > httpkit.MaxIDLength:
+		return httpkit.Refuse(http.StatusBadRequest, `The request's "call_id" is longer than %d characters.`, httpkit.MaxIDLength)
 	}
 	in := bytes.TrimSpace(req.Request.Input)
 	if len(in) == 0 || string(in) == "null" {
 		in = emptyObject
 	} else if in[0] != '{' {
-		return refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
+		return httpkit.Refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
 	}
 
-	defs, err := s.oxpDefinitions(rq.ctx, false)
+	defs, err := s.oxpDefinitions(rq.Ctx, false)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	def, err := oxpResolve(defs, *req.Request.ToolID)
 	if err != nil {
-		return refuse(http.StatusBadRequest, err.Error())
+		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.correlationID(), TraceContext: s.traceContext(rq.r.Header)}
+	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.CorrelationID(), TraceContext: s.traceContext(rq.R.Header)}
 	if c.ID == "" {
-		c.ID = newUUID()
+		c.ID = uuid.New()
 	} else {
 		c.IdempotencyKey = c.ID // a caller's call_id names one call
 	}
@@ -384,15 +386,15 @@ func (s *Server) oxpCall(rq *request) error {
 		}
 	}
 
-	out := s.Invoke(rq.ctx, c)
+	out := s.Invoke(rq.Ctx, c)
 	switch out.Status {
 	case StatusInvalid:
-		writeJSON(rq.w, http.StatusUnprocessableEntity, oxpInvalid(out))
+		httpkit.WriteJSON(rq.W, http.StatusUnprocessableEntity, oxpInvalid(out))
 		return nil
 	case StatusNotFound:
-		return refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
+		return httpkit.Refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case StatusUnavailable:
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	case StatusForbidden, StatusUnrecorded, StatusConflict:
 		return policyRefusal(out)
 	}
@@ -403,7 +405,7 @@ func (s *Server) oxpCall(rq *request) error {
 	} else {
 		res.Error = oxpFailure(out)
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Schema string    `json:"$schema"`
 		Result oxpResult `json:"result"`
 	}{OXPSchema, res})

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Policy on the tool: what a tool declares (Tool.Scopes, RateLimit,
@@ -101,7 +103,7 @@ func (s *Server) callerKey(ctx context.Context) string {
 // surfaces that answer one with a status of its own: 403 with the
 // insufficient_scope challenge (RFC 6750), 429 with Retry-After. Nil for
 // any other outcome.
-func policyRefusal(out *Outcome) *httpError {
+func policyRefusal(out *Outcome) *httpkit.Error {
 	switch out.Status {
 	case StatusForbidden:
 		e, _ := out.Err.(*ScopeError)
@@ -109,18 +111,18 @@ func policyRefusal(out *Outcome) *httpError {
 		if e != nil {
 			challenge += `, scope="` + strings.Join(e.Required, " ") + `"`
 		}
-		return &httpError{status: http.StatusForbidden, msg: out.Err.Error(), header: map[string]string{"WWW-Authenticate": challenge}}
+		return &httpkit.Error{Status: http.StatusForbidden, Msg: out.Err.Error(), Header: map[string]string{"WWW-Authenticate": challenge}}
 	case StatusConflict:
-		return &httpError{status: http.StatusConflict, msg: out.Err.Error()}
+		return &httpkit.Error{Status: http.StatusConflict, Msg: out.Err.Error()}
 	case StatusUnrecorded:
-		return &httpError{status: http.StatusServiceUnavailable, msg: out.Err.Error(), header: map[string]string{"Retry-After": "1"}}
+		return &httpkit.Error{Status: http.StatusServiceUnavailable, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": "1"}}
 	case StatusRateLimited:
 		wait := time.Second
 		if te, ok := out.Err.(*ToolError); ok && te.RetryAfter > 0 {
 			wait = te.RetryAfter
 		}
 		secs := int((wait + time.Second - 1) / time.Second)
-		return &httpError{status: http.StatusTooManyRequests, msg: out.Err.Error(), header: map[string]string{"Retry-After": strconv.Itoa(secs)}}
+		return &httpkit.Error{Status: http.StatusTooManyRequests, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": strconv.Itoa(secs)}}
 	}
 	return nil
 }

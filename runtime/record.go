@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
 // Invocation history: the recording middleware, the outermost around
@@ -75,7 +76,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			return next(ctx, c)
 		}
 		rc := &recording{s: s, args: c.Arguments, rec: history.Record{
-			ID:        newUUID(),
+			ID:        uuid.New(),
 			Tool:      c.Tool,
 			Surface:   c.Surface,
 			Status:    history.Pending,
@@ -112,7 +113,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			// key's outcome, which is what a run of the tool produced.
 			// A retry with the key, once the refusal no longer holds,
 			// runs the tool.
-			rc.rec.ID = newUUID()
+			rc.rec.ID = uuid.New()
 			rc.idempotent = false
 		}
 		rc.finish(ctx, out)

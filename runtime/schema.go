@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/compile"
 	"github.com/toolgen-go/toolgen/internal/fastcheck"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // ValidationIssue is one way in which arguments fail their schema.
@@ -219,12 +220,12 @@ func collectIssues(ve *jsonschema.ValidationError, out *[]ValidationIssue) {
 	switch kw {
 	case "required":
 		for _, name := range quotedNames(ve.Message) {
-			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + escapePointer(name), Message: "missing required property", Keyword: kw})
+			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + jsoncheck.EscapePointer(name), Message: "missing required property", Keyword: kw})
 		}
 		return
 	case "additionalProperties", "unevaluatedProperties":
 		for _, name := range quotedNames(ve.Message) {
-			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + escapePointer(name), Message: "unknown property", Keyword: kw})
+			*out = append(*out, ValidationIssue{Path: ve.InstanceLocation + "/" + jsoncheck.EscapePointer(name), Message: "unknown property", Keyword: kw})
 		}
 		return
 	}
@@ -264,11 +265,4 @@ func quotedNames(msg string) []string {
 		i = j
 	}
 	return names
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

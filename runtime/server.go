@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
@@ -167,6 +168,7 @@ type Server struct {
 	// other providers, which are asked on every request.
 	static map[string]*Tool
 	mux    *http.ServeMux
+	kit    *httpkit.Kit // the serving path the surfaces share
 	root   http.Handler // mux behind the browser guard
 	page   func() page  // rendered on the first request for it
 	mcp    *mcpState
@@ -233,10 +235,11 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	if s.opts.Tracer != nil {
 		s.invoke = s.traced(s.invoke) // outermost: its span holds the history writes
 	}
+	s.kit = &httpkit.Kit{Authenticate: s.Authenticate, HasHook: s.opts.AuthHook != nil, MaxBodyBytes: s.opts.MaxBodyBytes, Log: s.log, LogPanic: s.logPanic}
 	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
-	s.root = withIDs(s.browserGuard(s.metrics.countRequests(s.mux)))
+	s.root = httpkit.WithIDs(httpkit.Guard(s.metrics.countRequests(s.mux), s.log, s.opts.TrustedOrigins, s.opts.AllowedHosts))
 	return s
 }
 
@@ -271,7 +274,7 @@ func (s *Server) routes() {
 		s.v1Routes(s.mux)
 	}
 	get := func(path string, h http.HandlerFunc) {
-		s.mux.Handle(path, s.handle(endpoint{surface: explorer, methods: methodsGet, serve: always(h)}))
+		s.mux.Handle(path, s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, Serve: always(h)}))
 	}
 	if !s.opts.Health.Disable {
 		get(pathOr(s.opts.Health.Path, defaultHealthPath), s.serveHealth)
@@ -279,14 +282,14 @@ func (s *Server) routes() {
 	if !s.opts.OpenAPI.Disable {
 		// Like the explorer's listing: each caller sees the tools it may
 		// call.
-		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.handle(endpoint{surface: explorer, methods: methodsGet, optionalAuth: true, serve: always(s.serveOpenAPI)}))
+		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, OptionalAuth: true, Serve: always(s.serveOpenAPI)}))
 	}
 	if !s.opts.Metrics.Disable {
 		get(pathOr(s.opts.Metrics.Path, defaultMetricsPath), s.metrics.handler().ServeHTTP)
 		get(metricsJSONPath(pathOr(s.opts.Metrics.Path, defaultMetricsPath)), s.metrics.serveJSON)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
+		httpkit.WriteError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
 	})
 }
 
@@ -332,18 +335,19 @@ func (s *Server) tools(ctx context.Context) ([]Tool, error) {
 	if s.static != nil {
 		return s.provider.Tools(ctx)
 	}
-	st := stateFrom(ctx)
+	st := httpkit.StateFrom(ctx)
 	if st == nil {
 		return s.listProvider(ctx)
 	}
 	// A batch of MCP messages in one request may be handled at once.
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if !st.listed {
-		st.tools, st.err = s.listProvider(ctx)
-		st.listed = true
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
+	if !st.Listed {
+		st.Tools, st.Err = s.listProvider(ctx)
+		st.Listed = true
 	}
-	return st.tools, st.err
+	tools, _ := st.Tools.([]Tool)
+	return tools, st.Err
 }
 
 func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
@@ -372,92 +376,13 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// requestState is what the handling of one HTTP request shares through its
-// context: the request, and the provider's tools once asked for.
-type requestState struct {
-	req *http.Request
-	// requestID and correlationID are the request's ids, as its response
-	// names them (withIDs).
-	requestID, correlationID string
-	// caller is the request's credential fingerprint, once callerID has
-	// needed it (under mu).
-	caller string
-
-	mu     sync.Mutex
-	listed bool
-	tools  []Tool
-	err    error
-}
-
-type requestKey struct{}
-
-// withState gives r's context a fresh requestState.
-func withState(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), requestKey{}, &requestState{req: r}))
-}
-
-func stateFrom(ctx context.Context) *requestState {
-	st, _ := ctx.Value(requestKey{}).(*requestState)
-	return st
-}
-
 // RequestFromContext returns the HTTP request a tool call came in on, when
 // it came over HTTP.
 func RequestFromContext(ctx context.Context) (*http.Request, bool) {
-	if st := stateFrom(ctx); st != nil {
-		return st.req, true
+	if st := httpkit.StateFrom(ctx); st != nil {
+		return st.Req, true
 	}
 	return nil, false
-}
-
-// writeJSON writes v as the whole response. It does not escape <, > and &,
-// so that strings (and schemas) come back exactly as the tool gave them.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	buf := bufferPool.Get().(*bytes.Buffer)
-	defer putBuffer(buf)
-	var err error
-	if resp, ok := v.(callResponse); ok {
-		err = encodeCallResponse(buf, resp)
-	} else {
-		err = encodeValue(buf, v)
-	}
-	b := buf.Bytes()
-	if err != nil {
-		status = http.StatusInternalServerError
-		b = []byte(`{"error":"Failed to encode the response."}`)
-	}
-	setHeaders(w.Header(), "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	_, _ = w.Write(b) // a Writer keeps nothing of b: the buffer can go back
-}
-
-// setHeaders sets two headers of canonical keys k1 and k2, as Header.Set
-// does but with one allocation for both values: every answer sets two.
-// Each value's slice is capped, so that an Add to one copies it.
-func setHeaders(h http.Header, k1, v1, k2, v2 string) {
-	vs := []string{v1, v2}
-	h[k1], h[k2] = vs[0:1:1], vs[1:2:2]
-}
-
-// bufferPool holds the buffers responses are encoded into.
-var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// putBuffer returns buf to the pool unless it grew large: one huge
-// response should not pin its memory for good.
-func putBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > 64<<10 {
-		return
-	}
-	buf.Reset()
-	bufferPool.Put(buf)
-}
-
-func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, errorBody{Error: msg})
-}
-
-type errorBody struct {
-	Error string `json:"error"`
 }
 
 // marshal is json.Marshal without HTML escaping: the bodies are JSON for

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"net/http"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Tracing: the seam through which a tracing system (runtime/otel, for
@@ -94,7 +96,7 @@ func (s *Server) traceContext(h http.Header) map[string]string {
 func traceHeaders(h http.Header) map[string]string {
 	var m map[string]string
 	for i, hk := range traceHeaderKeys {
-		if v := header(h, hk); v != "" {
+		if v := httpkit.Header(h, hk); v != "" {
 			k := traceKeys[i]
 			if m == nil {
 				m = make(map[string]string, len(traceKeys))

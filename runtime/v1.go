@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // The /v1 tools API with invocation history (qmcp's): GET /v1/tools, POST
@@ -29,10 +30,10 @@ type V1Options struct {
 
 // v1 is the /v1 surface: errors are {"detail": message}, as qmcp
 // (FastAPI) writes them.
-var v1 = &surface{name: SurfaceV1, writeError: func(w http.ResponseWriter, e *httpError) {
-	writeJSON(w, e.status, struct {
+var v1 = &httpkit.Surface{Name: SurfaceV1, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
+	httpkit.WriteJSON(w, e.Status, struct {
 		Detail string `json:"detail"`
-	}{e.msg})
+	}{e.Msg})
 }}
 
 func (s *Server) v1Routes(mux *http.ServeMux) {
@@ -40,16 +41,16 @@ func (s *Server) v1Routes(mux *http.ServeMux) {
 	if p == "" {
 		p = defaultV1Prefix
 	}
-	route := func(path string, methods []string, body bool, h func(*request) error) {
-		mux.Handle(p+path, s.handle(endpoint{surface: v1, methods: methods, auth: true, body: body, serve: h}))
+	route := func(path string, methods []string, body bool, h func(*httpkit.Request) error) {
+		mux.Handle(p+path, s.kit.Handle(httpkit.Endpoint{Surface: v1, Methods: methods, Auth: true, Body: body, Serve: h}))
 	}
-	route("/tools", methodsGet, false, s.v1ListTools)
-	route("/tools/{name}", methodsPost, true, s.v1CallTool)
-	route("/invocations", methodsGet, false, s.v1ListInvocations)
-	route("/invocations/{id}", methodsGet, false, s.v1GetInvocation)
+	route("/tools", httpkit.MethodsGet, false, s.v1ListTools)
+	route("/tools/{name}", httpkit.MethodsPost, true, s.v1CallTool)
+	route("/invocations", httpkit.MethodsGet, false, s.v1ListInvocations)
+	route("/invocations/{id}", httpkit.MethodsGet, false, s.v1GetInvocation)
 	route("/human/requests", []string{http.MethodGet, http.MethodHead, http.MethodPost}, true, s.humanRequests)
-	route("/human/requests/{id}", methodsGet, false, s.getHumanRequest)
-	route("/human/responses", methodsPost, true, s.respondHuman)
+	route("/human/requests/{id}", httpkit.MethodsGet, false, s.getHumanRequest)
+	route("/human/responses", httpkit.MethodsPost, true, s.respondHuman)
 }
 
 type v1Tool struct {
@@ -59,16 +60,16 @@ type v1Tool struct {
 	Version     string          `json:"version"` // toolgen's: qmcp's ToolInfo has none
 }
 
-func (s *Server) v1ListTools(rq *request) error {
-	tools, err := s.visibleTools(rq.ctx)
+func (s *Server) v1ListTools(rq *httpkit.Request) error {
+	tools, err := s.visibleTools(rq.Ctx)
 	if err != nil {
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {
 		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: inputSchema(&tools[i]), Version: s.toolVersion(&tools[i])}
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Tools []v1Tool `json:"tools"`
 	}{out})
 	return nil
@@ -92,33 +93,33 @@ type v1CallRequest struct {
 // "correlation_id": "..."}. A tool that fails, and input that fails the
 // schema, still answer 200 with an error (qmcp's client raises on any
 // other status); an unknown tool is 404.
-func (s *Server) v1CallTool(rq *request) error {
+func (s *Server) v1CallTool(rq *httpkit.Request) error {
 	var req v1CallRequest
-	if err := decodeEnvelope(rq.body, &req, false); err != nil {
-		return refuse(http.StatusUnprocessableEntity, `The body must be a JSON object: {"input": {...}, "correlation_id": "..."}; %s`, err.Error())
+	if err := httpkit.DecodeEnvelope(rq.Body, &req, false); err != nil {
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `The body must be a JSON object: {"input": {...}, "correlation_id": "..."}; %s`, err.Error())
 	}
 	if in := bytes.TrimSpace(req.Input); len(in) > 0 && string(in) != "null" && in[0] != '{' {
-		return refuse(http.StatusUnprocessableEntity, `"input" must be an object.`)
+		return httpkit.Refuse(http.StatusUnprocessableEntity, `"input" must be an object.`)
 	}
-	corr := rq.correlationID()
+	corr := rq.CorrelationID()
 	if req.CorrelationID != nil && *req.CorrelationID != "" {
-		if !validBodyID(*req.CorrelationID) {
-			return refuse(http.StatusUnprocessableEntity, `"correlation_id" must be at most %d characters, none of them control characters.`, maxIDLength)
+		if !httpkit.ValidBodyID(*req.CorrelationID) {
+			return httpkit.Refuse(http.StatusUnprocessableEntity, `"correlation_id" must be at most %d characters, none of them control characters.`, httpkit.MaxIDLength)
 		}
 		corr = *req.CorrelationID // the body's wins
-		rq.w.Header().Set(headerCorrelationID, corr)
+		rq.W.Header().Set(httpkit.HeaderCorrelationID, corr)
 	}
-	key, err := idempotencyKey(rq.r.Header.Get(HeaderIdempotencyKey))
+	key, err := idempotencyKey(rq.R.Header.Get(HeaderIdempotencyKey))
 	if err != nil {
-		return refuse(http.StatusUnprocessableEntity, err.Error())
+		return httpkit.Refuse(http.StatusUnprocessableEntity, err.Error())
 	}
-	name := rq.r.PathValue("name")
-	out := s.Invoke(rq.ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: s.traceContext(rq.r.Header)})
+	name := rq.R.PathValue("name")
+	out := s.Invoke(rq.Ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: s.traceContext(rq.R.Header)})
 	switch out.Status {
 	case StatusNotFound:
-		return refuse(http.StatusNotFound, "Tool '%s' not found", name)
+		return httpkit.Refuse(http.StatusNotFound, "Tool '%s' not found", name)
 	case StatusUnavailable:
-		return refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
 	}
 	if err := policyRefusal(out); err != nil {
 		return err
@@ -142,30 +143,30 @@ func (s *Server) v1CallTool(rq *request) error {
 		msg := "Tool execution failed: " + resultText(out.Result)
 		resp.Error = &msg
 	}
-	writeJSON(rq.w, http.StatusOK, resp)
+	httpkit.WriteJSON(rq.W, http.StatusOK, resp)
 	return nil
 }
 
-func (s *Server) v1ListInvocations(rq *request) error {
-	q := rq.r.URL.Query()
+func (s *Server) v1ListInvocations(rq *httpkit.Request) error {
+	q := rq.R.URL.Query()
 	f := history.Filter{Tool: q.Get("tool_name"), Status: q.Get("status"), CorrelationID: q.Get("correlation_id"), Surface: q.Get("surface")}
 	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
 		return err
 	}
 	f, err := f.Normalize()
 	if err != nil {
-		return refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
+		return httpkit.Refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
-	f.Caller = s.readScope(rq.ctx)
-	recs, total, err := s.history.List(rq.ctx, f)
+	f.Caller = s.readScope(rq.Ctx)
+	recs, total, err := s.history.List(rq.Ctx, f)
 	if err != nil {
-		s.log.ErrorContext(rq.ctx, "history store failed", "op", "list", "err", err)
-		return refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
+		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "list", "err", err)
+		return httpkit.Refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
 	if recs == nil {
 		recs = []history.Record{}
 	}
-	writeJSON(rq.w, http.StatusOK, struct {
+	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Invocations []history.Record `json:"invocations"`
 		Count       int              `json:"count"`
 		Total       int              `json:"total"`
@@ -176,22 +177,22 @@ func (s *Server) v1ListInvocations(rq *request) error {
 // msgHistoryUnavailable answers a read of a history store that fails.
 const msgHistoryUnavailable = "The invocation history is unavailable."
 
-func (s *Server) v1GetInvocation(rq *request) error {
-	id := rq.r.PathValue("id")
-	rec, err := s.history.Get(rq.ctx, id)
-	if scope := s.readScope(rq.ctx); err == nil && scope != nil && (rec.Caller == nil || *rec.Caller != *scope) {
+func (s *Server) v1GetInvocation(rq *httpkit.Request) error {
+	id := rq.R.PathValue("id")
+	rec, err := s.history.Get(rq.Ctx, id)
+	if scope := s.readScope(rq.Ctx); err == nil && scope != nil && (rec.Caller == nil || *rec.Caller != *scope) {
 		// Another caller's invocation is not found: that it exists is
 		// not this caller's to know.
 		err = history.ErrNotFound
 	}
 	switch {
 	case errors.Is(err, history.ErrNotFound):
-		return refuse(http.StatusNotFound, "Invocation '%s' not found", truncate(id, maxIDLength))
+		return httpkit.Refuse(http.StatusNotFound, "Invocation '%s' not found", truncate(id, httpkit.MaxIDLength))
 	case err != nil:
-		s.log.ErrorContext(rq.ctx, "history store failed", "op", "get", "err", err)
-		return refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
+		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "get", "err", err)
+		return httpkit.Refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
-	writeJSON(rq.w, http.StatusOK, rec)
+	httpkit.WriteJSON(rq.W, http.StatusOK, rec)
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
 type ctxKey struct{}
@@ -113,8 +115,8 @@ func TestNewUUID(t *testing.T) {
 	re := regexp.MustCompile(`^` + uuidRE + `$`)
 	seen := map[string]bool{}
 	for range 1000 {
-		a, b := newUUIDPair() // a request's two ids
-		for _, id := range []string{newUUID(), a, b} {
+		a, b := uuid.NewPair() // a request's two ids
+		for _, id := range []string{uuid.New(), a, b} {
 			if !re.MatchString(id) {
 				t.Fatalf("%q is not a version 4 UUID", id)
 			}

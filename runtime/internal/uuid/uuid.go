@@ -1,22 +1,22 @@
-package runtime
+package uuid
 
 import (
 	"crypto/rand"
 	"sync"
 )
 
-// newUUID returns a random (version 4) UUID: a call's invocation id, an
+// New returns a random (version 4) UUID: a call's invocation id, an
 // OXP call's id, a human response's.
-func newUUID() string {
+func New() string {
 	var b [16]byte
 	randomBytes(b[:])
-	return formatUUID(version4(b))
+	return Format(version4(b))
 }
 
-// newUUIDPair returns two new UUIDs, as newUUID does, from one read of
+// NewPair returns two new UUIDs, as New does, from one read of
 // random bytes and in one string: a request without ids takes two (its
 // request and correlation ids).
-func newUUIDPair() (string, string) {
+func NewPair() (string, string) {
 	var b [32]byte
 	randomBytes(b[:])
 	var s [72]byte
@@ -57,11 +57,11 @@ func randomBytes(p []byte) {
 	randomChunks.Put(c)
 }
 
-// formatUUID writes a UUID's 16 bytes in its usual form. Each byte goes
+// Format writes a UUID's 16 bytes in its usual form. Each byte goes
 // to a position known when compiling, so that no index is checked at run
 // time: a REST call writes three ids, and hex.Encode over the five groups
 // cost about three times as many instructions.
-func formatUUID(b [16]byte) string {
+func Format(b [16]byte) string {
 	var s [36]byte
 	putUUID(&s, b)
 	return string(s[:])

@@ -1,4 +1,4 @@
-package runtime
+package uuid
 
 import (
 	"encoding/hex"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestFormatUUID holds formatUUID to hex.Encode over the five groups.
+// TestFormatUUID holds Format to hex.Encode over the five groups.
 func TestFormatUUID(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 1000 {
@@ -15,14 +15,14 @@ func TestFormatUUID(t *testing.T) {
 			b[i] = byte(r.Uint32())
 		}
 		want := hex.EncodeToString(b[0:4]) + "-" + hex.EncodeToString(b[4:6]) + "-" + hex.EncodeToString(b[6:8]) + "-" + hex.EncodeToString(b[8:10]) + "-" + hex.EncodeToString(b[10:16])
-		if got := formatUUID(b); got != want {
-			t.Fatalf("formatUUID(%x) = %s, want %s", b, got, want)
+		if got := Format(b); got != want {
+			t.Fatalf("Format(%x) = %s, want %s", b, got, want)
 		}
 	}
 }
 
 func BenchmarkNewUUID(b *testing.B) {
 	for b.Loop() {
-		_ = newUUID()
+		_ = New()
 	}
 }

@@ -1,7 +1,8 @@
-package runtime
+package httpkit
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -16,32 +17,41 @@ import (
 // layer in front of every surface refuses both, before any surface sees
 // the request.
 
-// browserGuard wraps h in the cross-origin and DNS-rebinding checks.
-// Options.TrustedOrigins and Options.AllowedHosts widen them; a bad origin
-// is a programming error, and panics as NewServer does for bad tools.
-func (s *Server) browserGuard(h http.Handler) http.Handler {
+// Guard wraps h in the cross-origin and DNS-rebinding checks.
+// trustedOrigins and allowedHosts (the runtime's Options.TrustedOrigins
+// and Options.AllowedHosts) widen them; a bad origin is a programming
+// error, and panics as NewServer does for bad tools. A request another
+// Guard already let through is not checked twice.
+func Guard(h http.Handler, log *slog.Logger, trustedOrigins, allowedHosts []string) http.Handler {
 	cop := http.NewCrossOriginProtection()
-	for _, o := range s.opts.TrustedOrigins {
+	for _, o := range trustedOrigins {
 		if err := cop.AddTrustedOrigin(o); err != nil {
-			panic(fmt.Sprintf("runtime.NewServer: TrustedOrigins: %v", err))
+			panic(fmt.Sprintf("runtime: TrustedOrigins: %v", err))
 		}
 	}
 	anyHost := false
-	hosts := make(map[string]bool, len(s.opts.AllowedHosts))
-	for _, h := range s.opts.AllowedHosts {
+	hosts := make(map[string]bool, len(allowedHosts))
+	for _, h := range allowedHosts {
 		if h == "*" {
 			anyHost = true
 		}
 		hosts[strings.ToLower(h)] = true
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if st := StateFrom(r.Context()); st != nil && st.guarded {
+			h.ServeHTTP(w, r)
+			return
+		}
 		if fromBrowser(r.Header) && cop.Check(r) != nil {
-			s.refuseCrossOrigin(w, r)
+			refuseCrossOrigin(log, w, r)
 			return
 		}
 		if !anyHost && !hostAllowed(r, hosts) {
-			s.refuseHost(w, r)
+			refuseHost(log, w, r)
 			return
+		}
+		if st := StateFrom(r.Context()); st != nil {
+			st.guarded = true
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -53,7 +63,7 @@ func (s *Server) browserGuard(h http.Handler) http.Handler {
 // it is asked only when one is there: it reads them with Header.Get, which
 // checks each key's case on every request.
 func fromBrowser(h http.Header) bool {
-	return header(h, "Sec-Fetch-Site") != "" || header(h, "Origin") != ""
+	return Header(h, "Sec-Fetch-Site") != "" || Header(h, "Origin") != ""
 }
 
 // refuseCrossOrigin and refuseHost answer a request the guard refuses.
@@ -64,15 +74,15 @@ func fromBrowser(h http.Header) bool {
 // that needs more (BENCHMARKS.md, "MCP sessions").
 //
 //go:noinline
-func (s *Server) refuseCrossOrigin(w http.ResponseWriter, r *http.Request) {
-	s.log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
-	writeError(w, http.StatusForbidden, "Cross-origin request refused.")
+func refuseCrossOrigin(log *slog.Logger, w http.ResponseWriter, r *http.Request) {
+	log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
+	WriteError(w, http.StatusForbidden, "Cross-origin request refused.")
 }
 
 //go:noinline
-func (s *Server) refuseHost(w http.ResponseWriter, r *http.Request) {
-	s.log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
-	writeError(w, http.StatusForbidden, "Host not allowed.")
+func refuseHost(log *slog.Logger, w http.ResponseWriter, r *http.Request) {
+	log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
+	WriteError(w, http.StatusForbidden, "Host not allowed.")
 }
 
 // hostAllowed reports whether r may be served for its Host header: always

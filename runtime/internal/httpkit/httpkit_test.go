@@ -1,0 +1,78 @@
+package httpkit
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// Off loopback the Host is not checked: a public server is reached under
+// names it cannot know.
+func TestHostAllowedOffLoopback(t *testing.T) {
+	for local, want := range map[string]bool{"127.0.0.1:8080": false, "127.8.9.10:8080": false, "[::1]:8080": false, "[::ffff:127.0.0.1]:8080": false,
+		"192.0.2.10:8080": true, "[2001:db8::1]:443": true, "[::ffff:192.0.2.10]:443": true} {
+		addr, err := net.ResolveTCPAddr("tcp", local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest("POST", "/tools/x/call", nil)
+		r.Host = "evil.example"
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, addr))
+		if got := hostAllowed(r, nil); got != want {
+			t.Errorf("local %s: allowed %v, want %v", local, got, want)
+		}
+	}
+	// Any other kind of address is written out and read as a host.
+	for _, tc := range []struct {
+		local net.Addr
+		want  bool
+	}{
+		{&net.UnixAddr{Name: "/run/tools.sock", Net: "unix"}, true},
+		{&net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, false},
+		{&net.UDPAddr{IP: net.IPv4(192, 0, 2, 10), Port: 8080}, true},
+	} {
+		r := httptest.NewRequest("POST", "/tools/x/call", nil)
+		r.Host = "evil.example"
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, tc.local))
+		if got := hostAllowed(r, nil); got != tc.want {
+			t.Errorf("local %s: allowed %v, want %v", tc.local, got, tc.want)
+		}
+	}
+}
+
+// setHeaders sets both headers as Header.Set would, and an Add to one
+// leaves the other as it was.
+func TestSetHeaders(t *testing.T) {
+	h := http.Header{"Content-Type": {"text/plain"}}
+	SetHeaders(h, "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
+	h.Add("Content-Type", "charset=utf-8")
+	want := http.Header{"Content-Type": {"application/json", "charset=utf-8"}, "X-Content-Type-Options": {"nosniff"}}
+	if !reflect.DeepEqual(h, want) {
+		t.Errorf("headers %v, want %v", h, want)
+	}
+}
+
+// readBodyOf reads a body whole whatever length it declares: exact, short,
+// long, unknown, or past the first buffer's cap.
+func TestReadBodyOf(t *testing.T) {
+	body := strings.Repeat("x", 100)
+	big := strings.Repeat("y", 70<<10)
+	for _, tc := range []struct {
+		body string
+		n    int64
+	}{{body, 100}, {body, 10}, {body, 500}, {body, -1}, {"", 0}, {"", -1}, {big, int64(len(big))}, {big, 5}} {
+		got, err := readBodyOf(iotest.OneByteReader(strings.NewReader(tc.body)), tc.n)
+		if err != nil || string(got) != tc.body {
+			t.Errorf("declared %d: read %d bytes, %v; want %d", tc.n, len(got), err, len(tc.body))
+		}
+	}
+	if _, err := readBodyOf(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
+		t.Errorf("a failing reader: %v", err)
+	}
+}

@@ -1,0 +1,236 @@
+package httpkit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// Surface is how one HTTP protocol answers a refusal: its name (as the
+// runtime's Call.Surface gives it) and its error body.
+type Surface struct {
+	Name       string
+	WriteError func(w http.ResponseWriter, e *Error)
+}
+
+// Error is a request refused before or instead of a call: the status, a
+// message in words for the caller, and headers to send with it.
+type Error struct {
+	Status int
+	Msg    string
+	// Detail is a second message for developers, where the protocol has a
+	// place for one (OXP's developer_message).
+	Detail string
+	// Code is the JSON-RPC error code, on MCP; zero means the status's.
+	Code int64
+	// ID is the JSON-RPC id the error answers, on MCP; nil when unknown.
+	ID     json.RawMessage
+	Header map[string]string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Refuse returns an Error of status whose message is format, with args
+// when there are any.
+func Refuse(status int, format string, args ...any) *Error {
+	if len(args) > 0 {
+		format = fmt.Sprintf(format, args...)
+	}
+	return &Error{Status: status, Msg: format}
+}
+
+// Messages the serving path answers with, the same on every surface.
+const (
+	MsgUnauthorized   = "Unauthorized"
+	MsgInternal       = "Internal server error."
+	MsgUnreadableBody = "Could not read the request body."
+)
+
+// Endpoint is one route of a surface: which methods it answers, what it
+// needs before its adapter runs, and the adapter.
+type Endpoint struct {
+	Surface *Surface
+	Methods []string
+	// Before runs ahead of the auth hook: checks a protocol orders before
+	// authentication (the explorer's execution gate and tool lookup).
+	Before func(rq *Request) error
+	// Auth runs the auth hook; Body reads the body of a POST within the
+	// configured limit.
+	Auth, Body bool
+	// OptionalAuth runs the auth hook on a public endpoint (a listing): a
+	// caller it accepts is known by its principal, anyone else goes on
+	// without one.
+	OptionalAuth bool
+	Serve        func(rq *Request) error
+}
+
+// Request is what an adapter is given: the HTTP exchange, the context the
+// call runs in (the auth hook's, when it ran) and the body it read.
+type Request struct {
+	W    http.ResponseWriter
+	R    *http.Request
+	Ctx  context.Context
+	Body []byte
+	// St is the request's state, which WithIDs started.
+	St *State
+}
+
+// CorrelationID is the request's correlation id, as WithIDs chose it.
+func (rq *Request) CorrelationID() string { return rq.St.CorrelationID }
+
+// Methods an endpoint commonly answers.
+var (
+	MethodsGet  = []string{http.MethodGet, http.MethodHead}
+	MethodsPost = []string{http.MethodPost}
+)
+
+// Kit is the serving path of one server, with what it needs of the
+// runtime core.
+type Kit struct {
+	// Authenticate runs the auth hook (the core's Server.Authenticate):
+	// the context to serve in, or an error, answered as it says when it
+	// is an *Error. HasHook says whether there is a hook to run.
+	Authenticate func(*http.Request) (context.Context, error)
+	HasHook      bool
+	// MaxBodyBytes limits request bodies (413 past it); negative means no
+	// limit.
+	MaxBodyBytes int64
+	Log          *slog.Logger
+	// LogPanic logs a recovered panic with its stack.
+	LogPanic func(where string, v any, args ...any)
+}
+
+// Handle returns the handler of e: the method check, Before, the auth
+// hook, the body, then the adapter; any refusal answered in the surface's
+// format. Patterns carry no method, so that a wrong one gets the
+// surface's JSON 405 rather than ServeMux's text.
+func (k *Kit) Handle(e Endpoint) http.Handler {
+	allowed := strings.Join(e.Methods, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(e.Methods, r.Method) {
+			k.Fail(w, r, e.Surface, &Error{Status: http.StatusMethodNotAllowed, Msg: "Method not allowed: " + r.Method, Header: map[string]string{"Allow": allowed}})
+			return
+		}
+		defer func() {
+			// A panic below (a middleware's, a tracer's, a provider's)
+			// is answered in the surface's shape, as a 500, rather than
+			// left to net/http, which drops the connection unanswered.
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				k.LogPanic(e.Surface.Name+" request", v, "path", r.URL.Path)
+				k.Fail(w, r, e.Surface, Refuse(http.StatusInternalServerError, MsgInternal))
+			}
+		}()
+		rq := &Request{W: w, R: r, Ctx: r.Context(), St: StateFrom(r.Context())}
+		err := k.prepare(rq, &e)
+		if err == nil {
+			err = e.Serve(rq)
+		}
+		if err != nil {
+			k.Fail(w, r, e.Surface, err)
+		}
+	})
+}
+
+func (k *Kit) prepare(rq *Request, e *Endpoint) error {
+	if e.Before != nil {
+		if err := e.Before(rq); err != nil {
+			return err
+		}
+	}
+	if e.Auth {
+		ctx, err := k.Authenticate(rq.R)
+		if err != nil {
+			return err
+		}
+		rq.Ctx = ctx
+	} else if e.OptionalAuth && k.HasHook && HasCredentials(rq.R) {
+		if ctx, err := k.Authenticate(rq.R); err == nil {
+			rq.Ctx = ctx
+		}
+	}
+	if e.Body && rq.R.Method == http.MethodPost {
+		body, err := k.ReadBody(rq.W, rq.R)
+		if err != nil {
+			return err
+		}
+		rq.Body = body
+	}
+	return nil
+}
+
+// Fail answers err in the surface's format: an *Error as it says, and
+// anything else (a bug, or a failure an adapter did not expect) logged
+// and answered with a 500 that says nothing of it.
+func (k *Kit) Fail(w http.ResponseWriter, r *http.Request, sf *Surface, err error) {
+	var he *Error
+	if !errors.As(err, &he) {
+		k.Log.ErrorContext(r.Context(), "request failed", "surface", sf.Name, "path", r.URL.Path, "err", err)
+		he = Refuse(http.StatusInternalServerError, MsgInternal)
+	}
+	for k, v := range he.Header {
+		w.Header().Set(k, v)
+	}
+	sf.WriteError(w, he)
+}
+
+// ReadBody reads the request body within the configured limit: 413 past
+// it.
+func (k *Kit) ReadBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	limit := k.MaxBodyBytes
+	tooLarge := func() error {
+		return Refuse(http.StatusRequestEntityTooLarge, "Request body too large (limit %d bytes).", limit)
+	}
+	var body []byte
+	var err error
+	if limit < 0 {
+		body, err = readBodyOf(r.Body, r.ContentLength)
+	} else {
+		if r.ContentLength > limit {
+			return nil, tooLarge()
+		}
+		body, err = readBodyOf(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)
+	}
+	if err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return nil, tooLarge()
+		}
+		return nil, Refuse(http.StatusBadRequest, MsgUnreadableBody)
+	}
+	return body, nil
+}
+
+// readBodyOf is io.ReadAll with a first buffer the size of the body the
+// request declares (n, -1 when it does not), rather than 512 bytes: a
+// tool call's body is usually far smaller. A body longer than declared
+// is read whole all the same; n is capped, so that a header alone does not
+// make a large buffer.
+func readBodyOf(r io.Reader, n int64) ([]byte, error) {
+	const maxFirst = 64 << 10
+	if n < 0 || n > maxFirst {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, n+1) // one more, for the read that finds EOF
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
