@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,7 +20,7 @@ func TestForgedApprovalRequestRefused(t *testing.T) {
 	deploy.Approval = ApprovalOperator
 	s := NewServer(ToolList{deploy}, &Options{AllowExecute: true, Logger: discard(),
 		AuthHook: BearerCredentials(Credential{Secret: "alice-token", Subject: "alice"})})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	post := func(path, body string, header ...string) (int, string) {
 		t.Helper()

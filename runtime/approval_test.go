@@ -57,7 +57,7 @@ func newApprovalServer(t *testing.T, configure func(*runtime.Options)) *approval
 	if configure != nil {
 		configure(opts)
 	}
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{deploy, wipe, ask}, opts))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{deploy, wipe, ask}, opts)))
 	t.Cleanup(hs.Close)
 	as.url = hs.URL
 	return as

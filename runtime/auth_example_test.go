@@ -36,7 +36,7 @@ func ExampleBearerCredentials() {
 			runtime.Credential{Secret: "admin-token", Subject: "admin", Scopes: []string{"issues:read", "issues:write"}},
 		),
 	})
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(house(srv))
 	defer hs.Close()
 
 	do := func(method, path, token, body string) {
@@ -81,7 +81,7 @@ func ExampleWithPrincipal() {
 	srv := runtime.NewServer(runtime.ToolList{whoami}, &runtime.Options{
 		AllowExecute: true, AuthHook: hook, Logger: slog.New(slog.DiscardHandler),
 	})
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(house(srv))
 	defer hs.Close()
 
 	req, _ := http.NewRequest("POST", hs.URL+"/v1/tools/whoami", strings.NewReader(`{"input":{}}`))

@@ -95,7 +95,7 @@ func BenchmarkCall(b *testing.B) {
 	})
 	b.Run("impl=toolgen", func(b *testing.B) {
 		s := NewServer(ToolList{forecastTool()}, &Options{AllowExecute: true})
-		benchHandler(b, s, "/tools/forecast/call")
+		benchHandler(b, houseOf(s), "/tools/forecast/call")
 	})
 }
 

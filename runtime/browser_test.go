@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,7 +78,7 @@ func TestTrustedOriginMustBeAnOrigin(t *testing.T) {
 func TestDNSRebindingRefused(t *testing.T) {
 	var runs atomic.Int32
 	var logs logBuffer
-	hs := httptest.NewServer(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"tools.example.com"}, Logger: logs.logger()}))
+	hs := newHTTPTest(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"tools.example.com"}, Logger: logs.logger()}))
 	defer hs.Close()
 	port := hs.URL[strings.LastIndexByte(hs.URL, ':')+1:]
 	send := func(method, path, host, body string) (int, string) {
@@ -115,7 +114,7 @@ func TestDNSRebindingRefused(t *testing.T) {
 		t.Errorf("MCP initialize for localhost: %d", code)
 	}
 
-	anyHost := httptest.NewServer(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"*"}}))
+	anyHost := newHTTPTest(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"*"}}))
 	defer anyHost.Close()
 	req, _ := http.NewRequest("POST", anyHost.URL+"/tools/delete_alert/call", strings.NewReader(`{}`))
 	req.Host = "anything.example"

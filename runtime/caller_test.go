@@ -48,7 +48,7 @@ func callerTools() runtime.ToolList {
 func callers(t *testing.T) map[string]runtime.Caller {
 	t.Helper()
 	s := runtime.NewServer(callerTools(), &runtime.Options{AllowExecute: true, Logger: discardLogger()})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	t.Cleanup(hs.Close)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "caller-test", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
@@ -155,7 +155,7 @@ func TestRESTCallerRefusals(t *testing.T) {
 	args := json.RawMessage(`{"name":"Ada"}`)
 
 	// Execution off: a 403, not a tool's failure.
-	hs := httptest.NewServer(runtime.NewServer(callerTools(), &runtime.Options{Logger: discardLogger()}))
+	hs := httptest.NewServer(house(runtime.NewServer(callerTools(), &runtime.Options{Logger: discardLogger()})))
 	defer hs.Close()
 	_, err := runtime.RESTCaller(hs.URL, nil).Call(ctx, "greet", args)
 	var se *runtime.StatusError
@@ -164,7 +164,7 @@ func TestRESTCallerRefusals(t *testing.T) {
 	}
 
 	// Behind bearer tokens: 401 without one, a result with it.
-	hs2 := httptest.NewServer(runtime.NewServer(callerTools(), &runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens("s3cret"), Logger: discardLogger()}))
+	hs2 := httptest.NewServer(house(runtime.NewServer(callerTools(), &runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens("s3cret"), Logger: discardLogger()})))
 	defer hs2.Close()
 	_, err = runtime.RESTCaller(hs2.URL, nil).Call(ctx, "greet", args)
 	if !errors.As(err, &se) || se.StatusCode != 401 {
@@ -220,7 +220,7 @@ func ExampleInProcess() {
 // Streamable HTTP.
 func ExampleMCPCaller() {
 	s := runtime.NewServer(runtime.ToolList{runtime.MustNewTool("greet", "Greets someone.", greet)}, nil)
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, nil).
@@ -244,7 +244,7 @@ func ExampleMCPCaller() {
 func ExampleRESTCaller() {
 	s := runtime.NewServer(runtime.ToolList{runtime.MustNewTool("greet", "Greets someone.", greet)},
 		&runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens("s3cret")})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 
 	c := runtime.RESTCaller(hs.URL, runtime.BearerClient("s3cret", nil))

@@ -301,3 +301,19 @@ func jsonKind(t reflect.Type) string {
 	}
 	return "a different value"
 }
+
+// ErrorText is the text of a failed result, for the protocols that carry
+// a failure as one message (OXP's error, /v1's, the history's): its text
+// blocks, one a line, else "The tool failed.".
+func (r *Result) ErrorText() string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == ContentText {
+			parts = append(parts, c.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return "The tool failed."
+	}
+	return strings.Join(parts, "\n")
+}

@@ -20,7 +20,8 @@
 //			return runtime.TextResult("Hello, " + in.Name), nil
 //		},
 //	}}
-//	http.ListenAndServe("127.0.0.1:8080", runtime.NewServer(tools, &runtime.Options{AllowExecute: true}))
+//	srv := runtime.NewServer(tools, &runtime.Options{AllowExecute: true})
+//	http.ListenAndServe("127.0.0.1:8080", serve.NewHandler(srv, nil))
 //
 // Every call, whatever the surface, goes through one pipeline,
 // [Server.Invoke]: look the tool up, check the arguments and validate them

@@ -32,7 +32,7 @@ func ExampleNewServer() {
 		Title:        "Greeter",
 		AllowExecute: true, // the explorer's /call; the protocol surfaces run behind AuthHook
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 
 	resp, err := http.Post(hs.URL+"/tools/greet/call", "application/json", strings.NewReader(`{"name":"Ada"}`))

@@ -37,7 +37,7 @@ type toolDetail struct {
 }
 
 func (s *Server) summarize(t *Tool) toolSummary {
-	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description, Version: s.toolVersion(t), Scopes: t.Scopes}
+	ts := toolSummary{Name: t.Name, Title: t.Title, Description: t.Description, Version: s.ToolVersion(t), Scopes: t.Scopes}
 	if t.RateLimit.N > 0 {
 		ts.RateLimit = t.RateLimit.String()
 	}
@@ -100,9 +100,9 @@ func always(h http.HandlerFunc) func(*httpkit.Request) error {
 }
 
 func (s *Server) listTools(rq *httpkit.Request) error {
-	tools, err := s.visibleTools(rq.Ctx)
+	tools, err := s.VisibleTools(rq.Ctx)
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	out := make([]toolSummary, len(tools))
 	for i := range tools {
@@ -119,7 +119,7 @@ func (s *Server) getTool(rq *httpkit.Request) error {
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, toolDetail{
 		toolSummary:  s.summarize(t),
-		InputSchema:  inputSchema(t),
+		InputSchema:  EffectiveInputSchema(t),
 		OutputSchema: t.OutputSchema,
 		Signature:    t.Signature,
 		Examples:     t.Examples,
@@ -131,10 +131,10 @@ func (s *Server) getTool(rq *httpkit.Request) error {
 // when the provider failed.
 func (s *Server) pathTool(rq *httpkit.Request) (*Tool, error) {
 	name := rq.R.PathValue("name")
-	t, err := s.lookup(rq.Ctx, name)
+	t, err := s.Lookup(rq.Ctx, name)
 	switch {
 	case err != nil:
-		return nil, httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return nil, httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	case t == nil:
 		return nil, httpkit.Refuse(http.StatusNotFound, "Tool not found: "+name)
 	}
@@ -189,7 +189,7 @@ func (s *Server) callTool(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
 	c := &Call{Tool: rq.R.PathValue("name"), Arguments: body, Surface: SurfaceExplorer,
-		TraceID: traceParentID(httpkit.Header(rq.R.Header, headerTraceparent)), CorrelationID: rq.CorrelationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.R.Header)}
+		TraceID: httpkit.TraceParentID(httpkit.Header(rq.R.Header, httpkit.HeaderTraceparent)), CorrelationID: rq.CorrelationID(), IdempotencyKey: key, TraceContext: s.traceContext(rq.R.Header)}
 	out := s.Invoke(rq.Ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err
@@ -219,7 +219,7 @@ func lookupFailed(out *Outcome, name string) error {
 	case StatusNotFound:
 		return httpkit.Refuse(http.StatusNotFound, "Tool not found: "+name)
 	case StatusUnavailable:
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	return nil
 }

@@ -348,8 +348,8 @@ func TestPageLinksOXP(t *testing.T) {
 	}{
 		{Options{}, `<a href="oxp/tools"`},
 		{Options{Explorer: ExplorerOptions{Prefix: "/ui/"}}, `<a href="../oxp/tools"`},
-		{Options{Explorer: ExplorerOptions{Prefix: "/a/b"}, OXP: OXPOptions{Prefix: "/api/oxp"}}, `<a href="../../api/oxp/tools"`},
-		{Options{OXP: OXPOptions{Disable: true}, OpenAPI: EndpointOptions{Disable: true}}, `<nav class="protocol-links" aria-label="Protocols"></nav>`},
+		{Options{Explorer: ExplorerOptions{Prefix: "/a/b", Links: ExplorerLinks{OXP: "/api/oxp"}}}, `<a href="../../api/oxp/tools"`},
+		{Options{Explorer: ExplorerOptions{Links: ExplorerLinks{OXP: "-"}}, OpenAPI: EndpointOptions{Disable: true}}, `<nav class="protocol-links" aria-label="Protocols"></nav>`},
 		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}}, `<a href="../openapi.json" data-protocol="openapi"`},
 	} {
 		page := string(renderPage(&c.opts).body)

@@ -54,7 +54,7 @@ func TestSQLiteFaultsFailClosed(t *testing.T) {
 		return "ok", nil
 	})
 	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{History: store, HistoryTimeout: 2 * time.Second, Logger: discardLogger()})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 
 	var acked []string
 	call := func() (int, string) {
@@ -140,7 +140,7 @@ func TestSQLiteFaultsFailClosed(t *testing.T) {
 		t.Logf("a read-only file does not open, so no server starts on it: %v", err)
 	} else {
 		s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{History: ro, HistoryTimeout: 2 * time.Second, Logger: discardLogger()})
-		hs = httptest.NewServer(s)
+		hs = httptest.NewServer(house(s))
 		refused("read-only")
 		hs.Close()
 		ro.Close()
@@ -202,7 +202,7 @@ func TestPostgresDownFailsClosed(t *testing.T) {
 		return "ok", nil
 	})
 	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{History: store, HistoryTimeout: time.Second, Logger: discardLogger()})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 	health := func() int { return healthOf(t, hs.URL, "postgres") }
 

@@ -185,7 +185,7 @@ func pageParams(limit, offset string, l, o *int) error {
 		}
 		n, err := strconv.Atoi(p.v)
 		if err != nil {
-			return httpkit.Refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", p.name, truncate(p.v, 40))
+			return httpkit.Refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", p.name, httpkit.Truncate(p.v, 40))
 		}
 		if p.name == "limit" && n == 0 {
 			n = -1
@@ -204,7 +204,7 @@ func (s *Server) visibleRequest(ctx context.Context, humans history.Humans, id s
 	}
 	switch {
 	case errors.Is(err, history.ErrRequestNotFound):
-		return nil, nil, httpkit.Refuse(http.StatusNotFound, "Request '%s' not found", truncate(id, httpkit.MaxIDLength))
+		return nil, nil, httpkit.Refuse(http.StatusNotFound, "Request '%s' not found", httpkit.Truncate(id, httpkit.MaxIDLength))
 	case err != nil:
 		s.log.ErrorContext(ctx, "history store failed", "op", "get human request", "err", err)
 		return nil, nil, httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)

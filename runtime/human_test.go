@@ -103,7 +103,7 @@ func TestHumanAPI(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			store := open(t)
 			t.Cleanup(func() { store.Close() })
-			hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: store, Logger: discardLogger()}))
+			hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: store, Logger: discardLogger()})))
 			t.Cleanup(hs.Close)
 			testHumanAPI(t, hs.URL, store.(history.Humans))
 		})
@@ -313,7 +313,7 @@ func TestHumanRequestSurvivesRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: store, Logger: discardLogger()}))
+		hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: store, Logger: discardLogger()})))
 		return hs.URL, func() { hs.Close(); store.Close() }
 	}
 	url, stop := serve()
@@ -335,7 +335,7 @@ func TestHumanRequestSurvivesRestart(t *testing.T) {
 
 // A store that keeps no human requests answers 501, in words.
 func TestHumanAPIWithoutHumans(t *testing.T) {
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: history.Discard, Logger: discardLogger()}))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{}, &runtime.Options{History: history.Discard, Logger: discardLogger()})))
 	defer hs.Close()
 	expect(t, "GET", hs.URL+"/v1/human/requests", "", "", 501, "This server's history store does not keep human requests.")
 	expect(t, "POST", hs.URL+"/v1/human/responses", "", `{"request_id":"a","response":"b"}`, 501, "This server's history store does not keep human requests.")

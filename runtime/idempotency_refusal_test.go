@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +25,7 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Unix(1_700_000_000, 0)
 	s.limiter.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 
 	surfaces := []struct {

@@ -51,7 +51,7 @@ func TestIdempotentCalls(t *testing.T) {
 			AllowExecute: true, History: store, Logger: discardLogger(),
 			AuthHook: runtime.BearerCredentials(runtime.Credential{Secret: "a", Subject: "alice"}, runtime.Credential{Secret: "b", Subject: "bob"}),
 		})
-		hs := httptest.NewServer(s)
+		hs := httptest.NewServer(house(s))
 		t.Cleanup(hs.Close)
 		urls = append(urls, hs.URL)
 	}

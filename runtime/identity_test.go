@@ -92,7 +92,7 @@ func TestIdentityWithoutSubject(t *testing.T) {
 	for _, h := range hooks {
 		t.Run(h.name, func(t *testing.T) {
 			s := NewServer(ToolList{echo}, &Options{AllowExecute: true, AuthHook: h.hook, Logger: discard()})
-			hs := httptest.NewServer(s)
+			hs := newHTTPTest(s)
 			defer hs.Close()
 			do := func(method, path, tok, body, key string) (int, string) {
 				t.Helper()

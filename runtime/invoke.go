@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // The one pipeline. Every surface (the explorer's REST protocol, MCP, and
@@ -282,7 +283,7 @@ func (s *Server) pipeline(ctx context.Context, c *Call) *Outcome {
 // goroutine grow its stack on calls that never need them (the go-sdk runs
 // each MCP request on a goroutine of its own, which starts small).
 func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
-	t, err := s.lookup(ctx, c.Tool)
+	t, err := s.Lookup(ctx, c.Tool)
 	if err != nil || t == nil {
 		return lookupOutcome(c, err)
 	}
@@ -345,7 +346,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 //go:noinline
 func lookupOutcome(c *Call, err error) *Outcome {
 	if err != nil {
-		return &Outcome{Status: StatusUnavailable, Err: err, Result: ErrorResult(msgProviderFailed)}
+		return &Outcome{Status: StatusUnavailable, Err: err, Result: ErrorResult(httpkit.MsgProviderFailed)}
 	}
 	return &Outcome{Status: StatusNotFound, Err: fmt.Errorf("%w: %s", ErrToolNotFound, c.Tool), Result: ErrorResult("Tool not found: " + c.Tool)}
 }
@@ -497,11 +498,11 @@ func shape(ct *compiledTool, res *Result) *Result {
 	return &r
 }
 
-// resultValue is a result as one JSON value, for the protocols that carry
+// ResultValue is a result as one JSON value, for the protocols that carry
 // one (OXP's value, /v1's result, history): the structured content
 // (unwrapped where the pipeline wrapped a scalar as {"result": ...}), else
 // the text of a text result, else the content blocks.
-func (s *Server) resultValue(o *Outcome) any {
+func (s *Server) ResultValue(o *Outcome) any {
 	r := o.Result
 	if r.StructuredContent != nil {
 		if ct := s.compiledOf(o); ct != nil && ct.output.wrap {

@@ -290,7 +290,7 @@ func (s *Server) register(t *Tool) bool {
 	if old, ok := reg.tools[t.Name]; ok && old == sum {
 		return false
 	}
-	mt := &mcp.Tool{Name: t.Name, InputSchema: inputSchema(t)}
+	mt := &mcp.Tool{Name: t.Name, InputSchema: EffectiveInputSchema(t)}
 	err := func() (err error) {
 		// The SDK panics on an input schema that is not an object's.
 		defer func() {
@@ -549,7 +549,7 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 // logPanic logs a recovered panic with its stack, as an error.
 func (s *Server) logPanic(where string, v any, args ...any) {
-	s.log.Error("panic serving "+where, append(args, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))...)
+	httpkit.LogPanic(s.log, where, v, args...)
 }
 
 // mcpTraced is mcpServe, traced when the server has a tracer.
@@ -632,9 +632,9 @@ func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 // listMCPTools answers tools/list from the provider, in its order.
 func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result, error) {
 	ss, _ := req.GetSession().(*mcp.ServerSession)
-	tools, err := s.visibleTools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
+	tools, err := s.VisibleTools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 	}
 	res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
 	for i := range tools {
@@ -681,7 +681,7 @@ type mcpToolMeta struct {
 const metaToolVersion = "io.github.toolgen-go/version"
 
 func (s *Server) mcpTool(t *Tool) mcpTool {
-	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: inputSchema(t), Meta: mcpToolMeta{Version: s.toolVersion(t)}}
+	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: EffectiveInputSchema(t), Meta: mcpToolMeta{Version: s.ToolVersion(t)}}
 	if !t.Annotations.IsZero() {
 		mt.Annotations = t.Annotations
 	}

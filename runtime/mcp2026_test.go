@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -71,7 +70,7 @@ func headerTool() Tool {
 
 func TestMCP2026Results(t *testing.T) {
 	tools := append(mcpTools(), headerTool())
-	hs := httptest.NewServer(NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}))
+	hs := newHTTPTest(NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}))
 	defer hs.Close()
 
 	// tools/list: the result's type and caching hints, in the provider's
@@ -133,7 +132,7 @@ func TestMCPCacheScope(t *testing.T) {
 		{"function provider", ToolsFunc(func(context.Context) ([]Tool, error) { return mcpTools(), nil }), nil, "private"},
 		{"auth hook", mcpTools(), BearerTokens("t"), "private"},
 	} {
-		hs := httptest.NewServer(NewServer(c.p, &Options{Logger: discard(), AuthHook: c.hook, MCP: MCPOptions{Stateless: true}}))
+		hs := newHTTPTest(NewServer(c.p, &Options{Logger: discard(), AuthHook: c.hook, MCP: MCPOptions{Stateless: true}}))
 		for _, method := range []string{"tools/list", "resources/list"} {
 			_, msg := post2026(t, hs.URL, method, "", "", "Authorization", "Bearer t")
 			res, _ := msg["result"].(map[string]any)
@@ -182,7 +181,7 @@ func TestMCPRegistryHoldsEveryTool(t *testing.T) {
 		if n := len(s.mcp.registry.tools); n != 0 {
 			t.Errorf("stateless=%v: %d tools registered by NewServer", stateless, n)
 		}
-		cs := mcpSession(t, s)
+		cs := mcpSession(t, houseOf(s))
 		// The client learns from the list which headers a call needs.
 		if _, err := cs.ListTools(context.Background(), nil); err != nil {
 			t.Fatal(err)

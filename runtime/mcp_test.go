@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -574,7 +573,7 @@ func TestMCPHTTP(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
 			s := NewServer(ToolList{whoami}, &Options{AuthHook: hook, Logger: discard(), MCP: MCPOptions{Stateless: stateless}})
-			hs := httptest.NewServer(s)
+			hs := newHTTPTest(s)
 			defer hs.Close()
 			ctx := context.Background()
 
@@ -652,7 +651,7 @@ func readAll(r *http.Response) string {
 // The DNS-rebinding protection of the SDK stays on: a request to a loopback
 // server naming another host is refused.
 func TestMCPLocalhostProtection(t *testing.T) {
-	hs := httptest.NewServer(NewServer(ToolList{}, &Options{Logger: discard()}))
+	hs := newHTTPTest(NewServer(ToolList{}, &Options{Logger: discard()}))
 	defer hs.Close()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	post := func(host string) int {
@@ -698,7 +697,7 @@ func TestMCPSessionBinding(t *testing.T) {
 		return TextResult(p.Subject), nil
 	}}
 	s := NewServer(ToolList{whoami}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	ctx := context.Background()
 	var sessionID string

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"syscall"
 	"testing"
 
@@ -59,7 +58,7 @@ func typedForecastServer() *mcp.Server {
 
 func mcpSession(tb testing.TB, h http.Handler) *mcp.ClientSession {
 	tb.Helper()
-	hs := httptest.NewServer(h)
+	hs := newHTTPTest(h)
 	tb.Cleanup(hs.Close)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
 	if err != nil {
@@ -79,7 +78,7 @@ func sdkHandlerWith(s *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler
 
 func mcpSessions(tb testing.TB) map[string]*mcp.ClientSession {
 	return map[string]*mcp.ClientSession{
-		"toolgen":   mcpSession(tb, NewServer(ToolList{forecastTool()}, &Options{Logger: discard()})),
+		"toolgen":   mcpSession(tb, houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard()}))),
 		"sdk-typed": mcpSession(tb, sdkHandler(typedForecastServer())),
 		"sdk-raw":   mcpSession(tb, sdkHandler(rawForecastServer())),
 	}
@@ -181,8 +180,8 @@ func mcpReplayHandlers(stateless bool) map[string]http.Handler {
 	return map[string]http.Handler{
 		"sdk-raw":           sdkHandlerWith(rawForecastServer(), sdkOpts),
 		"sdk-typed":         sdkHandlerWith(typedForecastServer(), sdkOpts),
-		"toolgen":           NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: stateless}}),
-		"toolgen-nohistory": NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), History: history.Discard, MCP: MCPOptions{Stateless: stateless}}),
+		"toolgen":           houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: stateless}})),
+		"toolgen-nohistory": houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), History: history.Discard, MCP: MCPOptions{Stateless: stateless}})),
 	}
 }
 

@@ -167,7 +167,7 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	}
 	if e := req.GetExtra(); e != nil && e.Header != nil {
 		c2.CorrelationID = e.Header.Get(httpkit.HeaderCorrelationID)
-		c2.TraceID = traceParentID(e.Header.Get(headerTraceparent))
+		c2.TraceID = httpkit.TraceParentID(e.Header.Get(httpkit.HeaderTraceparent))
 	}
 	if s.opts.Tracer != nil {
 		c2.MCP = mcpInfo("tools/call", name, req)
@@ -176,7 +176,7 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	out := s.Invoke(ctx, c2)
 	switch out.Status {
 	case StatusUnavailable:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 	case StatusNotFound:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	case StatusTimeout:

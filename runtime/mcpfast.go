@@ -237,7 +237,7 @@ func (s *Server) fastTool(ctx context.Context, name string) bool {
 	if s.history == nil {
 		return true // taskCall makes no task without a history
 	}
-	t, err := s.lookup(ctx, name)
+	t, err := s.Lookup(ctx, name)
 	return err != nil || t == nil || t.Task == ""
 }
 

@@ -137,7 +137,7 @@ func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answe
 	before := s.historyCount(t)
 	tr.reset()
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, req)
+	houseOf(s).ServeHTTP(w, req)
 	a := answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), CacheControl: w.Header().Get("Cache-Control"), Framing: "other", Trace: tr.String()}
 	body := w.Body.String()
 	switch {

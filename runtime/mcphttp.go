@@ -311,7 +311,7 @@ func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
 	}
 	if info.TraceContext == nil {
 		if e := req.GetExtra(); e != nil {
-			info.TraceContext = traceHeaders(e.Header)
+			info.TraceContext = httpkit.TraceHeaders(e.Header)
 		}
 	}
 	return info

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -70,7 +69,7 @@ func askTools(runs *atomic.Int32) ToolList {
 // without its automatic input rounds, declaring caps.
 func statelessClient(t *testing.T, s *Server, caps *mcp.ClientCapabilities) *mcp.ClientSession {
 	t.Helper()
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
 		Capabilities:   caps,
@@ -194,7 +193,7 @@ func TestMCPMissingCapability(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || string(je.Data) != `{"requiredCapabilities":{"sampling":{}}}` {
 		t.Errorf("stateless: %v", err)
 	}
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"model","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(body))
@@ -242,7 +241,7 @@ func TestMCPRequestStateKey(t *testing.T) {
 
 	// Bound to the caller: another token's retry is refused.
 	guarded := NewServer(askTools(&runs), &Options{Logger: discard(), AuthHook: BearerTokens("alpha", "bravo"), MCP: MCPOptions{Stateless: true}})
-	hs := httptest.NewServer(guarded)
+	hs := newHTTPTest(guarded)
 	defer hs.Close()
 	as := func(token string) *mcp.ClientSession {
 		client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ var goWords = regexp.MustCompile(`json: |cannot unmarshal|Go struct|Go value|\bm
 // 400 to the POST) and at 2026-07-28 (a 400, as the revision maps -32602).
 func TestMCPParamsErrorsInOurWords(t *testing.T) {
 	s := NewServer(ToolList{sessionTool()}, &Options{Logger: discard(), AllowExecute: true})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	const init = `"capabilities":{},"clientInfo":{"name":"t","version":"1"}`
 	cases := []struct{ name, method, params string }{

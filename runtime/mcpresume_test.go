@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -73,7 +72,7 @@ func TestMCPResumableStreams(t *testing.T) {
 		return "done", nil
 	})
 	s := NewServer(ToolList{tool}, &Options{Logger: discard(), AllowExecute: true})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 
 	for _, rev := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -54,7 +53,7 @@ func TestMCPAbandonedSessionsExpire(t *testing.T) {
 		t.Skip("opens a thousand sessions")
 	}
 	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Second, MaxSessions: -1, MaxSessionsPerCaller: -1}})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	openSession(t, hs.URL) // warm up the client's and the server's pools
 	settle := func() (int, uint64) {
@@ -106,7 +105,7 @@ func countSessions(s *Server) int {
 // Past MaxSessions, a new session closes the least recently used one.
 func TestMCPMaxSessions(t *testing.T) {
 	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{MaxSessions: 3}})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	var sids []string
 	for range 3 {
@@ -138,7 +137,7 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 		return nil, errors.New("bad key")
 	}
 	s := NewServer(ToolList{}, &Options{AuthHook: hook, Logger: discard()})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	sid := openSession(t, hs.URL, "X-Api-Key", "alice-key")
 	if code, _, body := postMCP(t, hs.URL, sid, mcpPing, "X-Api-Key", "bob-key"); code != 403 || body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden"}}` {
@@ -167,7 +166,7 @@ func TestMCPSessionsPerCaller(t *testing.T) {
 	s := NewServer(ToolList{}, &Options{Logger: discard(),
 		AuthHook: BearerCredentials(Credential{Secret: "a", Subject: "alice"}, Credential{Secret: "b", Subject: "bob"}),
 		MCP:      MCPOptions{MaxSessions: 10, MaxSessionsPerCaller: 3}})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	bob := openSession(t, hs.URL, "Authorization", "Bearer b")
 	var alice []string

@@ -327,7 +327,7 @@ func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mc
 	if e := req.GetExtra(); e == nil || e.Header == nil {
 		return nil, false, nil // stdio: no tasks/get to poll a task with
 	}
-	t, lerr := s.lookup(ctx, req.Params.Name)
+	t, lerr := s.Lookup(ctx, req.Params.Name)
 	if lerr != nil || t == nil || t.Task == "" {
 		return nil, false, nil
 	}
@@ -501,7 +501,7 @@ func taskFailure(out *Outcome) error {
 	case errors.As(out.Err, &pe):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: pe.Error()}
 	case out.Status == StatusUnavailable, out.Status == StatusUnrecorded:
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: resultText(out.Result)}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: out.Result.ErrorText()}
 	}
 	return nil
 }
@@ -714,7 +714,7 @@ func (s *Server) recordResult(ctx context.Context, rec *history.Record) *mcp.Cal
 	}
 	var v any
 	if json.Unmarshal(raw, &v) == nil {
-		if t, err := s.lookup(ctx, rec.Tool); err == nil && t != nil && s.compiled.get(t).output.wrap {
+		if t, err := s.Lookup(ctx, rec.Tool); err == nil && t != nil && s.compiled.get(t).output.wrap {
 			v = map[string]any{"result": v}
 		}
 		if _, ok := v.(map[string]any); ok {

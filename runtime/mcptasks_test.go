@@ -193,7 +193,7 @@ func discardLog() *runtime.Options {
 func TestMCPTaskPolledToCompletion(t *testing.T) {
 	g := newGate()
 	opts := discardLog()
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts)))
 	defer hs.Close()
 	c := &taskClient{t: t, url: hs.URL}
 	id := c.create("slow", map[string]any{"label": "a"})
@@ -223,7 +223,7 @@ func TestMCPTaskPolledToCompletion(t *testing.T) {
 
 func TestMCPTaskCancelled(t *testing.T) {
 	g := newGate()
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskRequired)}, discardLog()))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskRequired)}, discardLog())))
 	defer hs.Close()
 	c := &taskClient{t: t, url: hs.URL}
 	id := c.create("slow", nil)
@@ -253,7 +253,7 @@ func TestMCPTaskCancelled(t *testing.T) {
 }
 
 func TestMCPTaskInputThroughUpdate(t *testing.T) {
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{elicitTool()}, discardLog()))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{elicitTool()}, discardLog())))
 	defer hs.Close()
 	c := &taskClient{t: t, url: hs.URL}
 	id := c.create("ask", nil)
@@ -297,7 +297,7 @@ func TestMCPTaskOtherCallerCannotSeeIt(t *testing.T) {
 	g := newGate()
 	opts := discardLog()
 	opts.AuthHook = runtime.BearerTokens("alice-token", "bob-token")
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts)))
 	defer hs.Close()
 	alice := &taskClient{t: t, url: hs.URL, token: "alice-token"}
 	bob := &taskClient{t: t, url: hs.URL, token: "bob-token"}
@@ -342,7 +342,7 @@ func TestMCPTaskSurvivesRestart(t *testing.T) {
 	}
 
 	st1 := open()
-	hs1 := httptest.NewServer(runtime.NewServer(tools, options(st1)))
+	hs1 := httptest.NewServer(house(runtime.NewServer(tools, options(st1))))
 	c1 := &taskClient{t: t, url: hs1.URL}
 	done := c1.create("slow", map[string]any{"label": "before"})
 	close(g.release)
@@ -356,7 +356,7 @@ func TestMCPTaskSurvivesRestart(t *testing.T) {
 
 	st2 := open()
 	defer st2.Close()
-	hs2 := httptest.NewServer(runtime.NewServer(tools, options(st2)))
+	hs2 := httptest.NewServer(house(runtime.NewServer(tools, options(st2))))
 	defer hs2.Close()
 	c2 := &taskClient{t: t, url: hs2.URL}
 	res, e := c2.get(done)
@@ -393,7 +393,7 @@ func TestMCPTaskOnAnotherReplica(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		hs := httptest.NewServer(runtime.NewServer(tools, &runtime.Options{History: st, Logger: discardLogger()}))
+		hs := httptest.NewServer(house(runtime.NewServer(tools, &runtime.Options{History: st, Logger: discardLogger()})))
 		t.Cleanup(hs.Close)
 		return hs.URL
 	}
@@ -432,7 +432,7 @@ func getTaskJSON(t *testing.T, url string) map[string]any {
 func TestMCPTaskRequired(t *testing.T) {
 	g := newGate()
 	close(g.release)
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("must", runtime.TaskRequired), g.tool("may", runtime.TaskOptional)}, discardLog()))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("must", runtime.TaskRequired), g.tool("may", runtime.TaskOptional)}, discardLog())))
 	defer hs.Close()
 	call := func(name string) map[string]any {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
@@ -483,7 +483,7 @@ func TestMCPTaskExpires(t *testing.T) {
 	g := newGate()
 	opts := discardLog()
 	opts.MCP.TaskTTL = time.Second
-	hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts)))
 	defer hs.Close()
 	c := &taskClient{t: t, url: hs.URL}
 	id := c.create("slow", nil)

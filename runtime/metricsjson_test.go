@@ -156,7 +156,7 @@ func parseLabelsKey(t *testing.T, key string) map[string]string {
 // invocation counters and durations and the request counters are the same
 // in both, each family under the kind its type says.
 func TestMetricsJSON(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewServer(metricsJSONTools(), nil))
+	srv := httptest.NewServer(house(runtime.NewServer(metricsJSONTools(), nil)))
 	defer srv.Close()
 	for _, c := range []string{"echo", "echo", "fail"} {
 		resp, err := http.Post(srv.URL+"/v1/tools/"+c, "application/json", strings.NewReader(`{"input":{"message":"hi"}}`))
@@ -284,7 +284,7 @@ func TestMetricsJSONPath(t *testing.T) {
 		{runtime.EndpointOptions{Path: "/stats/"}, "/stats/json", nil},
 		{runtime.EndpointOptions{Disable: true}, "", []string{"/metrics", "/metrics/json"}},
 	} {
-		srv := httptest.NewServer(runtime.NewServer(metricsJSONTools(), &runtime.Options{Metrics: c.opts}))
+		srv := httptest.NewServer(house(runtime.NewServer(metricsJSONTools(), &runtime.Options{Metrics: c.opts})))
 		if c.path != "" {
 			if _, body := getMetrics(t, srv.URL+c.path); !strings.Contains(body, `"go_goroutines":{"":`) {
 				t.Errorf("%+v: GET %s: %s", c.opts, c.path, body)

@@ -47,7 +47,7 @@ const (
 func newFakeAS(t *testing.T) *fakeAS {
 	as := &fakeAS{codes: map[string]grant{}, tokens: map[string]grant{}}
 	mux := http.NewServeMux()
-	as.Server = httptest.NewServer(mux)
+	as.Server = newHTTPTest(mux)
 	t.Cleanup(as.Close)
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -139,7 +139,7 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 		},
 		ResourceName: "test tools",
 	}, MCP: MCPOptions{Stateless: stateless}})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close)
 	verify = as.verify(hs.URL + "/mcp")
 

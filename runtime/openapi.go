@@ -29,7 +29,7 @@ const defaultOpenAPIPath = "/openapi.json"
 // OpenAPI returns the OpenAPI 3.1 document of the server's REST surfaces
 // for the tools the provider gives in ctx.
 func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
-	tools, err := s.visibleTools(ctx)
+	tools, err := s.VisibleTools(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	in := make([]openapi.Tool, 0, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		in = append(in, openapi.Tool{Name: t.Name, Description: t.Description, Input: inputSchema(t), Output: s.compiled.get(t).output.schema, Version: s.toolVersion(t)})
+		in = append(in, openapi.Tool{Name: t.Name, Description: t.Description, Input: EffectiveInputSchema(t), Output: s.compiled.get(t).output.schema, Version: s.ToolVersion(t)})
 	}
 	return openapi.Build(in, openapi.Options{
 		Title:          pageTitle(&s.opts),
@@ -60,7 +60,7 @@ func (s *Server) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	doc, err := s.OpenAPI(r.Context())
 	if err != nil {
-		httpkit.WriteError(w, http.StatusInternalServerError, msgProviderFailed)
+		httpkit.WriteError(w, http.StatusInternalServerError, httpkit.MsgProviderFailed)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

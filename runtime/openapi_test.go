@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -47,7 +46,7 @@ func TestOpenAPI(t *testing.T) {
 	}
 
 	// The answers conform to the document.
-	h := httptest.NewServer(s)
+	h := newHTTPTest(s)
 	defer h.Close()
 	for _, c := range []struct{ path, body string }{
 		{"/tools/echo/call", `{"message":"hi"}`},
@@ -188,8 +187,8 @@ func TestOpenAPIServerURL(t *testing.T) {
 	} {
 		s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard(), OpenAPI: EndpointOptions{Path: c.docPath}})
 		mux := http.NewServeMux()
-		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, s))
-		h := httptest.NewServer(mux)
+		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, houseOf(s)))
+		h := newHTTPTest(mux)
 		docURL, err := url.Parse(h.URL + c.prefix + c.docPath)
 		if err != nil {
 			t.Fatal(err)

@@ -44,8 +44,8 @@ func renderPage(o *Options) page {
 // whole server is mounted under a prefix.
 func protocolLinks(o *Options) string {
 	var b strings.Builder
-	if !o.OXP.Disable {
-		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OXP.Prefix, defaultOXPPrefix)+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
+	if oxp := o.Explorer.Links.OXP; oxp != "-" {
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, oxp, "/oxp")+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
 	}
 	if !o.OpenAPI.Disable {
 		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OpenAPI.Path, defaultOpenAPIPath)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)

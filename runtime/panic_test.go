@@ -24,7 +24,7 @@ func TestPanicOnEverySurface(t *testing.T) {
 			return func(context.Context, *runtime.Call) *runtime.Outcome { panic("middleware") }
 		}},
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 	for _, sf := range surfaces(t, hs.URL, goodToken) {
 		t.Run(sf.name, func(t *testing.T) {

@@ -58,10 +58,10 @@ func (s *Server) visible(ctx context.Context, t *Tool) bool {
 	return s.checkScopes(ctx, t) == nil
 }
 
-// visibleTools is what a caller sees of the provider's tools: the ones it
+// VisibleTools is what a caller sees of the provider's tools: the ones it
 // may call. Every listing goes through it.
-func (s *Server) visibleTools(ctx context.Context) ([]Tool, error) {
-	tools, err := s.tools(ctx)
+func (s *Server) VisibleTools(ctx context.Context) ([]Tool, error) {
+	tools, err := s.Tools(ctx)
 	if err != nil || !s.enforcesScopes() {
 		return tools, err
 	}

@@ -70,7 +70,7 @@ func newPolicyServer(t *testing.T) *policyServer {
 		AuthHook:     runtime.JWT(runtime.JWTOptions{Secret: jwtSecret}),
 		Logger:       discardLogger(),
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	t.Cleanup(hs.Close)
 	ps.url = hs.URL
 	return ps
@@ -356,7 +356,7 @@ func TestCredentialsGrantScopes(t *testing.T) {
 			req := httptest.NewRequest("POST", "/tools/close_issue/call", strings.NewReader(`{}`))
 			req.Header.Set("Authorization", "Bearer "+tok)
 			w := httptest.NewRecorder()
-			s.ServeHTTP(w, req)
+			house(s).ServeHTTP(w, req)
 			if w.Code != want {
 				t.Errorf("%s, token %s: %d %s, want %d", name, tok, w.Code, w.Body, want)
 			}
@@ -524,7 +524,7 @@ func TestRateLimitOneBucketPerCaller(t *testing.T) {
 				opts.AuthHook = runtime.JWT(runtime.JWTOptions{Secret: jwtSecret})
 				tok = token(t, "limited-caller", nil)
 			}
-			hs := httptest.NewServer(runtime.NewServer(runtime.ToolList{tool}, opts))
+			hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{tool}, opts)))
 			defer hs.Close()
 			// A new connection, and so a new client port, for every request.
 			client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}

@@ -205,9 +205,9 @@ func (rc *recording) finish(ctx context.Context, out *Outcome) {
 			// a hook gets the record's bytes, and may write into them.
 			check = &out.structured
 		}
-		r.Result = resultJSON(s.resultValue(out), check)
+		r.Result = resultJSON(s.ResultValue(out), check)
 	} else {
-		msg := resultText(out.Result)
+		msg := out.Result.ErrorText()
 		r.Error = &msg
 	}
 	r.Approval = out.Approval

@@ -239,7 +239,7 @@ func TestMetricsAndHealth(t *testing.T) {
 		t.Errorf("health switched off: %d", r.status)
 	}
 	rec := httptest.NewRecorder()
-	off.ServeHTTP(rec, httptest.NewRequest("GET", "/internal/metrics", nil))
+	houseOf(off).ServeHTTP(rec, httptest.NewRequest("GET", "/internal/metrics", nil))
 	if b, _ := io.ReadAll(rec.Body); rec.Code != 200 || !strings.Contains(string(b), "toolgen_http_requests_total") {
 		t.Errorf("moved metrics: %d", rec.Code)
 	}

@@ -54,7 +54,7 @@ func BenchmarkCallRecording(b *testing.B) {
 			store := st.open(b)
 			defer store.Close()
 			s := NewServer(ToolList{forecastTool()}, &Options{AllowExecute: true, History: store})
-			benchHandler(b, s, "/tools/forecast/call")
+			benchHandler(b, houseOf(s), "/tools/forecast/call")
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolgen-go/toolgen/internal/typeschema"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Resource is an MCP resource at a fixed URI.
@@ -206,9 +207,9 @@ func (s *Server) addRegistry() {
 		URI: s.registryURI("tools"), Name: "tools", Title: "Tools",
 		Description: "Every tool of this server with its signature.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		tools, err := s.visibleTools(ctx)
+		tools, err := s.VisibleTools(ctx)
 		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 		}
 		list := make([]registryEntry, len(tools))
 		for i := range tools {
@@ -221,9 +222,9 @@ func (s *Server) addRegistry() {
 		Description: "One tool: its signature, description, arguments and examples.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		name := s.registryTool(req.Params.URI)
-		t, err := s.lookup(ctx, name)
+		t, err := s.Lookup(ctx, name)
 		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgProviderFailed}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 		}
 		if t == nil || !s.visible(ctx, t) {
 			e := resourceNotFound(req.Params.URI)

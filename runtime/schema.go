@@ -65,9 +65,9 @@ func (e *ValidationError) Error() string {
 // anyObject is the schema of a tool that declares none.
 var anyObject = json.RawMessage(`{"type":"object"}`)
 
-// inputSchema is the tool's input schema as every surface serves it: an
+// EffectiveInputSchema is the tool's input schema as every surface serves it: an
 // empty one is any object.
-func inputSchema(t *Tool) json.RawMessage {
+func EffectiveInputSchema(t *Tool) json.RawMessage {
 	if len(bytes.TrimSpace(t.InputSchema)) == 0 {
 		return anyObject
 	}
@@ -118,7 +118,7 @@ type toolCache struct {
 }
 
 func (c *toolCache) get(t *Tool) *compiledTool {
-	src := inputSchema(t)
+	src := EffectiveInputSchema(t)
 	c.mu.RLock()
 	ct := c.m[t.Name]
 	c.mu.RUnlock()

@@ -23,7 +23,7 @@ func TestSchemaCompiledOnce(t *testing.T) {
 	do(t, s, "POST", "/tools/count/call", `{"city":"x"}`)
 	before := s.compiled.compiles.Load()
 	// The schemas the fast checker covers wait for a call that needs them.
-	if fastcheck.Compile(inputSchema(&callTools()[0]), argLimits) == nil && before != 1 {
+	if fastcheck.Compile(EffectiveInputSchema(&callTools()[0]), argLimits) == nil && before != 1 {
 		t.Errorf("the first call compiled %d schemas, want 1", before)
 	}
 	for range 5 {

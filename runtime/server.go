@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/legacy"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
@@ -36,6 +37,11 @@ type Options struct {
 	// information (debug.ReadBuildInfo). Title is also the explorer page's
 	// title, which defaults to [DefaultTitle].
 	Name, Title, Version string
+	// ToolVersion is the version every surface serves for a tool that
+	// declares none of its own (Tool.Version): MCP's tools/list _meta,
+	// the explorer, OXP's ids, /v1 and the OpenAPI document. Default
+	// "1.0.0".
+	ToolVersion string
 
 	// AllowExecute enables the explorer's POST /tools/{name}/call. Off by
 	// default, so that serving the explorer never lets a visitor run a
@@ -133,8 +139,6 @@ type Options struct {
 	Explorer ExplorerOptions
 	// MCP configures the MCP surface at /mcp (and /sse).
 	MCP MCPOptions
-	// OXP configures the OXP 1.0 surface under /oxp.
-	OXP OXPOptions
 	// V1 configures the /v1 tools API with invocation history.
 	V1 V1Options
 	// Health, Metrics and OpenAPI configure GET /health, GET /metrics and
@@ -153,11 +157,23 @@ type ExplorerOptions struct {
 	// ProjectName and ProjectURL make the link the page shows in its
 	// header. A URL that is not http(s), mailto or a path is dropped.
 	ProjectName, ProjectURL string
+	// Links are where the server's other surfaces are mounted, for the
+	// page to link to; serve.NewHandler fills them in.
+	Links ExplorerLinks
 }
 
-// Server serves a [ToolsProvider]'s tools over HTTP. It is an
-// [http.Handler]; mount it at the root or under a prefix with
-// [http.StripPrefix].
+// ExplorerLinks are the paths, from the root, of the surfaces the
+// explorer page links to; "" for one that is not mounted.
+type ExplorerLinks struct {
+	// OXP is where the OXP surface is mounted: default "/oxp", "-" for
+	// nowhere.
+	OXP string
+}
+
+// Server is the core every surface shares: the tools, the pipeline
+// ([Server.Invoke]), policy, identity and the history. It is not an
+// [http.Handler]: each surface is one, built from it in a package of its
+// own (runtime/oxp, ...), and serve.NewHandler mounts them all.
 type Server struct {
 	provider ToolsProvider
 	opts     Options
@@ -172,7 +188,6 @@ type Server struct {
 	root   http.Handler // mux behind the browser guard
 	page   func() page  // rendered on the first request for it
 	mcp    *mcpState
-	oxp    oxpState
 
 	history history.Store
 	metrics *metrics
@@ -267,9 +282,6 @@ func (s *Server) routes() {
 	if s.opts.OAuth != nil {
 		s.oauthRoutes(s.mux)
 	}
-	if !s.opts.OXP.Disable {
-		s.oxpRoutes(s.mux)
-	}
 	if !s.opts.V1.Disable {
 		s.v1Routes(s.mux)
 	}
@@ -289,7 +301,7 @@ func (s *Server) routes() {
 		get(metricsJSONPath(pathOr(s.opts.Metrics.Path, defaultMetricsPath)), s.metrics.serveJSON)
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpkit.WriteError(w, http.StatusNotFound, "Not found: "+truncate(r.URL.Path, 200))
+		httpkit.WriteError(w, http.StatusNotFound, "Not found: "+httpkit.Truncate(r.URL.Path, 200))
 	})
 }
 
@@ -300,18 +312,38 @@ func pathOr(p, def string) string {
 	return p
 }
 
-// ServeHTTP implements [http.Handler].
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.root.ServeHTTP(w, r)
+func init() {
+	legacy.Handler = func(srv any) http.Handler { return srv.(*Server).root }
 }
 
-// lookup finds a tool by name: nil with a nil error when there is no
+// ToolVersion is the version every surface serves for t: its own, else
+// Options.ToolVersion, else "1.0.0".
+func (s *Server) ToolVersion(t *Tool) string {
+	switch {
+	case t.Version != "":
+		return t.Version
+	case s.opts.ToolVersion != "":
+		return s.opts.ToolVersion
+	}
+	return "1.0.0"
+}
+
+// Logger is the logger the server logs to: Options.Logger, else
+// slog.Default().
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// Options returns the options the server was built with, defaults filled
+// in (MaxBodyBytes, the OAuth hook). A surface reads them once, when it
+// is built; changing the copy changes nothing.
+func (s *Server) Options() Options { return s.opts }
+
+// Lookup finds a tool by name: nil with a nil error when there is no
 // such tool; err is the provider's failure.
-func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
+func (s *Server) Lookup(ctx context.Context, name string) (*Tool, error) {
 	if s.static != nil {
 		return s.static[name], nil
 	}
-	tools, err := s.tools(ctx)
+	tools, err := s.Tools(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -323,15 +355,11 @@ func (s *Server) lookup(ctx context.Context, name string) (*Tool, error) {
 	return nil, nil
 }
 
-// msgProviderFailed is what a caller is told when the provider failed: the
-// error itself is logged, not shown.
-const msgProviderFailed = "Failed to list tools."
-
-// tools asks the provider for its tools, once per HTTP request however
+// Tools asks the provider for its Tools, once per HTTP request however
 // often the request's handling asks, dropping (and logging) any that could
 // not be served. A provider's failure is logged here, once; the surfaces
 // only answer it.
-func (s *Server) tools(ctx context.Context) ([]Tool, error) {
+func (s *Server) Tools(ctx context.Context) ([]Tool, error) {
 	if s.static != nil {
 		return s.provider.Tools(ctx)
 	}

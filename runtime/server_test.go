@@ -45,12 +45,13 @@ type response struct {
 	body   string
 }
 
-func do(t *testing.T, h http.Handler, method, path, body string, header ...string) response {
+func do(t *testing.T, hh any, method, path, body string, header ...string) response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
+	h := houseOf(hh)
 	req := httptest.NewRequest(method, path, rd)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
@@ -133,7 +134,7 @@ func TestOversizedChunkedBody(t *testing.T) {
 	req := httptest.NewRequest("POST", "/tools/plain/call", io.MultiReader(strings.NewReader(`{"a":"`), strings.NewReader(strings.Repeat("b", 500)), strings.NewReader(`"}`)))
 	req.ContentLength = -1
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
+	houseOf(s).ServeHTTP(rec, req)
 	if rec.Code != 413 || rec.Body.String() != `{"error":"Request body too large (limit 100 bytes)."}` {
 		t.Fatalf("got %d %s", rec.Code, rec.Body)
 	}
@@ -178,7 +179,7 @@ func TestFuncProviderSkipsBadTools(t *testing.T) {
 // The server works mounted under a prefix.
 func TestMountedUnderPrefix(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.Handle("/explorer/", http.StripPrefix("/explorer", NewServer(specTools(), &Options{AllowExecute: true})))
+	mux.Handle("/explorer/", http.StripPrefix("/explorer", houseOf(NewServer(specTools(), &Options{AllowExecute: true}))))
 	do(t, mux, "GET", "/explorer/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0","inputSchema":{"type":"object"}}`)
 	do(t, mux, "POST", "/explorer/tools/get_weather/call", `{"city":"Oslo"}`).is(t, 200, `{"content":[{"type":"text","text":"Sunny in Oslo"}],"isError":false}`)
 	if r := do(t, mux, "GET", "/explorer/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {

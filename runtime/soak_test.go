@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	goruntime "runtime"
 	"strings"
 	"sync"
@@ -44,7 +43,7 @@ func TestSoak(t *testing.T) {
 		// the end.
 		MCP: MCPOptions{SessionIdleTimeout: 2 * time.Second, MaxSessions: 200},
 	})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	defer hs.Close()
 	transport := &http.Transport{MaxIdleConnsPerHost: 16}
 	client := &http.Client{Transport: transport, Timeout: 10 * time.Second}

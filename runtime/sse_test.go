@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -49,7 +48,7 @@ func TestSSE(t *testing.T) {
 		return ToolList{whoamiTool()}, nil
 	})
 	s := NewServer(p, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close) // after the clients' cleanups
 	ctx := context.Background()
 
@@ -138,7 +137,7 @@ func postSSE(t *testing.T, url, token string, header ...string) int {
 // bounded.
 func TestSSEGuards(t *testing.T) {
 	s := NewServer(ToolList{whoamiTool()}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard(), MCP: MCPOptions{MaxSessions: 2}})
-	hs := httptest.NewServer(s)
+	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close)
 
 	endpoint, closeStream := openSSE(t, hs.URL, "alpha")

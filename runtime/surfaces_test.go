@@ -212,7 +212,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 		MaxBodyBytes: 4096,
 		Logger:       discardLogger(),
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 
 	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
@@ -349,7 +349,7 @@ func TestServingLeavesTheRequestAlone(t *testing.T) {
 		Tracer:       nopTracer{},
 		Logger:       discardLogger(),
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 	for _, sf := range surfaces(t, hs.URL, goodToken) {
 		for _, ids := range [][]string{nil, {"X-Request-ID", "req-1", "X-Correlation-ID", "flow-1"}} {
@@ -359,7 +359,7 @@ func TestServingLeavesTheRequestAlone(t *testing.T) {
 			}
 			before := req.Header.Clone()
 			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, req)
+			house(s).ServeHTTP(rec, req)
 			if !sf.ran(rec.Code, rec.Body.String()) {
 				t.Errorf("%s: %d %.300s", sf.name, rec.Code, rec.Body)
 			}
@@ -398,7 +398,7 @@ func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // text/plain or Go's parser text.
 func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
 	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discardLogger()})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(house(s))
 	defer hs.Close()
 	for _, tc := range []struct {
 		name, method, body string

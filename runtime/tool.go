@@ -26,7 +26,7 @@ type Tool struct {
 	// may rely on of its name and schemas (docs/versioning.md). Every
 	// surface serves it (MCP's tools/list in the tool's _meta, OXP's ids,
 	// /v1 and the explorer's lists, OpenAPI's x-tool-version); empty means
-	// the toolkit's (OXPOptions.Version), else "1.0.0".
+	// Options.ToolVersion, else "1.0.0".
 	Version string
 	// Toolkit groups tools for OXP ids ("Toolkit.Tool@1.2.0").
 	Toolkit string

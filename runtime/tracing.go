@@ -69,51 +69,22 @@ type MCPInfo struct {
 	TraceContext map[string]string
 }
 
-// traceKeys are the W3C trace context's carriers: HTTP headers, and MCP
-// _meta keys of the same names.
-var traceKeys = [...]string{"traceparent", "tracestate", "baggage"}
-
-// traceHeaderKeys are traceKeys in canonical form: a request's headers are
-// keyed so, and h.Get("traceparent") would allocate the canonical key on
-// every request to find it.
-var traceHeaderKeys = [...]string{"Traceparent", "Tracestate", "Baggage"}
-
-// headerTraceparent is the traceparent header, canonical, for the same
-// reason.
-const headerTraceparent = "Traceparent"
-
 // traceContext is the W3C trace context of an HTTP request's headers
 // (Call.TraceContext), or nil when it has none or nothing traces.
 func (s *Server) traceContext(h http.Header) map[string]string {
 	if s.opts.Tracer == nil {
 		return nil
 	}
-	return traceHeaders(h)
-}
-
-// traceHeaders is the W3C trace context of an HTTP request's headers, or
-// nil when it has none.
-func traceHeaders(h http.Header) map[string]string {
-	var m map[string]string
-	for i, hk := range traceHeaderKeys {
-		if v := httpkit.Header(h, hk); v != "" {
-			k := traceKeys[i]
-			if m == nil {
-				m = make(map[string]string, len(traceKeys))
-			}
-			m[k] = v
-		}
-	}
-	return m
+	return httpkit.TraceHeaders(h)
 }
 
 // traceMeta is the W3C trace context in an MCP request's _meta, or nil.
 func traceMeta(meta map[string]any) map[string]string {
 	var m map[string]string
-	for _, k := range traceKeys {
+	for _, k := range httpkit.TraceKeys {
 		if v, ok := meta[k].(string); ok && v != "" {
 			if m == nil {
-				m = make(map[string]string, len(traceKeys))
+				m = make(map[string]string, len(httpkit.TraceKeys))
 			}
 			m[k] = v
 		}

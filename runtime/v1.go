@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
@@ -61,13 +60,13 @@ type v1Tool struct {
 }
 
 func (s *Server) v1ListTools(rq *httpkit.Request) error {
-	tools, err := s.visibleTools(rq.Ctx)
+	tools, err := s.VisibleTools(rq.Ctx)
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {
-		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: inputSchema(&tools[i]), Version: s.toolVersion(&tools[i])}
+		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: EffectiveInputSchema(&tools[i]), Version: s.ToolVersion(&tools[i])}
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Tools []v1Tool `json:"tools"`
@@ -119,7 +118,7 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 	case StatusNotFound:
 		return httpkit.Refuse(http.StatusNotFound, "Tool '%s' not found", name)
 	case StatusUnavailable:
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	if err := policyRefusal(out); err != nil {
 		return err
@@ -127,7 +126,7 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 	resp := v1Response{InvocationID: out.InvocationID}
 	switch out.Status {
 	case StatusOK:
-		resp.Result = s.resultValue(out)
+		resp.Result = s.ResultValue(out)
 	case StatusInvalid:
 		parts := make([]string, 0, len(out.Issues()))
 		for _, is := range out.Issues() {
@@ -140,7 +139,7 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 		msg := "Invalid input: " + strings.Join(parts, "; ")
 		resp.Error = &msg
 	default:
-		msg := "Tool execution failed: " + resultText(out.Result)
+		msg := "Tool execution failed: " + out.Result.ErrorText()
 		resp.Error = &msg
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, resp)
@@ -187,25 +186,13 @@ func (s *Server) v1GetInvocation(rq *httpkit.Request) error {
 	}
 	switch {
 	case errors.Is(err, history.ErrNotFound):
-		return httpkit.Refuse(http.StatusNotFound, "Invocation '%s' not found", truncate(id, httpkit.MaxIDLength))
+		return httpkit.Refuse(http.StatusNotFound, "Invocation '%s' not found", httpkit.Truncate(id, httpkit.MaxIDLength))
 	case err != nil:
 		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "get", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, rec)
 	return nil
-}
-
-// truncate cuts s to at most n bytes (on a rune boundary), marking the
-// cut: what a request names is echoed in an error only so far.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // ScopeHistoryRead is the scope that lets a caller read every caller's

@@ -3,13 +3,12 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
 // Every surface serves each tool's version: its own, else the toolkit's
-// (OXPOptions.Version), else 1.0.0.
+// (Options.ToolVersion), else 1.0.0.
 func TestVersionsServed(t *testing.T) {
 	mk := func(name, version string) Tool {
 		tl := MustNewTool(name, "The "+name+" tool.", func(context.Context, struct{}) (string, error) { return "", nil })
@@ -24,8 +23,8 @@ func TestVersionsServed(t *testing.T) {
 		{"no toolkit version", "", map[string]string{"own": "2.3.0", "kit": "1.0.0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewServer(ToolList{mk("own", "2.3.0"), mk("kit", "")}, &Options{Logger: discard(), OXP: OXPOptions{Version: tc.kit}})
-			hs := httptest.NewServer(s)
+			s := NewServer(ToolList{mk("own", "2.3.0"), mk("kit", "")}, &Options{Logger: discard(), ToolVersion: tc.kit})
+			hs := newHTTPTest(s)
 			defer hs.Close()
 			getJSON := func(path string, v any) {
 				t.Helper()

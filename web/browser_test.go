@@ -39,6 +39,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 const (
@@ -170,10 +171,11 @@ func (f *fixture) authHeaders() []string {
 }
 
 type fixtureOptions struct {
-	opts   runtime.Options
-	extra  runtime.ToolList                // tools served besides testTools
-	prefix string                          // mount the server under this path with http.StripPrefix
-	wrap   func(http.Handler) http.Handler // middleware in front of the server
+	opts     runtime.Options
+	surfaces serve.Options                   // the surfaces' own options
+	extra    runtime.ToolList                // tools served besides testTools
+	prefix   string                          // mount the server under this path with http.StripPrefix
+	wrap     func(http.Handler) http.Handler // middleware in front of the server
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -183,7 +185,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	var h http.Handler = runtime.NewServer(append(testTools(f), fo.extra...), &opts)
+	h := serve.NewHandler(runtime.NewServer(append(testTools(f), fo.extra...), &opts), &fo.surfaces)
 	if fo.wrap != nil {
 		h = fo.wrap(h)
 	}

@@ -22,6 +22,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/oxp"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 const hostilePrompt = `<b id="pwn-prompt">bold</b>`
@@ -769,7 +771,7 @@ func TestBrowserOpenAPILink(t *testing.T) {
 		p := openTab(t, f.url+page)
 		p.waitFor(`document.querySelector('.protocol-links').dataset.openapi`, "the OpenAPI link")
 		want := "OXP|OpenAPI"
-		if fo.opts.OXP.Disable {
+		if fo.surfaces.OXP.Disable {
 			want = "OpenAPI"
 		}
 		if got := p.texts(".protocol-links a"); got != want {
@@ -789,7 +791,7 @@ func TestBrowserOpenAPILink(t *testing.T) {
 		check(t, fixtureOptions{opts: runtime.Options{Explorer: runtime.ExplorerOptions{Prefix: "/ui"}}, prefix: "/x"}, "ui/", "/x/openapi.json")
 	})
 	t.Run("no OXP", func(t *testing.T) {
-		check(t, fixtureOptions{opts: runtime.Options{OXP: runtime.OXPOptions{Disable: true}, Explorer: runtime.ExplorerOptions{Prefix: "/ui"}}}, "ui/", "/openapi.json")
+		check(t, fixtureOptions{opts: runtime.Options{Explorer: runtime.ExplorerOptions{Prefix: "/ui", Links: runtime.ExplorerLinks{OXP: "-"}}}, surfaces: serve.Options{OXP: oxp.Options{Disable: true}}}, "ui/", "/openapi.json")
 	})
 	t.Run("off", func(t *testing.T) {
 		f := newFixture(t, fixtureOptions{opts: runtime.Options{OpenAPI: runtime.EndpointOptions{Disable: true}}})

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // TestScreenshot writes the screenshot of the explorer used in the README:
@@ -62,7 +63,7 @@ func TestScreenshot(t *testing.T) {
 func newScreenshotServer(t *testing.T) string {
 	t.Helper()
 	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
-	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), nil))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
@@ -142,7 +143,7 @@ func TestScreenshotHistory(t *testing.T) {
 	}
 	slow := make(chan struct{})
 	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
-	srv := httptest.NewServer(runtime.NewServer(screenshotTools(slow), opts))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(slow), opts), nil))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(slow) })
 	base := srv.URL
@@ -260,7 +261,7 @@ func TestScreenshotPromptsResources(t *testing.T) {
 				}},
 		},
 	}
-	srv := httptest.NewServer(runtime.NewServer(screenshotTools(nil), opts))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), nil))
 	t.Cleanup(srv.Close)
 	p := openTab(t, srv.URL+"/")
 	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // Every MCP server here answers a POST with application/json rather than
@@ -21,10 +22,10 @@ import (
 // other options at their defaults (validation, history, metrics).
 func toolgenMCP(stateless bool) func() http.Handler {
 	return func() http.Handler {
-		return runtime.NewServer(forecast.Tools(), &runtime.Options{
+		return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{
 			Logger: quiet,
 			MCP:    runtime.MCPOptions{Stateless: stateless, JSONResponse: true},
-		})
+		}), nil)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/bench/wire"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // BenchmarkRESTParts takes toolgen's REST call apart, to show where its
@@ -26,7 +27,7 @@ func BenchmarkRESTParts(b *testing.B) {
 	server := func(o runtime.Options) func() http.Handler {
 		return func() http.Handler {
 			o.AllowExecute, o.Logger = true, quiet
-			return runtime.NewServer(forecast.Tools(), &o)
+			return serve.NewHandler(runtime.NewServer(forecast.Tools(), &o), nil)
 		}
 	}
 	for _, p := range []struct {
@@ -84,11 +85,11 @@ func BenchmarkSessionParts(b *testing.B) {
 		{"sdk-raw", sdkRaw},
 		{"toolgen", toolgenMCP(false)},
 		{"toolgen-history-discard", func() http.Handler {
-			return runtime.NewServer(forecast.Tools(), &runtime.Options{
+			return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{
 				Logger:  quiet,
 				History: history.Discard,
 				MCP:     runtime.MCPOptions{JSONResponse: true},
-			})
+			}), nil)
 		}},
 	} {
 		b.Run("part="+p.name, func(b *testing.B) {

@@ -8,14 +8,15 @@ import (
 
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
-// toolgenREST is the whole runtime.Server with its defaults, as a user
-// gets it: the explorer's call path with validation, invocation history
+// toolgenREST is the whole house (serve.NewHandler) with its defaults,
+// as a user gets it: the explorer's call path with validation, invocation history
 // (in memory) and metrics. Only execution is allowed (it is off by
 // default) and the log silenced.
 func toolgenREST() http.Handler {
-	return runtime.NewServer(forecast.Tools(), &runtime.Options{AllowExecute: true, Logger: quiet})
+	return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{AllowExecute: true, Logger: quiet}), nil)
 }
 
 // quiet drops the servers' logs: a log line per call would be measured.

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 func TestCalculator(t *testing.T) {
 	s := runtime.NewServer(Tools(&calculator{}), &runtime.Options{AllowExecute: true})
 	do := func(method, path, body string) (int, string) {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+		serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
 		b, _ := io.ReadAll(rec.Body)
 		return rec.Code, string(b)
 	}
@@ -44,7 +45,7 @@ func TestCalculatorOXP(t *testing.T) {
 	s := runtime.NewServer(Tools(&calculator{}), nil)
 	do := func(method, path, body string) (int, string) {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+		serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
 		return rec.Code, rec.Body.String()
 	}
 	const tools = `[{"id":"Calculator.Add@1.0.0","name":"Calculator_Add","description":"Adds two numbers together.","version":"1.0.0","input_schema":{"parameters":{"type":"object","properties":{"a":{"type":"number","description":"The first number to add."},"b":{"type":"number","description":"The second number to add."}},"required":["a","b"]}},"output_schema":{"type":"number","description":"The sum of the two numbers."}},{"id":"Doorbell.Ring@0.1.0","name":"Doorbell_Ring","description":"Rings a doorbell given a doorbell ID.","version":"0.1.0","input_schema":{"parameters":{"type":"object","properties":{"doorbell_id":{"type":"string","description":"The ID of the doorbell to ring."}},"required":["doorbell_id"]}},"output_schema":null}]`

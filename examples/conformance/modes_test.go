@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // The same tools answer a client of either protocol revision, with the
@@ -29,7 +30,7 @@ func TestToolsInBothModes(t *testing.T) {
 		t.Run(fmt.Sprintf("%s stateless=%v", mode.version, mode.stateless), func(t *testing.T) {
 			opts := options()
 			opts.MCP.Stateless = mode.stateless
-			hs := httptest.NewServer(runtime.NewServer(Tools(), opts))
+			hs := httptest.NewServer(serve.NewHandler(runtime.NewServer(Tools(), opts), nil))
 			defer hs.Close()
 
 			var mu sync.Mutex

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // qmcp's Python client (qmcp/client/mcp_client.py) drives the human-in-
@@ -354,5 +355,5 @@ func newServer(t *testing.T, operatorToken string) http.Handler {
 	t.Helper()
 	o := options(operatorToken)
 	o.Logger = slog.New(slog.DiscardHandler)
-	return runtime.NewServer(Tools(), o)
+	return serve.NewHandler(runtime.NewServer(Tools(), o), nil)
 }

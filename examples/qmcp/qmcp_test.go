@@ -15,12 +15,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 func request(t *testing.T, s *runtime.Server, method, path, body string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+	serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
 	b, _ := io.ReadAll(rec.Body)
 	return rec.Code, string(b)
 }
@@ -64,7 +65,7 @@ func same(t *testing.T, what string, got json.RawMessage, want string) {
 // /v1 on a real HTTP server, each result fed to the next tool as qmcp's
 // workflows do (planner → executor → reviewer).
 func TestQMCPTools(t *testing.T) {
-	srv := httptest.NewServer(runtime.NewServer(Tools(), nil))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(Tools(), nil), nil))
 	defer srv.Close()
 	call := func(tool, input string) json.RawMessage { t.Helper(); return v1Call(t, srv.URL, tool, input) }
 

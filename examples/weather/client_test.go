@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // The typed client (tools_client_gen.go, toolgen -client) calls the
@@ -21,7 +22,7 @@ func TestClient(t *testing.T) {
 	callers := map[string]func(t *testing.T, s *runtime.Server) runtime.Caller{
 		"in-process": func(t *testing.T, s *runtime.Server) runtime.Caller { return runtime.InProcess(s) },
 		"mcp": func(t *testing.T, s *runtime.Server) runtime.Caller {
-			hs := httptest.NewServer(s)
+			hs := httptest.NewServer(serve.NewHandler(s, nil))
 			t.Cleanup(hs.Close)
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "weather-client", Version: "1"}, nil).
 				Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
@@ -32,7 +33,7 @@ func TestClient(t *testing.T) {
 			return runtime.MCPCaller(cs)
 		},
 		"rest": func(t *testing.T, s *runtime.Server) runtime.Caller {
-			hs := httptest.NewServer(s)
+			hs := httptest.NewServer(serve.NewHandler(s, nil))
 			t.Cleanup(hs.Close)
 			return runtime.RESTCaller(hs.URL, nil)
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // Every tool, listed and called with the SDK's client over Streamable HTTP
@@ -28,7 +29,7 @@ var mcpCalls = map[string]string{
 
 func TestMCPMatchesREST(t *testing.T) {
 	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(serve.NewHandler(srv, nil))
 	defer hs.Close()
 
 	// What REST says.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 func call(t *testing.T, srv http.Handler, tool, args string) (int, runtime.Result, map[string]any) {
@@ -31,7 +32,7 @@ func call(t *testing.T, srv http.Handler, tool, args string) (int, runtime.Resul
 // The generated tools serve the functions of weather.go, with descriptions
 // from their doc comments.
 func TestWeatherTools(t *testing.T) {
-	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	srv := serve.NewHandler(runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true}), nil)
 
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/tools/get_weather", nil))
@@ -90,7 +91,7 @@ func mustJSON(v any) string {
 // The defaults of the schema are what the functions get for what a call
 // leaves out: weather.go has no fallbacks of its own.
 func TestWeatherDefaults(t *testing.T) {
-	srv := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	srv := serve.NewHandler(runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true}), nil)
 	code, _, r := call(t, srv, "get_weather", `{"city":"Oslo"}`)
 	if code != 200 || r["units"] != "celsius" || len(r["forecast"].([]any)) != 1 {
 		t.Errorf("get_weather without units and days: %d %v", code, r)
@@ -108,7 +109,7 @@ func TestWeatherDefaults(t *testing.T) {
 // get_weather reports an unknown city and the service's rate limit as
 // ToolErrors: an isError result on the explorer and MCP, OXP's hints.
 func TestWeatherToolErrors(t *testing.T) {
-	s := runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true})
+	s := serve.NewHandler(runtime.NewServer(AllTools(), &runtime.Options{AllowExecute: true}), nil)
 	call := func(city string) (int, string) {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, httptest.NewRequest("POST", "/oxp/tools/call", strings.NewReader(`{"request":{"tool_id":"Weather.GetWeather","input":{"city":"`+city+`"}}}`)))

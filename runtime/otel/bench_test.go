@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/otel"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // BenchmarkInvoke is the cost tracing adds to a call: the same call
@@ -97,7 +98,7 @@ func BenchmarkRESTCall(b *testing.B) {
 		{"tracing=on", otel.NewTracer(&otel.Options{TracerProvider: tp})},
 		{"tracing=steps", otel.NewTracer(&otel.Options{TracerProvider: tp, StepSpans: true})},
 	} {
-		s := runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{AllowExecute: true, Tracer: bc.tracer, Logger: slog.New(slog.DiscardHandler)})
+		h := serve.NewHandler(runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{AllowExecute: true, Tracer: bc.tracer, Logger: slog.New(slog.DiscardHandler)}), nil)
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			r := strings.NewReader(body)
@@ -107,7 +108,7 @@ func BenchmarkRESTCall(b *testing.B) {
 				req := httptest.NewRequest(http.MethodPost, "/tools/forecast/call", r)
 				req.Header.Set("Content-Type", "application/json")
 				rec := httptest.NewRecorder()
-				s.ServeHTTP(rec, req)
+				h.ServeHTTP(rec, req)
 				if rec.Code != http.StatusOK {
 					b.Fatalf("status %d: %s", rec.Code, rec.Body)
 				}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/otel"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // Every surface's call makes one server span, by the conventions, with
@@ -60,7 +61,7 @@ func newFixture(t *testing.T, o otel.Options) *fixture {
 		Tracer:       otel.NewTracer(&o),
 		Logger:       slog.New(slog.DiscardHandler),
 	})
-	hs := httptest.NewServer(s)
+	hs := httptest.NewServer(serve.NewHandler(s, nil))
 	t.Cleanup(hs.Close)
 	f.url = hs.URL
 	return f

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/otel"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // Every MCP method of every revision, its params absent, null, {} (and at
@@ -100,7 +101,7 @@ func paramsServer(tracer runtime.Tracer, mw []runtime.Middleware, panicky bool, 
 	read := func(_ context.Context, uri string, _ map[string]string) ([]runtime.ResourceContents, error) {
 		return []runtime.ResourceContents{{URI: uri, Text: "x"}}, nil
 	}
-	return runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{
+	return serve.NewHandler(runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{
 		AllowExecute: true,
 		Tracer:       tracer,
 		Middleware:   mw,
@@ -113,7 +114,7 @@ func paramsServer(tracer runtime.Tracer, mw []runtime.Middleware, panicky bool, 
 		Complete: func(context.Context, runtime.CompletionRequest) ([]string, error) {
 			return []string{"x"}, nil
 		},
-	})
+	}), nil)
 }
 
 func TestMCPParamsAbsentNullEmpty(t *testing.T) {

@@ -55,10 +55,14 @@ import (
 // interrupted; it exits the process with status 2 for bad flags and 1 when
 // it cannot serve. opts may be nil; the flags set AllowExecute and
 // MCP.Stateless, and a nil Logger becomes a text logger on standard error.
-func Main(p runtime.ToolsProvider, opts *runtime.Options) {
+// It serves [NewHandler]'s house; each of surfaces, called in order on
+// its [Options], configures the surfaces:
+//
+//	serve.Main(tools, nil, func(o *serve.Options) { o.OXP.PublicListing = true })
+func Main(p runtime.ToolsProvider, opts *runtime.Options, surfaces ...func(*Options)) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], p, opts, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], p, opts, surfaces, os.Stdout, os.Stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
@@ -75,7 +79,7 @@ type usageError struct{ error }
 
 // run is Main without the process: flags from args, output to stdout and
 // stderr, stopping when ctx is done.
-func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runtime.Options, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runtime.Options, surfaces []func(*Options), stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(programName(), flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
@@ -154,7 +158,11 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 		return err
 	}
 	fmt.Fprintf(stdout, "Serving on http://%s/\n%s", ln.Addr(), historyNote)
-	return Serve(ctx, ln, srv, Timeouts{})
+	var so Options
+	for _, f := range surfaces {
+		f(&so)
+	}
+	return Serve(ctx, ln, NewHandler(srv, &so), Timeouts{})
 }
 
 func programName() string {

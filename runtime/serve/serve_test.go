@@ -51,7 +51,7 @@ func start(t *testing.T, args ...string) (string, func() error) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), tools(), quiet, pw, io.Discard)
+		done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), tools(), quiet, nil, pw, io.Discard)
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
@@ -133,7 +133,7 @@ func TestRunFlags(t *testing.T) {
 
 	var stderr bytes.Buffer
 	for _, args := range [][]string{{"-nope"}, {"extra"}} {
-		err := run(context.Background(), args, tools(), quiet, io.Discard, &stderr)
+		err := run(context.Background(), args, tools(), quiet, nil, io.Discard, &stderr)
 		if !errors.As(err, new(usageError)) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
@@ -141,7 +141,7 @@ func TestRunFlags(t *testing.T) {
 	if !strings.Contains(stderr.String(), "-allow-execute") {
 		t.Errorf("no usage printed: %s", stderr.String())
 	}
-	if err := run(context.Background(), []string{"-addr", "256.0.0.1:0"}, tools(), quiet, io.Discard, io.Discard); err == nil {
+	if err := run(context.Background(), []string{"-addr", "256.0.0.1:0"}, tools(), quiet, nil, io.Discard, io.Discard); err == nil {
 		t.Error("a bad address did not fail")
 	}
 }
@@ -159,7 +159,7 @@ func serveWith(t *testing.T, tm Timeouts, opts *runtime.Options) (string, *runti
 	srv := runtime.NewServer(tools(), opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, srv, tm) }()
+	go func() { done <- Serve(ctx, ln, NewHandler(srv, nil), tm) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done
@@ -362,7 +362,7 @@ func TestRunHistory(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	pr, pw := io.Pipe()
-	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, tools(), quiet, pw, io.Discard) }()
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, tools(), quiet, nil, pw, io.Discard) }()
 	br := bufio.NewReader(pr)
 	for range 2 {
 		line, _ := br.ReadString('\n')
@@ -375,7 +375,7 @@ func TestRunHistory(t *testing.T) {
 		t.Errorf("printed %q", out.String())
 	}
 
-	err := run(context.Background(), []string{"-history", "postgres://localhost/x"}, tools(), quiet, io.Discard, io.Discard)
+	err := run(context.Background(), []string{"-history", "postgres://localhost/x"}, tools(), quiet, nil, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "import github.com/toolgen-go/toolgen/runtime/history/postgres") {
 		t.Errorf("postgres without its package: %v", err)
 	}

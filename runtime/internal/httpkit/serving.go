@@ -8,8 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Surface is how one HTTP protocol answers a refusal: its name (as the
@@ -50,6 +52,9 @@ const (
 	MsgUnauthorized   = "Unauthorized"
 	MsgInternal       = "Internal server error."
 	MsgUnreadableBody = "Could not read the request body."
+	// MsgProviderFailed is what a caller is told when the tools provider
+	// failed: the error itself is logged, not shown.
+	MsgProviderFailed = "Failed to list tools."
 )
 
 // Endpoint is one route of a surface: which methods it answers, what it
@@ -233,4 +238,22 @@ func readBodyOf(r io.Reader, n int64) ([]byte, error) {
 			return b, err
 		}
 	}
+}
+
+// LogPanic logs a recovered panic v, with the stack, at ERROR: where it
+// happened, and args for the log line.
+func LogPanic(log *slog.Logger, where string, v any, args ...any) {
+	log.Error("panic serving "+where, append(args, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))...)
+}
+
+// Truncate cuts s to at most n bytes, on a rune boundary, marking the cut
+// with "...": what a caller sent, echoed in an error.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 type calc struct {
@@ -26,7 +27,7 @@ func (calc) RingDoorbell(ctx context.Context, in RingDoorbellInput) (*runtime.Re
 func post(t *testing.T, s *runtime.Server, path, body string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(body)))
+	serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(body)))
 	b, _ := io.ReadAll(rec.Body)
 	return rec.Code, string(b)
 }
@@ -51,7 +52,7 @@ func TestBasic(t *testing.T) {
 	}
 	// The schemas are served as written, key order included.
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest("GET", "/tools/add", nil))
+	serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest("GET", "/tools/add", nil))
 	if want := `"inputSchema":{"type":"object","properties":{"b":{"type":"number","description":"The second number to add."},"a":{"type":"number","description":"The first number to add."}},"required":["a","b"]}`; !strings.Contains(rec.Body.String(), want) {
 		t.Errorf("add detail: %s", rec.Body)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -41,7 +42,7 @@ func TestTypes(t *testing.T) {
 	s := runtime.NewServer(Tools(h), &runtime.Options{AllowExecute: true})
 	call := func(tool, body string) (int, string) {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("POST", "/tools/"+tool+"/call", strings.NewReader(body)))
+		serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest("POST", "/tools/"+tool+"/call", strings.NewReader(body)))
 		b, _ := io.ReadAll(rec.Body)
 		return rec.Code, string(b)
 	}
@@ -80,7 +81,7 @@ func TestTypes(t *testing.T) {
 	}
 	for i, tool := range Tools(h) {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("GET", "/tools/"+tool.Name, nil))
+		serve.NewHandler(s, nil).ServeHTTP(rec, httptest.NewRequest("GET", "/tools/"+tool.Name, nil))
 		var detail struct {
 			InputSchema  json.RawMessage
 			OutputSchema json.RawMessage

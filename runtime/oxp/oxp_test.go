@@ -1,10 +1,10 @@
-package runtime
+package oxp_test
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"regexp"
 	"strings"
@@ -13,16 +13,19 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/oxp"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // oxpSchemas compiles the protocol's response schemas
-// (testdata/oxp/schemas.json), one per definition.
+// (testdata/schemas.json), one per definition.
 var oxpSchemas = sync.OnceValue(func() map[string]*jsonschema.Schema {
-	doc, err := os.ReadFile("testdata/oxp/schemas.json")
+	doc, err := os.ReadFile("testdata/schemas.json")
 	if err != nil {
 		panic(err)
 	}
@@ -54,58 +57,61 @@ func mustMarshal(v any) []byte {
 
 // oxpDo sends a request to the OXP surface and checks the answer's body
 // against the protocol's schema for its path and status.
-func oxpDo(t *testing.T, s *Server, method, path, body string, header ...string) response {
+func oxpDo(t *testing.T, h any, method, path, body string, header ...string) servertest.Response {
 	t.Helper()
-	r := do(t, s, method, path, body, header...)
+	if s, ok := h.(*runtime.Server); ok {
+		h = mount(s, nil)
+	}
+	r := servertest.Do(t, h.(http.Handler), method, path, body, header...)
 	def := "Error"
 	switch {
 	case strings.HasSuffix(path, "/health"):
 		def = ""
-	case r.status == 200 && method == "GET":
+	case r.Status == 200 && method == "GET":
 		def = "ListToolsResponse"
-	case r.status == 200:
+	case r.Status == 200:
 		def = "CallToolResponse"
-	case r.status == 422:
+	case r.Status == 422:
 		def = "ValidationError"
 	}
 	if def != "" {
 		var v any
-		dec := json.NewDecoder(strings.NewReader(r.body))
+		dec := json.NewDecoder(strings.NewReader(r.Body))
 		dec.UseNumber()
 		if err := dec.Decode(&v); err != nil {
-			t.Fatalf("%s %s: %d %q is not JSON", method, path, r.status, r.body)
+			t.Fatalf("%s %s: %d %q is not JSON", method, path, r.Status, r.Body)
 		}
 		if err := oxpSchemas()[def].Validate(v); err != nil {
-			t.Fatalf("%s %s: %d %s does not validate as %s: %v", method, path, r.status, r.body, def, err)
+			t.Fatalf("%s %s: %d %s does not validate as %s: %v", method, path, r.Status, r.Body, def, err)
 		}
 	}
 	return r
 }
 
 // The narrative page's two tools, as the calculator example declares them.
-func calculatorTools() ToolList {
-	return ToolList{{
+func calculatorTools() runtime.ToolList {
+	return runtime.ToolList{{
 		Name: "add", Description: "Adds two numbers together.", Toolkit: "Calculator", Version: "1.0.0",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"number","description":"The first number to add."},"b":{"type":"number","description":"The second number to add."}},"required":["a","b"]}`),
 		OutputSchema: json.RawMessage(`{"type":"number","description":"The sum of the two numbers."}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in struct{ A, B float64 }
-			if err := DecodeArgs(args, &in); err != nil {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
 				return nil, err
 			}
-			return StructuredResult(in.A + in.B)
+			return runtime.StructuredResult(in.A + in.B)
 		},
 	}, {
 		Name: "ring", Description: "Rings a doorbell given a doorbell ID.", Toolkit: "Doorbell", Version: "0.1.0",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"doorbell_id":{"type":"string","description":"The ID of the doorbell to ring."}},"required":["doorbell_id"]}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in struct {
 				ID string `json:"doorbell_id"`
 			}
-			if err := DecodeArgs(args, &in); err != nil {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
 				return nil, err
 			}
-			return TextResult("Ding dong! " + in.ID), nil
+			return runtime.TextResult("Ding dong! " + in.ID), nil
 		},
 	}}
 }
@@ -114,18 +120,18 @@ const narrativeTools = `[{"id":"Calculator.Add@1.0.0","name":"Calculator_Add","d
 
 // GET /oxp/tools is the narrative page's example, under both keys.
 func TestOXPList(t *testing.T) {
-	s := NewServer(calculatorTools(), &Options{Logger: discard()})
-	oxpDo(t, s, "GET", "/oxp/tools", "").is(t, 200, `{"$schema":"urn:oxp:1.0","items":`+narrativeTools+`,"tools":`+narrativeTools+`}`)
-	oxpDo(t, NewServer(ToolList{}, nil), "GET", "/oxp/tools", "").is(t, 200, `{"$schema":"urn:oxp:1.0","items":[],"tools":[]}`)
+	s := runtime.NewServer(calculatorTools(), &runtime.Options{Logger: servertest.Discard()})
+	oxpDo(t, s, "GET", "/oxp/tools", "").Is(t, 200, `{"$schema":"urn:oxp:1.0","items":`+narrativeTools+`,"tools":`+narrativeTools+`}`)
+	oxpDo(t, runtime.NewServer(runtime.ToolList{}, nil), "GET", "/oxp/tools", "").Is(t, 200, `{"$schema":"urn:oxp:1.0","items":[],"tools":[]}`)
 }
 
 // Defaults for a tool without toolkit or version; a tool OXP cannot name
 // is left off, logged once; $ref and $defs are inlined; secrets are
 // requirements.
 func TestOXPDefinitions(t *testing.T) {
-	var logs logBuffer
-	h := callTools()[1].Handler
-	tools := ToolList{
+	var logs servertest.LogBuffer
+	h := plain
+	tools := runtime.ToolList{
 		{Name: "get_weather", Description: "Weather.", Handler: h},
 		{Name: "odd", Toolkit: "Bad Kit", Handler: h},
 		{Name: "old", Version: "1.2", Handler: h},
@@ -133,10 +139,10 @@ func TestOXPDefinitions(t *testing.T) {
 			InputSchema:  json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`),
 			OutputSchema: json.RawMessage(`{"$ref":"#/$defs/n","$defs":{"n":{"type":"integer"}}}`)},
 	}
-	s := NewServer(tools, &Options{Logger: logs.logger(), OXP: OXPOptions{Toolkit: "Mine", Version: "0.3.0"}})
+	s := mount(runtime.NewServer(tools, &runtime.Options{Logger: logs.Logger(), ToolVersion: "0.3.0"}), &oxp.Options{Toolkit: "Mine"})
 	var list struct{ Items []json.RawMessage }
 	for range 2 {
-		oxpDo(t, s, "GET", "/oxp/tools", "").decode(t, &list)
+		oxpDo(t, s, "GET", "/oxp/tools", "").Decode(t, &list)
 	}
 	if len(list.Items) != 2 {
 		t.Fatalf("%d tools listed, want 2: %s", len(list.Items), list.Items)
@@ -175,18 +181,24 @@ type oxpResponse struct {
 		Duration float64         `json:"duration"`
 		Success  bool            `json:"success"`
 		Value    json.RawMessage `json:"value"`
-		Error    *oxpCallError   `json:"error"`
+		Error    *struct {
+			Message                 string `json:"message"`
+			DeveloperMessage        string `json:"developer_message,omitempty"`
+			CanRetry                *bool  `json:"can_retry,omitempty"`
+			AdditionalPromptContent string `json:"additional_prompt_content,omitempty"`
+			RetryAfterMS            *int64 `json:"retry_after_ms,omitempty"`
+		} `json:"error"`
 	} `json:"result"`
 }
 
-func callOXP(t *testing.T, s *Server, body string, header ...string) oxpResponse {
+func callOXP(t *testing.T, s any, body string, header ...string) oxpResponse {
 	t.Helper()
 	r := oxpDo(t, s, "POST", "/oxp/tools/call", body, header...)
-	if r.status != 200 {
-		t.Fatalf("%s: %d %s", body, r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("%s: %d %s", body, r.Status, r.Body)
 	}
 	var res oxpResponse
-	r.decode(t, &res)
+	r.Decode(t, &res)
 	return res
 }
 
@@ -196,7 +208,7 @@ var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89a
 // is refused.
 func TestOXPCall(t *testing.T) {
 	tools := calculatorTools()
-	s := NewServer(ToolList{tools[0], tools[1]}, &Options{Logger: discard(), MaxBodyBytes: 4096})
+	s := runtime.NewServer(runtime.ToolList{tools[0], tools[1]}, &runtime.Options{Logger: servertest.Discard(), MaxBodyBytes: 4096})
 
 	for _, id := range []string{"Calculator.Add", "Calculator.Add@1", "Calculator.Add@1.0.0"} {
 		res := callOXP(t, s, oxpCall(id, `{"a":1,"b":2}`))
@@ -213,7 +225,7 @@ func TestOXPCall(t *testing.T) {
 
 	bad := func(body string, status int, want string) {
 		t.Helper()
-		oxpDo(t, s, "POST", "/oxp/tools/call", body).is(t, status, want)
+		oxpDo(t, s, "POST", "/oxp/tools/call", body).Is(t, status, want)
 	}
 	bad(oxpCall("Calculator.Add@2", `{}`), 400, `{"message":"Tool Calculator.Add has no version 2."}`)
 	bad(oxpCall("Calculator.Add@1.0.1", `{}`), 400, `{"message":"Tool Calculator.Add has no version 1.0.1."}`)
@@ -228,29 +240,31 @@ func TestOXPCall(t *testing.T) {
 	bad(`{"$schema":"urn:oxp:2.0",`+oxpCall("Calculator.Add", `{}`)[1:], 400, `{"message":"Unsupported $schema \"urn:oxp:2.0\".","developer_message":"This server speaks urn:oxp:1.0."}`)
 	bad(oxpCall("Calculator.Add", `{"a":"x","b":{"deep":1}}`), 422, `{"message":"The input does not match the tool's parameters.","parameter_errors":{"a":"expected number, but got string","b":"expected number, but got object"}}`)
 	bad(`{"request":{"tool_id":"Calculator.Add","input":{"x":"`+strings.Repeat("a", 5000)+`"}}}`, 413, `{"message":"Request body too large (limit 4096 bytes)."}`)
-	oxpDo(t, s, "GET", "/oxp/tools/call", "").is(t, 405, `{"message":"Method not allowed: GET"}`)
-	oxpDo(t, s, "GET", "/oxp/health", "").is(t, 200, `{"status":"healthy"}`)
+	oxpDo(t, s, "GET", "/oxp/tools/call", "").Is(t, 405, `{"message":"Method not allowed: GET"}`)
+	oxpDo(t, s, "GET", "/oxp/health", "").Is(t, 200, `{"status":"healthy"}`)
 
 	// A nested failure is reported under its top-level parameter, with
 	// its path.
-	nested := NewServer(ToolList{{Name: "n", Toolkit: "K", Handler: callTools()[1].Handler,
+	nested := runtime.NewServer(runtime.ToolList{{Name: "n", Toolkit: "K", Handler: plain,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"p":{"type":"object","properties":{"q":{"type":"array","items":{"type":"integer"}}}}},"required":["p"]}`)}}, nil)
-	oxpDo(t, nested, "POST", "/oxp/tools/call", oxpCall("K.N", `{"p":{"q":[1,"x",2.5]}}`)).is(t, 422,
+	oxpDo(t, nested, "POST", "/oxp/tools/call", oxpCall("K.N", `{"p":{"q":[1,"x",2.5]}}`)).Is(t, 422,
 		`{"message":"The input does not match the tool's parameters.","parameter_errors":{"p":"/p/q/1: expected integer, but got string; /p/q/2: expected integer, but got number"}}`)
-	oxpDo(t, nested, "POST", "/oxp/tools/call", oxpCall("K.N", `{}`)).is(t, 422,
+	oxpDo(t, nested, "POST", "/oxp/tools/call", oxpCall("K.N", `{}`)).Is(t, 422,
 		`{"message":"The input does not match the tool's parameters.","parameter_errors":{"p":"missing required property"}}`)
 
 	// Versions: none is the highest, @x the highest x.*.*. Tool names
 	// are unique, but names that differ only in case or punctuation share
 	// a Go name, and so an OXP tool.
-	version := func(name, v string) Tool {
+	version := func(name, v string) runtime.Tool {
 		t := tools[0]
 		t.Name, t.Version = name, v
 		t.OutputSchema = json.RawMessage(`{"type":"string"}`)
-		t.Handler = func(context.Context, json.RawMessage) (*Result, error) { return StructuredResult("v" + v) }
+		t.Handler = func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return runtime.StructuredResult("v" + v)
+		}
 		return t
 	}
-	versions := NewServer(ToolList{version("add", "1.0.0"), version("Add", "1.4.0"), version("add_", "2.0.0")}, &Options{Logger: discard()})
+	versions := runtime.NewServer(runtime.ToolList{version("add", "1.0.0"), version("Add", "1.4.0"), version("add_", "2.0.0")}, &runtime.Options{Logger: servertest.Discard()})
 	for id, want := range map[string]string{"Calculator.Add": `"v2.0.0"`, "Calculator.Add@1": `"v1.4.0"`, "Calculator.Add@1.0.0": `"v1.0.0"`, "Calculator.Add@2.0.0": `"v2.0.0"`, "Calculator.Add@2": `"v2.0.0"`} {
 		if res := callOXP(t, versions, oxpCall(id, `{"a":1,"b":2}`)); string(res.Result.Value) != want {
 			t.Errorf("%s: %s, want %s", id, res.Result.Value, want)
@@ -261,19 +275,19 @@ func TestOXPCall(t *testing.T) {
 // Failures are success:false with the hints a ToolError gives; its
 // developer message is logged, never sent.
 func TestOXPFailures(t *testing.T) {
-	var logs logBuffer
-	tools := ToolList{
-		{Name: "limited", Toolkit: "K", Handler: func(context.Context, json.RawMessage) (*Result, error) {
-			return nil, &ToolError{Message: "Too many requests.", DeveloperMessage: "bucket k7 empty", CanRetry: true, RetryAfter: 1500 * time.Millisecond, AdditionalPromptContent: "Ask less often."}
+	var logs servertest.LogBuffer
+	tools := runtime.ToolList{
+		{Name: "limited", Toolkit: "K", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return nil, &runtime.ToolError{Message: "Too many requests.", DeveloperMessage: "bucket k7 empty", CanRetry: true, RetryAfter: 1500 * time.Millisecond, AdditionalPromptContent: "Ask less often."}
 		}},
-		{Name: "unknown_city", Toolkit: "K", Handler: func(context.Context, json.RawMessage) (*Result, error) {
-			return nil, &ToolError{Message: "No such city."}
+		{Name: "unknown_city", Toolkit: "K", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return nil, &runtime.ToolError{Message: "No such city."}
 		}},
-		{Name: "panics", Toolkit: "K", Handler: callTools()[4].Handler},
-		{Name: "slow", Toolkit: "K", Timeout: slowTimeout, Handler: callTools()[5].Handler},
-		{Name: "soft", Toolkit: "K", Handler: callTools()[2].Handler},
+		{Name: "panics", Toolkit: "K", Handler: panics},
+		{Name: "slow", Toolkit: "K", Timeout: slowTimeout, Handler: slow},
+		{Name: "soft", Toolkit: "K", Handler: softFail},
 	}
-	s := NewServer(tools, &Options{Logger: logs.logger()})
+	s := runtime.NewServer(tools, &runtime.Options{Logger: logs.Logger()})
 	for id, want := range map[string]string{
 		"K.Limited":     `{"message":"Too many requests.","can_retry":true,"additional_prompt_content":"Ask less often.","retry_after_ms":1500}`,
 		"K.UnknownCity": `{"message":"No such city.","can_retry":false}`,
@@ -300,18 +314,18 @@ func TestOXPFailures(t *testing.T) {
 // then from Options.Secrets; a missing one fails the call before the
 // handler, naming it; no value reaches the logs.
 func TestOXPSecretsAndContext(t *testing.T) {
-	var logs logBuffer
+	var logs servertest.LogBuffer
 	var ran int
-	tool := Tool{Name: "fetch", Toolkit: "W", Secrets: []string{"API_KEY"}, Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+	tool := runtime.Tool{Name: "fetch", Toolkit: "W", Secrets: []string{"API_KEY"}, Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		ran++
-		key, _ := Secret(ctx, "API_KEY")
-		_, other := Secret(ctx, "HOME")
-		call, _ := CallFromContext(ctx)
+		key, _ := runtime.Secret(ctx, "API_KEY")
+		_, other := runtime.Secret(ctx, "HOME")
+		call, _ := runtime.CallFromContext(ctx)
 		user, token := call.UserID, call.Authorization["github"]
 		return nil, fmt.Errorf("failing on purpose with key=%s other=%v user=%s token=%s trace=%s", key[:2]+"…", other, user, token, call.TraceID)
 	}}
 	fromServer := map[string]string{}
-	s := NewServer(ToolList{tool}, &Options{Logger: logs.logger(), Secrets: func(_ context.Context, id string) (string, bool) {
+	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{Logger: logs.Logger(), Secrets: func(_ context.Context, id string) (string, bool) {
 		v, ok := fromServer[id]
 		return v, ok
 	}})
@@ -333,16 +347,16 @@ func TestOXPSecretsAndContext(t *testing.T) {
 		}
 	}
 	// Secret outside a tool, or for an undeclared id, has nothing.
-	if _, ok := Secret(context.Background(), "API_KEY"); ok {
+	if _, ok := runtime.Secret(context.Background(), "API_KEY"); ok {
 		t.Error("a secret outside a call")
 	}
 	// The default source is the environment.
 	t.Setenv("TOOLGEN_TEST_SECRET", "from-env")
-	envTool := Tool{Name: "env", Toolkit: "W", Secrets: []string{"TOOLGEN_TEST_SECRET"}, Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		v, _ := Secret(ctx, "TOOLGEN_TEST_SECRET")
-		return TextResult(v), nil
+	envTool := runtime.Tool{Name: "env", Toolkit: "W", Secrets: []string{"TOOLGEN_TEST_SECRET"}, Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		v, _ := runtime.Secret(ctx, "TOOLGEN_TEST_SECRET")
+		return runtime.TextResult(v), nil
 	}}
-	if res := callOXP(t, NewServer(ToolList{envTool}, nil), oxpCall("W.Env", `{}`)); string(res.Result.Value) != `"from-env"` {
+	if res := callOXP(t, runtime.NewServer(runtime.ToolList{envTool}, nil), oxpCall("W.Env", `{}`)); string(res.Result.Value) != `"from-env"` {
 		t.Errorf("environment: %+v", res.Result)
 	}
 }
@@ -350,61 +364,39 @@ func TestOXPSecretsAndContext(t *testing.T) {
 // The auth hook guards listing and calling; health stays public; the
 // listing can be made public.
 func TestOXPAuth(t *testing.T) {
-	s := NewServer(calculatorTools(), &Options{AuthHook: APIKeys(OXPAPIKeyHeader, "k1", "k2"), Logger: discard()})
-	oxpDo(t, s, "GET", "/oxp/tools", "").is(t, 401, `{"message":"Unauthorized"}`)
-	oxpDo(t, s, "POST", "/oxp/tools/call", oxpCall("Calculator.Add", `{"a":1,"b":2}`), "OXP-API-Key", "nope").is(t, 401, `{"message":"Unauthorized"}`)
-	oxpDo(t, s, "GET", "/oxp/health", "").is(t, 200, `{"status":"healthy"}`)
-	if r := oxpDo(t, s, "GET", "/oxp/tools", "", "OXP-API-Key", "k2"); r.status != 200 {
-		t.Errorf("listing with a key: %d", r.status)
+	s := runtime.NewServer(calculatorTools(), &runtime.Options{AuthHook: runtime.APIKeys(runtime.OXPAPIKeyHeader, "k1", "k2"), Logger: servertest.Discard()})
+	oxpDo(t, s, "GET", "/oxp/tools", "").Is(t, 401, `{"message":"Unauthorized"}`)
+	oxpDo(t, s, "POST", "/oxp/tools/call", oxpCall("Calculator.Add", `{"a":1,"b":2}`), "OXP-API-Key", "nope").Is(t, 401, `{"message":"Unauthorized"}`)
+	oxpDo(t, s, "GET", "/oxp/health", "").Is(t, 200, `{"status":"healthy"}`)
+	if r := oxpDo(t, s, "GET", "/oxp/tools", "", "OXP-API-Key", "k2"); r.Status != 200 {
+		t.Errorf("listing with a key: %d", r.Status)
 	}
 	if res := callOXP(t, s, oxpCall("Calculator.Add", `{"a":1,"b":2}`), "OXP-API-Key", "k1"); string(res.Result.Value) != "3" {
 		t.Errorf("call with a key: %+v", res.Result)
 	}
-	public := NewServer(calculatorTools(), &Options{AuthHook: APIKeys(OXPAPIKeyHeader, "k1"), OXP: OXPOptions{PublicListing: true}, Logger: discard()})
-	if r := oxpDo(t, public, "GET", "/oxp/tools", ""); r.status != 200 {
-		t.Errorf("public listing: %d", r.status)
+	public := mount(runtime.NewServer(calculatorTools(), &runtime.Options{AuthHook: runtime.APIKeys(runtime.OXPAPIKeyHeader, "k1"), Logger: servertest.Discard()}), &oxp.Options{PublicListing: true})
+	if r := oxpDo(t, public, "GET", "/oxp/tools", ""); r.Status != 200 {
+		t.Errorf("public listing: %d", r.Status)
 	}
-	oxpDo(t, public, "POST", "/oxp/tools/call", oxpCall("Calculator.Add", `{}`)).is(t, 401, `{"message":"Unauthorized"}`)
+	oxpDo(t, public, "POST", "/oxp/tools/call", oxpCall("Calculator.Add", `{}`)).Is(t, 401, `{"message":"Unauthorized"}`)
 
 	// An HS256 JWT with a bounded lifetime and an audience.
 	secret := []byte("0123456789abcdef0123456789abcdef")
-	jwtServer := NewServer(calculatorTools(), &Options{AuthHook: JWT(JWTOptions{Secret: secret, Audiences: []string{"tools"}, MaxLifetime: 15 * time.Minute}), Logger: discard()})
+	jwtServer := runtime.NewServer(calculatorTools(), &runtime.Options{AuthHook: runtime.JWT(runtime.JWTOptions{Secret: secret, Audiences: []string{"tools"}, MaxLifetime: 15 * time.Minute}), Logger: servertest.Discard()})
 	good := signJWT(t, jwt.SigningMethodHS256, secret, jwt.MapClaims{"sub": "ada", "aud": "tools", "exp": time.Now().Add(10 * time.Minute).Unix()})
 	long := signJWT(t, jwt.SigningMethodHS256, secret, jwt.MapClaims{"sub": "ada", "aud": "tools", "exp": time.Now().Add(time.Hour).Unix()})
-	if r := oxpDo(t, jwtServer, "GET", "/oxp/tools", "", "Authorization", "Bearer "+good); r.status != 200 {
-		t.Errorf("JWT: %d %s", r.status, r.body)
+	if r := oxpDo(t, jwtServer, "GET", "/oxp/tools", "", "Authorization", "Bearer "+good); r.Status != 200 {
+		t.Errorf("JWT: %d %s", r.Status, r.Body)
 	}
-	oxpDo(t, jwtServer, "GET", "/oxp/tools", "", "Authorization", "Bearer "+long).is(t, 401, `{"message":"Unauthorized"}`)
+	oxpDo(t, jwtServer, "GET", "/oxp/tools", "", "Authorization", "Bearer "+long).Is(t, 401, `{"message":"Unauthorized"}`)
 }
 
 // Moved and switched off.
 func TestOXPPrefixAndDisable(t *testing.T) {
-	moved := NewServer(calculatorTools(), &Options{OXP: OXPOptions{Prefix: "/api/oxp/"}})
-	if r := oxpDo(t, moved, "GET", "/api/oxp/tools", ""); r.status != 200 {
-		t.Errorf("moved: %d", r.status)
+	moved := serve.NewHandler(runtime.NewServer(calculatorTools(), nil), &serve.Options{OXP: oxp.Options{Prefix: "/api/oxp/"}})
+	if r := oxpDo(t, moved, "GET", "/api/oxp/tools", ""); r.Status != 200 {
+		t.Errorf("moved: %d", r.Status)
 	}
-	off := NewServer(calculatorTools(), &Options{OXP: OXPOptions{Disable: true}})
-	do(t, off, "GET", "/oxp/tools", "").is(t, 404, `{"error":"Not found: /oxp/tools"}`)
-}
-
-// A ToolError is a failure the caller sees on every surface, with its
-// message only.
-func TestToolErrorOnEverySurface(t *testing.T) {
-	tools := ToolList{{Name: "city", Toolkit: "K", Handler: func(context.Context, json.RawMessage) (*Result, error) {
-		return nil, &ToolError{Message: "No such city.", DeveloperMessage: "geo lookup: 0 rows"}
-	}}}
-	s := NewServer(tools, &Options{AllowExecute: true, Logger: discard()})
-	do(t, s, "POST", "/tools/city/call", `{}`).is(t, 500, `{"content":[{"type":"text","text":"No such city."}],"isError":true}`)
-	res, err := connect(t, s, nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "city"})
-	if err != nil || !res.IsError || mustJSON(t, res.Content) != `[{"type":"text","text":"No such city."}]` {
-		t.Errorf("MCP: %v %v", mustJSON(t, res), err)
-	}
-	if r := callOXP(t, s, oxpCall("K.City", `{}`)); r.Result.Error.Message != "No such city." {
-		t.Errorf("OXP: %+v", r.Result.Error)
-	}
-	out := s.Invoke(context.Background(), &Call{Tool: "city"})
-	var te *ToolError
-	if !errors.As(out.Err, &te) || te.DeveloperMessage != "geo lookup: 0 rows" || out.Status != StatusFailed {
-		t.Errorf("Invoke: %v %v", out.Status, out.Err)
-	}
+	off := serve.NewHandler(runtime.NewServer(calculatorTools(), nil), &serve.Options{OXP: oxp.Options{Disable: true}})
+	servertest.Do(t, off, "GET", "/oxp/tools", "").Is(t, 404, `{"error":"Not found: /oxp/tools"}`)
 }

@@ -1,4 +1,11 @@
-package runtime
+// Package oxp serves OXP 1.0 (urn:oxp:1.0), the Open eXecution Protocol,
+// for a [runtime.Server]: GET /tools lists the tools with versioned ids
+// (Calculator.Add@1.0.0), POST /tools/call runs one through
+// [runtime.Server.Invoke], GET /health says the server is up.
+// [NewHandler] serves them wherever it is mounted; serve.NewHandler
+// mounts it under /oxp, so that its /tools does not clash with the
+// explorer's.
+package oxp
 
 import (
 	"bytes"
@@ -6,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -14,34 +22,34 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/toolname"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
-// OXP 1.0 (urn:oxp:1.0), the Open eXecution Protocol: GET /oxp/tools lists
-// the tools with versioned ids (Calculator.Add@1.0.0), POST
-// /oxp/tools/call runs one through [Server.Invoke], GET /oxp/health says
-// the server is up. Mounted under /oxp so that its /tools does not clash
-// with the explorer's.
+// Schema is the protocol's version URI, in every body.
+const Schema = "urn:oxp:1.0"
 
-// OXPSchema is the protocol's version URI, in every body.
-const OXPSchema = "urn:oxp:1.0"
+// DefaultPrefix is where serve.NewHandler mounts the surface unless
+// Options.Prefix moves it.
+const DefaultPrefix = "/oxp"
 
-// defaultOXPPrefix is where the OXP surface is mounted by default.
-const defaultOXPPrefix = "/oxp"
-
-// OXPOptions configures the OXP surface.
-type OXPOptions struct {
-	// Disable turns the surface off.
+// Options configures the OXP surface. The zero value (and nil) serves
+// the listing behind the auth hook, under the toolkit "Tools".
+type Options struct {
+	// Disable and Prefix are read by serve.NewHandler, which mounts the
+	// surface at Prefix (default [DefaultPrefix]) unless Disable is set.
+	// NewHandler itself serves wherever it is mounted.
 	Disable bool
-	// Prefix moves it. Default "/oxp".
-	Prefix string
+	Prefix  string
 	// PublicListing serves GET /oxp/tools without the auth hook; by
 	// default the listing is behind it, as the protocol's security says.
 	PublicListing bool
-	// Toolkit and Version stand in for a tool's own when it has none.
-	// Defaults: "Tools" and "1.0.0".
-	Toolkit, Version string
+	// Toolkit stands in for a tool's own when it has none. Default
+	// "Tools". (A tool's version, when it has none, is
+	// runtime.Options.ToolVersion, the same on every surface.)
+	Toolkit string
 }
 
 var (
@@ -63,7 +71,7 @@ type oxpDefinition struct {
 
 	toolkit, tool string // the id's parts
 	semver        [3]int
-	t             *Tool
+	t             *runtime.Tool
 }
 
 type oxpInput struct {
@@ -82,48 +90,60 @@ type oxpSecretID struct {
 // schema, which cannot use $ref.
 const oxpUnrolled = 3
 
-// oxpState is the OXP side of a server: each tool's definition, made once
-// per tool schema.
-type oxpState struct {
+// handler is the OXP surface of one server: each tool's definition, made
+// once per tool schema.
+type handler struct {
+	srv     *runtime.Server
+	opts    Options
+	kit     *httpkit.Kit
+	log     *slog.Logger
+	toolkit string
+	traced  bool // the server has a tracer: calls carry the trace context
+
 	mu     sync.Mutex
-	defs   map[string]*oxpCached
+	defs   map[string]*cached
 	warned sync.Map // tool name → struct{}: unservable tools are logged once
 }
 
-type oxpCached struct {
-	src *Tool // the descriptor it was made from, compared field by field
+// NewHandler returns the OXP surface of srv: GET /tools, POST /tools/call
+// and GET /health, at whatever path it is mounted on (serve.NewHandler
+// mounts it at /oxp). A nil opts means defaults. It is a whole surface:
+// X-Request-ID and X-Correlation-ID on every response, the browser guard,
+// the auth hook and srv's body limit, every error in OXP's shape.
+func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
+	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), traced: srv.Options().Tracer != nil}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.toolkit = h.opts.Toolkit
+	if h.toolkit == "" {
+		h.toolkit = "Tools"
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/health", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Serve: h.health}))
+	mux.Handle("/tools", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Auth: !h.opts.PublicListing, Serve: h.list}))
+	mux.Handle("/tools/call", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsPost, Auth: true, Body: true, Serve: h.call}))
+	mux.Handle("/", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: []string{http.MethodGet, http.MethodHead, http.MethodPost}, Serve: notFound}))
+	return surface.Wrap(srv, mux)
+}
+
+func notFound(rq *httpkit.Request) error {
+	return httpkit.Refuse(http.StatusNotFound, "Not found: "+httpkit.Truncate(rq.R.URL.Path, 200))
+}
+
+type cached struct {
+	src *runtime.Tool // the descriptor it was made from, compared field by field
 	def *oxpDefinition
 	err error
-}
-
-// toolVersion is the version a surface serves for t: its own, else the
-// toolkit's, else "1.0.0".
-func (s *Server) toolVersion(t *Tool) string {
-	if t.Version != "" {
-		return t.Version
-	}
-	_, v := s.oxpDefaults()
-	return v
-}
-
-func (s *Server) oxpDefaults() (toolkit, version string) {
-	toolkit, version = s.opts.OXP.Toolkit, s.opts.OXP.Version
-	if toolkit == "" {
-		toolkit = "Tools"
-	}
-	if version == "" {
-		version = "1.0.0"
-	}
-	return toolkit, version
 }
 
 // oxpDefinitions returns the definitions of the tools OXP can serve (of
 // those the caller sees, for a listing), logging (once per tool) those
 // whose toolkit, name or version cannot be written as OXP asks.
-func (s *Server) oxpDefinitions(ctx context.Context, listing bool) ([]*oxpDefinition, error) {
-	list := s.tools
+func (h *handler) definitions(ctx context.Context, listing bool) ([]*oxpDefinition, error) {
+	list := h.srv.Tools
 	if listing {
-		list = s.visibleTools
+		list = h.srv.VisibleTools
 	}
 	tools, err := list(ctx)
 	if err != nil {
@@ -131,10 +151,10 @@ func (s *Server) oxpDefinitions(ctx context.Context, listing bool) ([]*oxpDefini
 	}
 	defs := make([]*oxpDefinition, 0, len(tools))
 	for i := range tools {
-		d, err := s.oxpDefinition(&tools[i])
+		d, err := h.definition(&tools[i])
 		if err != nil {
-			if _, seen := s.oxp.warned.LoadOrStore(tools[i].Name, struct{}{}); !seen {
-				s.log.WarnContext(ctx, "tool left off OXP", "tool", tools[i].Name, "err", err)
+			if _, seen := h.warned.LoadOrStore(tools[i].Name, struct{}{}); !seen {
+				h.log.WarnContext(ctx, "tool left off OXP", "tool", tools[i].Name, "err", err)
 			}
 			continue
 		}
@@ -143,33 +163,33 @@ func (s *Server) oxpDefinitions(ctx context.Context, listing bool) ([]*oxpDefini
 	return defs, nil
 }
 
-func (s *Server) oxpDefinition(t *Tool) (*oxpDefinition, error) {
-	s.oxp.mu.Lock()
-	defer s.oxp.mu.Unlock()
-	if c := s.oxp.defs[t.Name]; c != nil && sameDescriptor(c.src, t) {
+func (h *handler) definition(t *runtime.Tool) (*oxpDefinition, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c := h.defs[t.Name]; c != nil && sameDescriptor(c.src, t) {
 		return c.def, c.err
 	}
-	def, err := s.makeOXPDefinition(t)
-	if s.oxp.defs == nil || len(s.oxp.defs) > 4096 {
-		s.oxp.defs = map[string]*oxpCached{}
+	def, err := h.makeDefinition(t)
+	if h.defs == nil || len(h.defs) > 4096 {
+		h.defs = map[string]*cached{}
 	}
-	s.oxp.defs[t.Name] = &oxpCached{src: t, def: def, err: err}
+	h.defs[t.Name] = &cached{src: t, def: def, err: err}
 	return def, err
 }
 
 // sameDescriptor reports whether two tools describe themselves alike for
 // OXP.
-func sameDescriptor(a, b *Tool) bool {
+func sameDescriptor(a, b *runtime.Tool) bool {
 	return a.Name == b.Name && a.Description == b.Description && a.Version == b.Version && a.Toolkit == b.Toolkit &&
 		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(a.OutputSchema, b.OutputSchema) && strings.Join(a.Secrets, ",") == strings.Join(b.Secrets, ",")
 }
 
-func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
-	toolkit, _ := s.oxpDefaults()
+func (h *handler) makeDefinition(t *runtime.Tool) (*oxpDefinition, error) {
+	toolkit := h.toolkit
 	if t.Toolkit != "" {
 		toolkit = t.Toolkit
 	}
-	version := s.toolVersion(t)
+	version := h.srv.ToolVersion(t)
 	d := &oxpDefinition{toolkit: toolkit, tool: toolname.GoName(t.Name), Description: t.Description, Version: version, t: t}
 	if !oxpPart.MatchString(d.toolkit) || !oxpPart.MatchString(d.tool) {
 		return nil, fmt.Errorf("the toolkit %q or the tool's Go name %q is not letters, digits and '_'", d.toolkit, d.tool)
@@ -186,7 +206,7 @@ func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
 		return nil, fmt.Errorf("the OXP name %q is longer than 64 characters", d.Name)
 	}
 	var err error
-	if d.InputSchema.Parameters, err = typeschema.Inline(inputSchema(t), oxpUnrolled); err != nil {
+	if d.InputSchema.Parameters, err = typeschema.Inline(runtime.EffectiveInputSchema(t), oxpUnrolled); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	d.OutputSchema = json.RawMessage("null")
@@ -209,7 +229,7 @@ func (s *Server) makeOXPDefinition(t *Tool) (*oxpDefinition, error) {
 func oxpResolve(defs []*oxpDefinition, id string) (*oxpDefinition, error) {
 	m := oxpToolID.FindStringSubmatch(id)
 	if m == nil {
-		return nil, oxpBadRequest(fmt.Sprintf("The tool_id %q is not Toolkit.Tool[@version].", truncate(id, 100)))
+		return nil, oxpBadRequest(fmt.Sprintf("The tool_id %q is not Toolkit.Tool[@version].", httpkit.Truncate(id, 100)))
 	}
 	var best *oxpDefinition
 	known := false
@@ -249,16 +269,6 @@ func semverLess(a, b [3]int) bool {
 	return false
 }
 
-func (s *Server) oxpRoutes(mux *http.ServeMux) {
-	p := strings.TrimSuffix(s.opts.OXP.Prefix, "/")
-	if p == "" {
-		p = defaultOXPPrefix
-	}
-	mux.Handle(p+"/health", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Serve: s.oxpHealth}))
-	mux.Handle(p+"/tools", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Auth: !s.opts.OXP.PublicListing, Serve: s.oxpList}))
-	mux.Handle(p+"/tools/call", s.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsPost, Auth: true, Body: true, Serve: s.oxpCall}))
-}
-
 // oxpError is OXP's error body: {"message", "developer_message"?}.
 type oxpError struct {
 	Message          string `json:"message"`
@@ -266,27 +276,27 @@ type oxpError struct {
 }
 
 // oxp is the OXP surface: errors are {"message", "developer_message"?}.
-var oxp = &httpkit.Surface{Name: SurfaceOXP, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
+var oxp = &httpkit.Surface{Name: runtime.SurfaceOXP, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
 	httpkit.WriteJSON(w, e.Status, oxpError{Message: e.Msg, DeveloperMessage: e.Detail})
 }}
 
-func (s *Server) oxpHealth(rq *httpkit.Request) error {
+func (h *handler) health(rq *httpkit.Request) error {
 	httpkit.WriteJSON(rq.W, http.StatusOK, map[string]string{"status": "healthy"})
 	return nil
 }
 
 // oxpList is GET /oxp/tools: the definitions under both "items" (the
 // OpenAPI's key) and "tools" (the narrative page's).
-func (s *Server) oxpList(rq *httpkit.Request) error {
-	defs, err := s.oxpDefinitions(rq.Ctx, true)
+func (h *handler) list(rq *httpkit.Request) error {
+	defs, err := h.definitions(rq.Ctx, true)
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Schema string           `json:"$schema"`
 		Items  []*oxpDefinition `json:"items"`
 		Tools  []*oxpDefinition `json:"tools"`
-	}{OXPSchema, defs, defs})
+	}{Schema, defs, defs})
 	return nil
 }
 
@@ -334,14 +344,14 @@ type oxpCallError struct {
 // oxpCall is POST /oxp/tools/call: auth, the envelope, the tool_id, then
 // [Server.Invoke]. A tool that fails, panics or times out is
 // success:false with status 200; only the request itself gets 4xx.
-func (s *Server) oxpCall(rq *httpkit.Request) error {
+func (h *handler) call(rq *httpkit.Request) error {
 	var req oxpCallRequest
 	if err := httpkit.DecodeEnvelope(rq.Body, &req, true); err != nil {
 		return httpkit.Refuse(http.StatusBadRequest, "The body is not an OXP call request: %s.", err.Error())
 	}
 	switch {
-	case req.Schema != nil && *req.Schema != OXPSchema:
-		return &httpkit.Error{Status: http.StatusBadRequest, Msg: "Unsupported $schema " + strconv.Quote(truncate(*req.Schema, 100)) + ".", Detail: "This server speaks " + OXPSchema + "."}
+	case req.Schema != nil && *req.Schema != Schema:
+		return &httpkit.Error{Status: http.StatusBadRequest, Msg: "Unsupported $schema " + strconv.Quote(httpkit.Truncate(*req.Schema, 100)) + ".", Detail: "This server speaks " + Schema + "."}
 	case req.Request == nil:
 		return httpkit.Refuse(http.StatusBadRequest, `The body has no "request".`)
 	case req.Request.ToolID == nil:
@@ -351,20 +361,20 @@ func (s *Server) oxpCall(rq *httpkit.Request) error {
 	}
 	in := bytes.TrimSpace(req.Request.Input)
 	if len(in) == 0 || string(in) == "null" {
-		in = emptyObject
+		in = json.RawMessage("{}")
 	} else if in[0] != '{' {
 		return httpkit.Refuse(http.StatusBadRequest, `The request's "input" is not an object.`)
 	}
 
-	defs, err := s.oxpDefinitions(rq.Ctx, false)
+	defs, err := h.definitions(rq.Ctx, false)
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	def, err := oxpResolve(defs, *req.Request.ToolID)
 	if err != nil {
 		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &Call{Tool: def.t.Name, Arguments: in, Surface: SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.CorrelationID(), TraceContext: s.traceContext(rq.R.Header)}
+	c := &runtime.Call{Tool: def.t.Name, Arguments: in, Surface: runtime.SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.CorrelationID(), TraceContext: h.traceContext(rq.R.Header)}
 	if c.ID == "" {
 		c.ID = uuid.New()
 	} else {
@@ -386,68 +396,55 @@ func (s *Server) oxpCall(rq *httpkit.Request) error {
 		}
 	}
 
-	out := s.Invoke(rq.Ctx, c)
+	out := h.srv.Invoke(rq.Ctx, c)
 	switch out.Status {
-	case StatusInvalid:
-		httpkit.WriteJSON(rq.W, http.StatusUnprocessableEntity, oxpInvalid(out))
+	case runtime.StatusInvalid:
+		httpkit.WriteJSON(rq.W, http.StatusUnprocessableEntity, invalid(out))
 		return nil
-	case StatusNotFound:
+	case runtime.StatusNotFound:
 		return httpkit.Refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
-	case StatusUnavailable:
-		return httpkit.Refuse(http.StatusInternalServerError, msgProviderFailed)
-	case StatusForbidden, StatusUnrecorded, StatusConflict:
-		return policyRefusal(out)
+	case runtime.StatusUnavailable:
+		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
+	case runtime.StatusForbidden, runtime.StatusUnrecorded, runtime.StatusConflict:
+		return surface.PolicyError(out)
 	}
-	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == StatusOK}
+	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == runtime.StatusOK}
 	if res.Success {
-		v := s.resultValue(out)
+		v := h.srv.ResultValue(out)
 		res.Value = &v
 	} else {
-		res.Error = oxpFailure(out)
+		res.Error = failure(out)
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Schema string    `json:"$schema"`
 		Result oxpResult `json:"result"`
-	}{OXPSchema, res})
+	}{Schema, res})
 	return nil
 }
 
 // oxpFailure is the error of a call that failed: the text the caller
 // sees, and a ToolError's hints.
-func oxpFailure(out *Outcome) *oxpCallError {
-	e := &oxpCallError{Message: resultText(out.Result)}
-	var te *ToolError
+func failure(out *runtime.Outcome) *oxpCallError {
+	e := &oxpCallError{Message: out.Result.ErrorText()}
+	var te *runtime.ToolError
 	switch {
 	case errors.As(out.Err, &te):
 		e.Message = te.Message
 		e.AdditionalPromptContent = te.AdditionalPromptContent
-		e.CanRetry = Bool(te.CanRetry)
+		e.CanRetry = runtime.Bool(te.CanRetry)
 		if te.RetryAfter > 0 {
 			ms := te.RetryAfter.Milliseconds()
 			e.RetryAfterMS = &ms
 		}
-	case out.Status == StatusTimeout:
-		e.CanRetry = Bool(true)
+	case out.Status == runtime.StatusTimeout:
+		e.CanRetry = runtime.Bool(true)
 	}
 	return e
 }
 
-func resultText(r *Result) string {
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == ContentText {
-			parts = append(parts, c.Text)
-		}
-	}
-	if len(parts) == 0 {
-		return "The tool failed."
-	}
-	return strings.Join(parts, "\n")
-}
-
 // oxpInvalid is the 422 body: each issue under the top-level parameter it
 // concerns, a nested one with its path in the message.
-func oxpInvalid(out *Outcome) any {
+func invalid(out *runtime.Outcome) any {
 	errs := map[string]string{}
 	for _, is := range out.Issues() {
 		param, rest, _ := strings.Cut(strings.TrimPrefix(is.Path, "/"), "/")
@@ -468,4 +465,13 @@ func oxpInvalid(out *Outcome) any {
 		Message         string            `json:"message"`
 		ParameterErrors map[string]string `json:"parameter_errors"`
 	}{"The input does not match the tool's parameters.", errs}
+}
+
+// traceContext is the W3C trace context of the request's headers, for
+// the server's tracer to continue; nil when nothing traces.
+func (h *handler) traceContext(hd http.Header) map[string]string {
+	if !h.traced {
+		return nil
+	}
+	return httpkit.TraceHeaders(hd)
 }

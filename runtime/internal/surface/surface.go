@@ -1,0 +1,71 @@
+// Package surface holds what the surface packages (runtime/oxp,
+// runtime/explorer, ...) need of the core beyond its exported API: the
+// serving path ([httpkit.Kit]) built from a [runtime.Server], the
+// wrapping every surface mounted alone needs, and the HTTP statuses of
+// the outcomes the policy stops a call with, which every REST surface
+// answers alike.
+package surface
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+)
+
+// Kit returns the serving path of srv: its auth hook, body limit and
+// logger.
+func Kit(srv *runtime.Server) *httpkit.Kit {
+	o := srv.Options()
+	log := srv.Logger()
+	return &httpkit.Kit{
+		Authenticate: srv.Authenticate,
+		HasHook:      o.AuthHook != nil,
+		MaxBodyBytes: o.MaxBodyBytes,
+		Log:          log,
+		LogPanic: func(where string, v any, args ...any) {
+			httpkit.LogPanic(log, where, v, args...)
+		},
+	}
+}
+
+// Wrap gives h what a surface needs to be mounted alone: X-Request-ID and
+// X-Correlation-ID on every response, and the browser guard. Mounted
+// inside another surface's handler (serve.NewHandler), it does neither
+// twice.
+func Wrap(srv *runtime.Server, h http.Handler) http.Handler {
+	o := srv.Options()
+	return httpkit.WithIDs(httpkit.Guard(h, srv.Logger(), o.TrustedOrigins, o.AllowedHosts))
+}
+
+// PolicyError is the HTTP refusal of a call the policy stopped, for the
+// surfaces that answer one with a status of its own: 403 with the
+// insufficient_scope challenge (RFC 6750), 409 for an idempotency key
+// reused, 503 with Retry-After when the history could not record it, 429
+// with Retry-After. Nil for any other outcome.
+func PolicyError(out *runtime.Outcome) *httpkit.Error {
+	switch out.Status {
+	case runtime.StatusForbidden:
+		e, _ := out.Err.(*runtime.ScopeError)
+		challenge := `Bearer error="insufficient_scope"`
+		if e != nil {
+			challenge += `, scope="` + strings.Join(e.Required, " ") + `"`
+		}
+		return &httpkit.Error{Status: http.StatusForbidden, Msg: out.Err.Error(), Header: map[string]string{"WWW-Authenticate": challenge}}
+	case runtime.StatusConflict:
+		return &httpkit.Error{Status: http.StatusConflict, Msg: out.Err.Error()}
+	case runtime.StatusUnrecorded:
+		return &httpkit.Error{Status: http.StatusServiceUnavailable, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": "1"}}
+	case runtime.StatusRateLimited:
+		wait := time.Second
+		if te, ok := out.Err.(*runtime.ToolError); ok && te.RetryAfter > 0 {
+			wait = te.RetryAfter
+		}
+		secs := int((wait + time.Second - 1) / time.Second)
+		return &httpkit.Error{Status: http.StatusTooManyRequests, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": strconv.Itoa(secs)}}
+	}
+	return nil
+}
