@@ -500,7 +500,10 @@ func TestValidateAgreesWithCall(t *testing.T) {
 		{`[]`, false},
 	} {
 		v := do(t, s, "POST", "/tools/typed/validate", c.args)
-		var vr validateResponse
+		var vr struct {
+			Valid  bool
+			Errors []ValidationIssue
+		}
 		v.decode(t, &vr)
 		call := do(t, s, "POST", "/tools/typed/call", c.args)
 		passed := call.status != 400
@@ -518,7 +521,10 @@ func TestValidateAgreesWithCall(t *testing.T) {
 		{`{"int":9223372036854775808}`, "/int", "integer 9223372036854775808 is out of range: must be from -9223372036854775808 to 9223372036854775807"},
 		{`{"u64":-1}`, "/u64", "must be >= 0 but found -1"},
 	} {
-		var vr validateResponse
+		var vr struct {
+			Valid  bool
+			Errors []ValidationIssue
+		}
 		do(t, s, "POST", "/tools/typed/validate", c.args).decode(t, &vr)
 		if len(vr.Errors) != 1 || vr.Errors[0].Path != c.path || vr.Errors[0].Message != c.msg {
 			t.Errorf("%s: /validate %+v; want one issue at %s: %s", c.args, vr.Errors, c.path, c.msg)

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // The spec's own example tools (explorer-F2), so that bodies can be compared
@@ -278,105 +276,5 @@ func TestValidate(t *testing.T) {
 	}
 	if runs.Load() != 0 {
 		t.Errorf("validate ran a handler %d times", runs.Load())
-	}
-}
-
-// GET / renders the explorer page with the title escaped and the execution
-// flag as a JS literal.
-func TestPageSubstitution(t *testing.T) {
-	r := do(t, NewServer(specTools(), &Options{Title: `<b>Tools</b> & "more"`, AllowExecute: true}), "GET", "/", "")
-	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
-		t.Fatalf("GET /: %d %s", r.status, r.header.Get("Content-Type"))
-	}
-	if strings.Contains(r.body, "<b>Tools</b>") || !strings.Contains(r.body, "&lt;b&gt;Tools&lt;/b&gt; &amp; &#34;more&#34;") {
-		t.Errorf("title not escaped")
-	}
-	if strings.Contains(r.body, "{{") {
-		t.Errorf("unsubstituted variable left in the page")
-	}
-	if r.header.Get("Content-Security-Policy") == "" {
-		t.Errorf("no Content-Security-Policy")
-	}
-	if !strings.Contains(r.body, "const ALLOW_EXECUTE = true;") {
-		t.Errorf("{{ALLOW_EXECUTE}} not rendered as true")
-	}
-	if off := do(t, NewServer(specTools(), nil), "GET", "/", ""); !strings.Contains(off.body, "const ALLOW_EXECUTE = false;") {
-		t.Errorf("{{ALLOW_EXECUTE}} not rendered as false")
-	}
-	for url, want := range map[string]string{
-		"https://example.com/x?a=1&b=2": `<a href="https://example.com/x?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
-		"/docs":                         `<a href="/docs" target="_blank" rel="noopener noreferrer">Proj &lt;1&gt;</a>`,
-		"java\tscript:alert(1)":         `<span class="project-link"></span>`,
-		"//evil.example.com":            `<span class="project-link"></span>`,
-	} {
-		page := do(t, NewServer(specTools(), &Options{Explorer: ExplorerOptions{ProjectName: "Proj <1>", ProjectURL: url}}), "GET", "/", "")
-		if !strings.Contains(page.body, want) {
-			t.Errorf("project link for %q: want %s", url, want)
-		}
-	}
-	def := do(t, NewServer(specTools(), nil), "GET", "/", "")
-	if !strings.Contains(def.body, DefaultTitle) {
-		t.Errorf("default title missing")
-	}
-}
-
-// The explorer surface can be moved under a prefix, or switched off, on its
-// own.
-func TestExplorerPrefixAndDisable(t *testing.T) {
-	moved := NewServer(specTools(), &Options{Explorer: ExplorerOptions{Prefix: "/ui/"}})
-	do(t, moved, "GET", "/ui/tools/delete_record", "").is(t, 200, `{"name":"delete_record","description":"Delete a record by ID.","version":"1.0.0","inputSchema":{"type":"object"}}`)
-	if r := do(t, moved, "GET", "/ui/", ""); r.status != 200 || !strings.Contains(r.body, "<html") {
-		t.Errorf("page under /ui/: %d", r.status)
-	}
-	do(t, moved, "GET", "/tools", "").is(t, 404, `{"error":"Not found: /tools"}`)
-	do(t, moved, "GET", "/", "").is(t, 404, `{"error":"Not found: /"}`)
-
-	off := NewServer(specTools(), &Options{Explorer: ExplorerOptions{Disable: true}})
-	do(t, off, "GET", "/tools", "").is(t, 404, `{"error":"Not found: /tools"}`)
-	do(t, off, "GET", "/", "").is(t, 404, `{"error":"Not found: /"}`)
-	if r := do(t, off, "POST", "/mcp", "{}"); r.status == 404 {
-		t.Errorf("MCP went with the explorer: %d", r.status)
-	}
-}
-
-// The page links to the OXP listing relative to itself, wherever the two
-// surfaces are.
-func TestPageLinksOXP(t *testing.T) {
-	for _, c := range []struct {
-		opts Options
-		want string
-	}{
-		{Options{}, `<a href="oxp/tools"`},
-		{Options{Explorer: ExplorerOptions{Prefix: "/ui/"}}, `<a href="../oxp/tools"`},
-		{Options{Explorer: ExplorerOptions{Prefix: "/a/b", Links: ExplorerLinks{OXP: "/api/oxp"}}}, `<a href="../../api/oxp/tools"`},
-		{Options{Explorer: ExplorerOptions{Links: ExplorerLinks{OXP: "-"}}, OpenAPI: EndpointOptions{Disable: true}}, `<nav class="protocol-links" aria-label="Protocols"></nav>`},
-		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}}, `<a href="../openapi.json" data-protocol="openapi"`},
-	} {
-		page := string(renderPage(&c.opts).body)
-		if !strings.Contains(page, c.want) {
-			t.Errorf("%+v: no %s in the page", c.opts, c.want)
-		}
-	}
-}
-
-// The page knows where the history is and whether calls need a token.
-func TestPageHistoryAndAuth(t *testing.T) {
-	for _, c := range []struct {
-		opts Options
-		want []string
-	}{
-		{Options{}, []string{`const HISTORY_URL = "v1/invocations";`, `const AUTH_REQUIRED = false;`}},
-		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}, AuthHook: BearerTokens("x")}, []string{`const HISTORY_URL = "../v1/invocations";`, `const AUTH_REQUIRED = true;`}},
-		{Options{V1: V1Options{Disable: true}}, []string{`const HISTORY_URL = "";`, `const HUMAN_URL = "";`}},
-		{Options{}, []string{`const HUMAN_URL = "v1/human";`}},
-		{Options{Explorer: ExplorerOptions{Prefix: "/ui"}}, []string{`const HUMAN_URL = "../v1/human";`}},
-		{Options{History: history.Discard}, []string{`const HISTORY_URL = "v1/invocations";`, `const HUMAN_URL = "";`}},
-	} {
-		page := string(renderPage(&c.opts).body)
-		for _, w := range c.want {
-			if !strings.Contains(page, w) {
-				t.Errorf("%+v: no %s in the page", c.opts, w)
-			}
-		}
 	}
 }

@@ -25,3 +25,9 @@ func houseOf(h any) http.Handler {
 
 // newHTTPTest is httptest.NewServer for houseOf(h).
 func newHTTPTest(h any) *httptest.Server { return httptest.NewServer(houseOf(h)) }
+
+// validateResponse is the body of the explorer's POST /tools/{name}/validate.
+type validateResponse struct {
+	Valid  bool              `json:"valid"`
+	Errors []ValidationIssue `json:"errors,omitempty"`
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
@@ -24,7 +23,7 @@ import (
 
 // HeaderIdempotencyKey is the header that carries a call's idempotency key
 // on /v1 and the explorer.
-const HeaderIdempotencyKey = "Idempotency-Key"
+const HeaderIdempotencyKey = httpkit.HeaderIdempotencyKey
 
 // idempotentID is the record id of the call with key by caller: a UUID
 // (version 8, RFC 9562) from their SHA-256.
@@ -123,17 +122,4 @@ func equalJSON(a, b json.RawMessage) bool {
 		return true
 	}
 	return bytes.Equal(canonicalJSON(a), canonicalJSON(b))
-}
-
-// idempotencyKey reads a request's Idempotency-Key header: "" when it has
-// none, an error when it is not a sane key (1 to 128 printable ASCII
-// characters).
-func idempotencyKey(h string) (string, error) {
-	if h == "" {
-		return "", nil
-	}
-	if !httpkit.ValidID(h) {
-		return "", errors.New("the Idempotency-Key header must be 1 to 128 printable ASCII characters")
-	}
-	return h, nil
 }

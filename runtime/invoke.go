@@ -254,7 +254,7 @@ type Middleware func(next InvokeFunc) InvokeFunc
 // identity and request values are, they must be in it already (the HTTP
 // surfaces run the auth hook first).
 func (s *Server) Invoke(ctx context.Context, c *Call) *Outcome {
-	return s.invoke(ctx, c)
+	return (*s.invoke.Load())(ctx, c)
 }
 
 // chain wraps the pipeline in the middleware, the first outermost.
@@ -496,6 +496,15 @@ func shape(ct *compiledTool, res *Result) *Result {
 		r.StructuredContent = map[string]any{"result": r.StructuredContent}
 	}
 	return &r
+}
+
+// CompactStructured reports whether raw, the result's structured content
+// when it is JSON already (StructuredResult's), is valid and compact JSON
+// within the nesting bound: written as it is, it is what json.Compact
+// would write. The pipeline scanned it once (for history); asking again
+// costs nothing.
+func (o *Outcome) CompactStructured(raw json.RawMessage) bool {
+	return o.structured.compactJSON(raw)
 }
 
 // ResultValue is a result as one JSON value, for the protocols that carry

@@ -73,7 +73,7 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 	httpkit.WriteJSON(w, e.Status, rpcError{JSONRPC: "2.0", ID: e.ID, Error: rpcErrorValue{Code: code, Message: e.Msg}})
 }
 
-func (s *Server) mcpRoutes(mux *http.ServeMux) {
+func (s *Server) mcpRoutes(mux *routeMux) {
 	s.mcpHTTP()
 	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.kit.Handle(httpkit.Endpoint{
 		Surface: mcpSurface,

@@ -138,7 +138,7 @@ func (o *OAuthOptions) metadataHandler(toolScopes []string) http.Handler {
 }
 
 // oauthRoutes mounts the protected resource metadata.
-func (s *Server) oauthRoutes(mux *http.ServeMux) {
+func (s *Server) oauthRoutes(mux *routeMux) {
 	h := s.opts.OAuth.metadataHandler(s.declaredScopes())
 	mux.Handle(ProtectedResourceMetadataPath, h)
 	mux.Handle(ProtectedResourceMetadataPath+"/", h)

@@ -53,8 +53,8 @@ func (s *Server) checkScopes(ctx context.Context, t *Tool) *ScopeError {
 	return &ScopeError{Tool: t.Name, Required: t.Scopes, Missing: missing}
 }
 
-// visible reports whether the caller ctx names may see t listed.
-func (s *Server) visible(ctx context.Context, t *Tool) bool {
+// Visible reports whether the caller ctx names may see t listed.
+func (s *Server) Visible(ctx context.Context, t *Tool) bool {
 	return s.checkScopes(ctx, t) == nil
 }
 
@@ -67,7 +67,7 @@ func (s *Server) VisibleTools(ctx context.Context) ([]Tool, error) {
 	}
 	var out []Tool
 	for i := range tools {
-		switch visible := s.visible(ctx, &tools[i]); {
+		switch visible := s.Visible(ctx, &tools[i]); {
 		case !visible && out == nil:
 			out = append(make([]Tool, 0, len(tools)-1), tools[:i]...) // copied on the first one left out
 		case visible && out != nil:

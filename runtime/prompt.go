@@ -128,6 +128,20 @@ func checkPromptArgs(p *Prompt, args map[string]string) error {
 	return nil
 }
 
+// CheckArgs requires every required argument of p in args and refuses
+// unknown ones, naming them: what Get checks first.
+func (p *Prompt) CheckArgs(args map[string]string) error { return checkPromptArgs(p, args) }
+
+// Get renders the prompt with args, as every surface serves it: each
+// required argument present and none unknown (else an error naming them),
+// the handler's panic recovered into an error, a nil result refused.
+func (p *Prompt) Get(ctx context.Context, args map[string]string) (*PromptResult, error) {
+	if err := checkPromptArgs(p, args); err != nil {
+		return nil, err
+	}
+	return safePrompt(ctx, p.Handler, args)
+}
+
 func safePrompt(ctx context.Context, h PromptHandler, args map[string]string) (res *PromptResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {

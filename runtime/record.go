@@ -268,7 +268,7 @@ func (s *Server) write(ctx context.Context, wctx *writeContext, now time.Time, o
 	defer wctx.cancel()
 	if err := f(wctx); err != nil {
 		s.log.ErrorContext(ctx, "history store failed", "op", op, "err", err)
-		s.metrics.storeError(op)
+		s.storeError(op)
 		s.writes.failed.Store(time.Now().UnixNano())
 		return false
 	}

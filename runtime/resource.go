@@ -226,7 +226,7 @@ func (s *Server) addRegistry() {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 		}
-		if t == nil || !s.visible(ctx, t) {
+		if t == nil || !s.Visible(ctx, t) {
 			e := resourceNotFound(req.Params.URI)
 			e.Message = "Tool not found: " + name
 			return nil, e
@@ -255,4 +255,45 @@ func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
 func resourceNotFound(uri string) *jsonrpc.Error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found", Data: data}
+}
+
+// FindResource finds what reads uri: a resource of that URI
+// (Options.Resources), else the first template that matches it
+// (Options.ResourceTemplates). The function it returns reads it, each
+// content's URI and MIME type filled in when the reader left them out;
+// nil when nothing serves uri.
+func (s *Server) FindResource(uri string) func(context.Context) ([]ResourceContents, error) {
+	o := &s.opts
+	read := func(h ResourceHandler, vars map[string]string, mime string) func(context.Context) ([]ResourceContents, error) {
+		return func(ctx context.Context) ([]ResourceContents, error) {
+			contents, err := h(ctx, uri, vars)
+			if err != nil {
+				return nil, err
+			}
+			for i := range contents {
+				if contents[i].URI == "" {
+					contents[i].URI = uri
+				}
+				if contents[i].MIMEType == "" {
+					contents[i].MIMEType = mime
+				}
+			}
+			return contents, nil
+		}
+	}
+	for i := range o.Resources {
+		if o.Resources[i].URI == uri {
+			return read(o.Resources[i].Read, nil, o.Resources[i].MIMEType)
+		}
+	}
+	for i := range o.ResourceTemplates {
+		t, err := uritemplate.New(o.ResourceTemplates[i].URITemplate)
+		if err != nil {
+			continue
+		}
+		if t.Match(uri) != nil {
+			return read(o.ResourceTemplates[i].Read, templateVars(t, uri), o.ResourceTemplates[i].MIMEType)
+		}
+	}
+	return nil
 }

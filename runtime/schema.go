@@ -90,9 +90,10 @@ type compiledTool struct {
 	output      outputShape
 	fast        *fastcheck.Checker
 
-	// series are the metrics series of the tool's calls: per tool, and
-	// found with the rest of what a call looks up once (see toolSeries).
-	series toolSeries
+	// values are middleware's per-tool state (Outcome.ToolValue): the
+	// metrics series of the tool's calls, found with the rest of what a
+	// call looks up once.
+	values valueList
 
 	once     sync.Once
 	compiles *atomic.Int64 // the cache's counter
@@ -265,4 +266,11 @@ func quotedNames(msg string) []string {
 		i = j
 	}
 	return names
+}
+
+// OutputSchema is the output schema every surface serves for t: its own,
+// with a scalar wrapped as {"result": ...} (MCP requires an object), or
+// nil for none.
+func (s *Server) OutputSchema(t *Tool) json.RawMessage {
+	return s.compiled.get(t).output.schema
 }

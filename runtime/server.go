@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
@@ -134,40 +135,10 @@ type Options struct {
 	// unless it declares an Approval of its own.
 	ApproveDestructive bool
 
-	// Explorer configures the Tool Explorer: the page and its REST
-	// protocol.
-	Explorer ExplorerOptions
 	// MCP configures the MCP surface at /mcp (and /sse).
 	MCP MCPOptions
 	// V1 configures the /v1 tools API with invocation history.
 	V1 V1Options
-	// Health, Metrics and OpenAPI configure GET /health, GET /metrics and
-	// GET /openapi.json.
-	Health, Metrics, OpenAPI EndpointOptions
-}
-
-// ExplorerOptions configures the Tool Explorer surface: the page at / and
-// the REST protocol under /tools.
-type ExplorerOptions struct {
-	// Disable turns the page and its REST protocol off.
-	Disable bool
-	// Prefix moves the surface: with "/ui" the page is at /ui/ and the
-	// protocol under /ui/tools. Default: the root.
-	Prefix string
-	// ProjectName and ProjectURL make the link the page shows in its
-	// header. A URL that is not http(s), mailto or a path is dropped.
-	ProjectName, ProjectURL string
-	// Links are where the server's other surfaces are mounted, for the
-	// page to link to; serve.NewHandler fills them in.
-	Links ExplorerLinks
-}
-
-// ExplorerLinks are the paths, from the root, of the surfaces the
-// explorer page links to; "" for one that is not mounted.
-type ExplorerLinks struct {
-	// OXP is where the OXP surface is mounted: default "/oxp", "-" for
-	// nowhere.
-	OXP string
 }
 
 // Server is the core every surface shares: the tools, the pipeline
@@ -179,21 +150,23 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	compiled toolCache
-	invoke   InvokeFunc // the pipeline wrapped in the middleware
+	invoke   atomic.Pointer[InvokeFunc] // the pipeline wrapped in the middleware (buildChain)
+	ext      extensions
 	// static indexes a ToolList by name, built once in NewServer; nil for
 	// other providers, which are asked on every request.
 	static map[string]*Tool
 	mux    *http.ServeMux
-	kit    *httpkit.Kit // the serving path the surfaces share
-	root   http.Handler // mux behind the browser guard
-	page   func() page  // rendered on the first request for it
-	mcp    *mcpState
+	// patterns are the mux's, for serve to route to it (legacy.Patterns).
+	patterns []string
+	kit      *httpkit.Kit // the serving path the surfaces share
+	root     http.Handler // mux behind the browser guard
+	mcp      *mcpState
 
-	history history.Store
-	metrics *metrics
-	limiter limiter
-	writes  writeHealth
-	waiters approvalWaiters // calls waiting here for an approval
+	history     history.Store
+	storeErrors sync.Map // op → *atomic.Uint64
+	limiter     limiter
+	writes      writeHealth
+	waiters     approvalWaiters // calls waiting here for an approval
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.
@@ -243,18 +216,11 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 		s.history = history.NewMemory(history.Retention{})
 	}
 	s.warnUnapprovable()
-	s.metrics = newMetrics()
-	// Recording is outermost, so that it keeps what the caller got,
-	// whatever the user's middleware did.
-	s.invoke = chain(s.pipeline, append([]Middleware{s.record, s.metrics.middleware}, s.opts.Middleware...))
-	if s.opts.Tracer != nil {
-		s.invoke = s.traced(s.invoke) // outermost: its span holds the history writes
-	}
+	s.buildChain()
 	s.kit = &httpkit.Kit{Authenticate: s.Authenticate, HasHook: s.opts.AuthHook != nil, MaxBodyBytes: s.opts.MaxBodyBytes, Log: s.log, LogPanic: s.logPanic}
-	s.page = sync.OnceValue(func() page { return renderPage(&s.opts) })
 	s.buildMCP()
 	s.routes()
-	s.root = httpkit.WithIDs(httpkit.Guard(s.metrics.countRequests(s.mux), s.log, s.opts.TrustedOrigins, s.opts.AllowedHosts))
+	s.root = httpkit.WithIDs(httpkit.Guard(s.mux, s.log, s.opts.TrustedOrigins, s.opts.AllowedHosts))
 	return s
 }
 
@@ -273,36 +239,27 @@ func checkTool(t *Tool) error {
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	if !s.opts.Explorer.Disable {
-		s.explorerRoutes(s.mux)
-	}
+	mux := &routeMux{mux: s.mux, patterns: &s.patterns}
 	if !s.opts.MCP.Disable {
-		s.mcpRoutes(s.mux)
+		s.mcpRoutes(mux)
 	}
 	if s.opts.OAuth != nil {
-		s.oauthRoutes(s.mux)
+		s.oauthRoutes(mux)
 	}
 	if !s.opts.V1.Disable {
-		s.v1Routes(s.mux)
+		s.v1Routes(mux)
 	}
-	get := func(path string, h http.HandlerFunc) {
-		s.mux.Handle(path, s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, Serve: always(h)}))
-	}
-	if !s.opts.Health.Disable {
-		get(pathOr(s.opts.Health.Path, defaultHealthPath), s.serveHealth)
-	}
-	if !s.opts.OpenAPI.Disable {
-		// Like the explorer's listing: each caller sees the tools it may
-		// call.
-		s.mux.Handle(pathOr(s.opts.OpenAPI.Path, defaultOpenAPIPath), s.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, OptionalAuth: true, Serve: always(s.serveOpenAPI)}))
-	}
-	if !s.opts.Metrics.Disable {
-		get(pathOr(s.opts.Metrics.Path, defaultMetricsPath), s.metrics.handler().ServeHTTP)
-		get(metricsJSONPath(pathOr(s.opts.Metrics.Path, defaultMetricsPath)), s.metrics.serveJSON)
-	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		httpkit.WriteError(w, http.StatusNotFound, "Not found: "+httpkit.Truncate(r.URL.Path, 200))
-	})
+}
+
+// routeMux is a ServeMux that notes its patterns.
+type routeMux struct {
+	mux      *http.ServeMux
+	patterns *[]string
+}
+
+func (m *routeMux) Handle(pattern string, h http.Handler) {
+	*m.patterns = append(*m.patterns, pattern)
+	m.mux.Handle(pattern, h)
 }
 
 func pathOr(p, def string) string {
@@ -314,6 +271,7 @@ func pathOr(p, def string) string {
 
 func init() {
 	legacy.Handler = func(srv any) http.Handler { return srv.(*Server).root }
+	legacy.Patterns = func(srv any) []string { return srv.(*Server).patterns }
 }
 
 // ToolVersion is the version every surface serves for t: its own, else

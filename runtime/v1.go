@@ -35,7 +35,7 @@ var v1 = &httpkit.Surface{Name: SurfaceV1, WriteError: func(w http.ResponseWrite
 	}{e.Msg})
 }}
 
-func (s *Server) v1Routes(mux *http.ServeMux) {
+func (s *Server) v1Routes(mux *routeMux) {
 	p := strings.TrimSuffix(s.opts.V1.Prefix, "/")
 	if p == "" {
 		p = defaultV1Prefix
@@ -108,7 +108,7 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 		corr = *req.CorrelationID // the body's wins
 		rq.W.Header().Set(httpkit.HeaderCorrelationID, corr)
 	}
-	key, err := idempotencyKey(rq.R.Header.Get(HeaderIdempotencyKey))
+	key, err := httpkit.IdempotencyKey(rq.R.Header)
 	if err != nil {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, err.Error())
 	}

@@ -39,6 +39,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -667,7 +668,7 @@ func (c rgb) luminance() int { return (299*c[0] + 587*c[1] + 114*c[2]) / 1000 }
 // ---------- the tests ----------
 
 func TestBrowserListRenders(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://example.com/toolgen"}}})
+	f := newFixture(t, fixtureOptions{surfaces: serve.Options{Explorer: explorer.Options{ProjectName: "toolgen", ProjectURL: "https://example.com/toolgen"}}})
 	p := openTab(t, f.url)
 
 	names := evalJS[[]string](p, `Array.from(document.querySelectorAll('#tool-list .tool-name')).map(function (e) { return e.textContent; })`)
@@ -1177,8 +1178,7 @@ func TestBrowserEscaping(t *testing.T) {
 	f := newFixture(t, fixtureOptions{opts: runtime.Options{
 		AllowExecute: true,
 		Title:        `<i id="pwn-page">Tools</i> & more`,
-		Explorer:     runtime.ExplorerOptions{ProjectName: `<b id="pwn-link">x</b>`, ProjectURL: "javascript:window.__pwned=5"},
-	}})
+	}, surfaces: serve.Options{Explorer: explorer.Options{ProjectName: `<b id="pwn-link">x</b>`, ProjectURL: "javascript:window.__pwned=5"}}})
 	p := openTab(t, f.url)
 	card := tool("inject_html")
 	desc := `Shows <img src=x onerror="window.__pwned=1"> & <script>window.__pwned=2</script> literally.`

@@ -22,6 +22,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
+	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
@@ -788,13 +790,13 @@ func TestBrowserOpenAPILink(t *testing.T) {
 	t.Run("root", func(t *testing.T) { check(t, fixtureOptions{}, "", "/openapi.json") })
 	t.Run("mounted under a prefix", func(t *testing.T) { check(t, fixtureOptions{prefix: "/explorer"}, "", "/explorer/openapi.json") })
 	t.Run("explorer moved", func(t *testing.T) {
-		check(t, fixtureOptions{opts: runtime.Options{Explorer: runtime.ExplorerOptions{Prefix: "/ui"}}, prefix: "/x"}, "ui/", "/x/openapi.json")
+		check(t, fixtureOptions{surfaces: serve.Options{Explorer: explorer.Options{Prefix: "/ui"}}, prefix: "/x"}, "ui/", "/x/openapi.json")
 	})
 	t.Run("no OXP", func(t *testing.T) {
-		check(t, fixtureOptions{opts: runtime.Options{Explorer: runtime.ExplorerOptions{Prefix: "/ui", Links: runtime.ExplorerLinks{OXP: "-"}}}, surfaces: serve.Options{OXP: oxp.Options{Disable: true}}}, "ui/", "/openapi.json")
+		check(t, fixtureOptions{surfaces: serve.Options{Explorer: explorer.Options{Prefix: "/ui"}, OXP: oxp.Options{Disable: true}}}, "ui/", "/openapi.json")
 	})
 	t.Run("off", func(t *testing.T) {
-		f := newFixture(t, fixtureOptions{opts: runtime.Options{OpenAPI: runtime.EndpointOptions{Disable: true}}})
+		f := newFixture(t, fixtureOptions{surfaces: serve.Options{OpenAPI: ops.EndpointOptions{Disable: true}}})
 		p := openTab(t, f.url)
 		p.waitFor(`document.querySelector('.protocol-links').dataset.openapi`, "the OpenAPI probe")
 		if got := p.texts(".protocol-links a"); got != "OXP" {

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -62,8 +63,8 @@ func TestScreenshot(t *testing.T) {
 // newScreenshotServer serves tools shaped like examples/weather's.
 func newScreenshotServer(t *testing.T) string {
 	t.Helper()
-	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
-	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), nil))
+	opts := &runtime.Options{Title: "Weather tools", AllowExecute: true}
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), projectLink))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
@@ -142,8 +143,8 @@ func TestScreenshotHistory(t *testing.T) {
 		t.Skip("set TOOLGEN_HISTORY_SCREENSHOTS to the directory to write the PNG files in")
 	}
 	slow := make(chan struct{})
-	opts := &runtime.Options{Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true}
-	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(slow), opts), nil))
+	opts := &runtime.Options{Title: "Weather tools", AllowExecute: true}
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(slow), opts), projectLink))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(slow) })
 	base := srv.URL
@@ -213,7 +214,7 @@ func TestScreenshotPromptsResources(t *testing.T) {
 		}
 	}
 	opts := &runtime.Options{
-		Title: "Weather tools", Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}, AllowExecute: true,
+		Title: "Weather tools", AllowExecute: true,
 		Prompts: []runtime.Prompt{
 			{
 				Name: "forecast_summary", Title: "Forecast summary", Description: "Asks for a short, friendly summary of a city's forecast.",
@@ -261,7 +262,7 @@ func TestScreenshotPromptsResources(t *testing.T) {
 				}},
 		},
 	}
-	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), nil))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(screenshotTools(nil), opts), projectLink))
 	t.Cleanup(srv.Close)
 	p := openTab(t, srv.URL+"/")
 	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
@@ -336,3 +337,6 @@ func shoot(t *testing.T, p *tab, dir, name string, dark bool) {
 	}
 	t.Logf("wrote %s (%d bytes)", out, len(png))
 }
+
+// projectLink makes the page's header link to toolgen, as examples/weather's does.
+var projectLink = &serve.Options{Explorer: explorer.Options{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"}}

@@ -19,7 +19,7 @@ func main() {
 		token = rand.Text()
 		fmt.Fprintf(os.Stderr, "Operator token (scope approvals; set QMCP_OPERATOR_TOKEN to choose one): %s\n", token)
 	}
-	serve.Main(Tools(), options(token))
+	serve.Main(Tools(), options(token), projectLink)
 }
 
 // options configures the server. qmcp's clients send no credentials, and
@@ -35,10 +35,9 @@ func options(operatorToken string) *runtime.Options {
 		Scopes:  []string{runtime.ScopeApprovals, runtime.ScopeHistoryRead},
 	})
 	return &runtime.Options{
-		Name:     "qmcp",
-		Title:    "qmcp tools",
-		Version:  "1.0.0",
-		Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"},
+		Name:    "qmcp",
+		Title:   "qmcp tools",
+		Version: "1.0.0",
 		AuthHook: func(r *http.Request) (context.Context, error) {
 			if r.Header.Get("Authorization") == "" {
 				return runtime.WithPrincipal(r.Context(), &runtime.Principal{Subject: "anonymous"}), nil
@@ -46,4 +45,9 @@ func options(operatorToken string) *runtime.Options {
 			return operator(r)
 		},
 	}
+}
+
+// projectLink makes the explorer page's header link to toolgen.
+func projectLink(o *serve.Options) {
+	o.Explorer.ProjectName, o.Explorer.ProjectURL = "toolgen", "https://github.com/toolgen-go/toolgen"
 }

@@ -8,8 +8,7 @@ import (
 )
 
 func main() {
-	serve.Main(AllTools(), &runtime.Options{
-		Title:    "Weather tools",
-		Explorer: runtime.ExplorerOptions{ProjectName: "toolgen", ProjectURL: "https://github.com/toolgen-go/toolgen"},
+	serve.Main(AllTools(), &runtime.Options{Title: "Weather tools"}, func(o *serve.Options) {
+		o.Explorer.ProjectName, o.Explorer.ProjectURL = "toolgen", "https://github.com/toolgen-go/toolgen"
 	})
 }

@@ -5,18 +5,26 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/internal/legacy"
 	"github.com/toolgen-go/toolgen/runtime/internal/surface"
+	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
 )
 
 // Options configures the handler [NewHandler] builds: one field per
-// surface, each that surface's own options, whose Disable and Prefix say
-// whether and where NewHandler mounts it. The zero value (and nil) mounts
-// every surface at its default path.
+// surface, each that surface's own options, whose Disable and Prefix (or
+// Path) say whether and where NewHandler mounts it. The zero value (and
+// nil) mounts every surface at its default path.
 type Options struct {
+	// Explorer is the Tool Explorer, the page and its REST protocol, at
+	// the root by default. NewHandler fills in its Links.
+	Explorer explorer.Options
 	// OXP is the OXP 1.0 surface, at /oxp by default.
 	OXP oxp.Options
+	// Health, Metrics and OpenAPI are GET /health, GET /metrics (with
+	// /metrics/json) and GET /openapi.json.
+	Health, Metrics, OpenAPI ops.EndpointOptions
 }
 
 // NewHandler returns every surface of srv as one handler, each at its
@@ -24,23 +32,74 @@ type Options struct {
 // with its REST protocol under /tools, MCP at /mcp (and /sse), OXP under
 // /oxp, qmcp's /v1, and /health, /metrics and /openapi.json. A nil opts
 // means defaults. It is what [Main] serves; a program that wants one
-// surface mounts that surface's own handler instead (mcp.NewHandler,
-// oxp.NewHandler).
+// surface mounts that surface's own handler instead (oxp.NewHandler,
+// explorer.NewHandler, ops.HealthHandler, ...). A path no surface serves
+// is answered 404 {"error": "Not found: PATH"}.
 //
-// The surfaces not yet in packages of their own (issue #40 moves them one
-// at a time) are served by srv's own handler, mounted at the root.
+// Metrics count the calls of srv on every surface from the first
+// NewHandler (or ops handler) built for it on, and the HTTP requests of
+// this handler by route.
+//
+// MCP and qmcp's /v1 are still served by the core package, configured by
+// runtime.Options.MCP and V1, while issue #40 moves them to packages of
+// their own.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
+	so := srv.Options()
 	mux := http.NewServeMux()
+	// Where each surface is, "" for nowhere: the explorer page and the
+	// OpenAPI document link to them.
+	var oxpAt, v1At, openAPIAt string
 	if !o.OXP.Disable {
-		p := prefix(o.OXP.Prefix, oxp.DefaultPrefix)
-		mux.Handle(p+"/", http.StripPrefix(p, oxp.NewHandler(srv, &o.OXP)))
+		oxpAt = prefix(o.OXP.Prefix, oxp.DefaultPrefix)
+		mux.Handle(oxpAt+"/", http.StripPrefix(oxpAt, oxp.NewHandler(srv, &o.OXP)))
 	}
-	mux.Handle("/", legacy.Handler(srv))
-	return surface.Wrap(srv, mux)
+	if !so.V1.Disable {
+		v1At = prefix(so.V1.Prefix, "/v1")
+	}
+	explorerAt := strings.TrimSuffix(o.Explorer.Prefix, "/")
+	if explorerAt != "" && !strings.HasPrefix(explorerAt, "/") {
+		explorerAt = "/" + explorerAt
+	}
+	if !o.OpenAPI.Disable {
+		openAPIAt = path(o.OpenAPI.Path, ops.DefaultOpenAPIPath)
+		mux.Handle(openAPIAt, ops.OpenAPIHandler(srv, &ops.OpenAPIOptions{Path: openAPIAt, Explorer: explorerAt, NoExplorer: o.Explorer.Disable, V1: v1At}))
+	}
+	if !o.Health.Disable {
+		mux.Handle(path(o.Health.Path, ops.DefaultHealthPath), ops.HealthHandler(srv))
+	}
+	if !o.Metrics.Disable {
+		p := path(o.Metrics.Path, ops.DefaultMetricsPath)
+		mux.Handle(p, ops.MetricsHandler(srv))
+		mux.Handle(ops.MetricsJSONPath(p), ops.MetricsJSONHandler(srv))
+	}
+	core := legacy.Handler(srv)
+	for _, p := range legacy.Patterns(srv) {
+		mux.Handle(p, core)
+	}
+	notFound := http.HandlerFunc(explorer.NotFound)
+	switch {
+	case o.Explorer.Disable:
+		mux.Handle("/", notFound)
+	default:
+		eo := o.Explorer
+		eo.Links = explorer.Links{OXP: oxpAt, OpenAPI: openAPIAt, V1: v1At}
+		h := explorer.NewHandler(srv, &eo)
+		if explorerAt == "" {
+			mux.Handle("/", h)
+		} else {
+			mux.Handle(explorerAt+"/", http.StripPrefix(explorerAt, h))
+			mux.Handle("/", notFound)
+		}
+	}
+	var h http.Handler = mux
+	if !o.Metrics.Disable {
+		h = ops.CountRequests(srv, h)
+	}
+	return surface.Wrap(srv, h)
 }
 
 // prefix is a surface's mount point without its trailing slash: p, else
@@ -52,6 +111,14 @@ func prefix(p, def string) string {
 	}
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
+	}
+	return p
+}
+
+// path is an endpoint's path: p, else def.
+func path(p, def string) string {
+	if p == "" {
+		return def
 	}
 	return p
 }

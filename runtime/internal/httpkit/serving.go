@@ -135,6 +135,9 @@ func (k *Kit) Handle(e Endpoint) http.Handler {
 			}
 		}()
 		rq := &Request{W: w, R: r, Ctx: r.Context(), St: StateFrom(r.Context())}
+		if rq.St != nil {
+			rq.St.Route = route(rq.St.Req, r)
+		}
 		err := k.prepare(rq, &e)
 		if err == nil {
 			err = e.Serve(rq)
@@ -256,4 +259,49 @@ func Truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// Always adapts a handler that cannot fail to an endpoint's; its request
+// carries the context the auth hook gave, if it ran.
+func Always(h http.HandlerFunc) func(*Request) error {
+	return func(rq *Request) error {
+		r := rq.R
+		if rq.Ctx != r.Context() {
+			r = r.WithContext(rq.Ctx)
+		}
+		h(rq.W, r)
+		return nil
+	}
+}
+
+// route is the pattern that serves r, from the root of orig, the request
+// as the outermost handler got it: r's pattern under the prefixes that
+// http.StripPrefix took off on the way.
+func route(orig, r *http.Request) string {
+	if orig == nil || orig == r || r.Pattern == "" {
+		return r.Pattern
+	}
+	full, rest := orig.URL.Path, r.URL.Path
+	if len(rest) > len(full) || !strings.HasSuffix(full, rest) {
+		return r.Pattern
+	}
+	return full[:len(full)-len(rest)] + r.Pattern
+}
+
+// HeaderIdempotencyKey is the header a caller names a call with, so that
+// a repeat of it happens once (runtime.Call.IdempotencyKey).
+const HeaderIdempotencyKey = "Idempotency-Key"
+
+// IdempotencyKey reads the Idempotency-Key header of h: "" when there is
+// none, an error in words when it is not 1 to 128 printable ASCII
+// characters. Every surface that takes one reads it here.
+func IdempotencyKey(h http.Header) (string, error) {
+	v := Header(h, HeaderIdempotencyKey)
+	if v == "" {
+		return "", nil
+	}
+	if !ValidID(v) {
+		return "", errors.New("the Idempotency-Key header must be 1 to 128 printable ASCII characters")
+	}
+	return v, nil
 }

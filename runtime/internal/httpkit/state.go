@@ -19,6 +19,10 @@ type State struct {
 	// RequestID and CorrelationID are the request's ids, as its response
 	// names them (WithIDs).
 	RequestID, CorrelationID string
+	// Route is the pattern that served the request, from the root of
+	// the outermost handler ("/oxp/tools/call" for OXP mounted at /oxp),
+	// once an endpoint has: what the request metrics count by.
+	Route string
 	// Caller is the request's credential fingerprint, once the core has
 	// needed it (under Mu).
 	Caller string

@@ -9,3 +9,6 @@ import "net/http"
 
 // Handler returns the core's own surfaces of a *runtime.Server.
 var Handler func(srv any) http.Handler
+
+// Patterns returns the patterns the core's own surfaces are mounted at.
+var Patterns func(srv any) []string

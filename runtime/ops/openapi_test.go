@@ -1,29 +1,35 @@
-package runtime
+package ops_test
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/ops"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // GET /openapi.json is a valid OpenAPI 3.1 document (checked with
 // libopenapi-validator against the specification's own schema), and the
 // server's answers to calls conform to it.
 func TestOpenAPI(t *testing.T) {
-	tools := append(qmcpTools(), Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: callTools()[1].Handler,
+	tools := append(qmcpTools(), runtime.Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: plain,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`)})
-	s := NewServer(tools, &Options{AllowExecute: true, AuthHook: BearerTokens("t"), Title: "Docs", Logger: discard()})
-	r := do(t, s, "GET", "/openapi.json", "")
-	if r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
+	s := runtime.NewServer(tools, &runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens("t"), Title: "Docs", Logger: servertest.Discard()})
+	r := servertest.Do(t, serve.NewHandler(s, nil), "GET", "/openapi.json", "")
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
 	}
-	doc, err := libopenapi.NewDocument([]byte(r.body))
+	doc, err := libopenapi.NewDocument([]byte(r.Body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,16 +43,16 @@ func TestOpenAPI(t *testing.T) {
 		}
 	}
 	for _, want := range []string{`"openapi":"3.1.0"`, `"/tools/echo/call"`, `"/v1/tools/planner"`, `"bearerAuth"`, `"summary":"A recursive input."`, `"The structure repeats from here`} {
-		if !strings.Contains(r.body, want) {
+		if !strings.Contains(r.Body, want) {
 			t.Errorf("no %s in the document", want)
 		}
 	}
-	if strings.Contains(r.body, `"$defs"`) {
+	if strings.Contains(r.Body, `"$defs"`) {
 		t.Error("the document keeps $defs that a # in it would not find")
 	}
 
 	// The answers conform to the document.
-	h := newHTTPTest(s)
+	h := httptest.NewServer(serve.NewHandler(s, nil))
 	defer h.Close()
 	for _, c := range []struct{ path, body string }{
 		{"/tools/echo/call", `{"message":"hi"}`},
@@ -72,11 +78,11 @@ func TestOpenAPI(t *testing.T) {
 		resp.Body.Close()
 	}
 
-	off := NewServer(tools, &Options{OpenAPI: EndpointOptions{Disable: true}})
-	if r := do(t, off, "GET", "/openapi.json", ""); r.status != 404 {
-		t.Errorf("switched off: %d", r.status)
+	off := serve.NewHandler(runtime.NewServer(tools, nil), &serve.Options{OpenAPI: ops.EndpointOptions{Disable: true}})
+	if r := servertest.Do(t, off, "GET", "/openapi.json", ""); r.Status != 404 {
+		t.Errorf("switched off: %d", r.Status)
 	}
-	if doc, err := s.OpenAPI(context.Background()); err != nil || !json.Valid(doc) {
+	if doc, err := ops.OpenAPI(context.Background(), s, nil); err != nil || !json.Valid(doc) {
 		t.Errorf("OpenAPI(): %v", err)
 	}
 }
@@ -104,26 +110,31 @@ type openAPIDoc struct {
 func TestOpenAPIDeclares(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		opts     Options
+		opts     runtime.Options
+		so       serve.Options
 		url      string
 		security string
 		tags     []string
 	}{
-		{"open", Options{}, ".", `[]`, []string{"explorer", "v1"}},
-		{"auth hook", Options{AuthHook: BearerTokens("t")}, ".", `[{"bearerAuth":[]}]`, []string{"explorer", "v1"}},
-		{"no explorer", Options{Explorer: ExplorerOptions{Disable: true}}, ".", `[]`, []string{"v1"}},
-		{"no v1", Options{V1: V1Options{Disable: true}}, ".", `[]`, []string{"explorer"}},
-		{"document moved", Options{OpenAPI: EndpointOptions{Path: "/docs/v2/api.json"}}, "../..", `[]`, []string{"explorer", "v1"}},
+		{"open", runtime.Options{}, serve.Options{}, ".", `[]`, []string{"explorer", "v1"}},
+		{"auth hook", runtime.Options{AuthHook: runtime.BearerTokens("t")}, serve.Options{}, ".", `[{"bearerAuth":[]}]`, []string{"explorer", "v1"}},
+		{"no explorer", runtime.Options{}, serve.Options{Explorer: explorer.Options{Disable: true}}, ".", `[]`, []string{"v1"}},
+		{"no v1", runtime.Options{V1: runtime.V1Options{Disable: true}}, serve.Options{}, ".", `[]`, []string{"explorer"}},
+		{"document moved", runtime.Options{}, serve.Options{OpenAPI: ops.EndpointOptions{Path: "/docs/v2/api.json"}}, "../..", `[]`, []string{"explorer", "v1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.opts.Logger = discard()
-			s := NewServer(qmcpTools(), &c.opts)
-			r := do(t, s, "GET", pathOr(c.opts.OpenAPI.Path, "/openapi.json"), "")
-			if r.status != 200 {
-				t.Fatalf("%d %s", r.status, r.body)
+			c.opts.Logger = servertest.Discard()
+			s := runtime.NewServer(qmcpTools(), &c.opts)
+			path := c.so.OpenAPI.Path
+			if path == "" {
+				path = "/openapi.json"
+			}
+			r := servertest.Do(t, serve.NewHandler(s, &c.so), "GET", path, "")
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 			var d openAPIDoc
-			r.decode(t, &d)
+			r.Decode(t, &d)
 			if len(d.Servers) != 1 || d.Servers[0].URL != c.url {
 				t.Errorf("servers %+v, want one, %q", d.Servers, c.url)
 			}
@@ -148,10 +159,10 @@ func TestOpenAPIDeclares(t *testing.T) {
 			if strings.Join(names, ",") != strings.Join(c.tags, ",") {
 				t.Errorf("tags %v, want %v", names, c.tags)
 			}
-			ops := 0
+			n := 0
 			for path, item := range d.Paths {
 				for method, op := range item {
-					ops++
+					n++
 					if op.Security == nil {
 						t.Errorf("%s %s: no security", method, path)
 					} else if b, _ := json.Marshal(*op.Security); string(b) != c.security {
@@ -167,8 +178,8 @@ func TestOpenAPIDeclares(t *testing.T) {
 					}
 				}
 			}
-			if ops != 2*len(c.tags) {
-				t.Errorf("%d operations, want %d", ops, 2*len(c.tags))
+			if n != 2*len(c.tags) {
+				t.Errorf("%d operations, want %d", n, 2*len(c.tags))
 			}
 		})
 	}
@@ -185,10 +196,10 @@ func TestOpenAPIServerURL(t *testing.T) {
 		{"/tools-api", "/docs/api.json"},
 		{"/a/b", "/docs/v2/api.json"},
 	} {
-		s := NewServer(qmcpTools(), &Options{AllowExecute: true, Logger: discard(), OpenAPI: EndpointOptions{Path: c.docPath}})
+		s := runtime.NewServer(qmcpTools(), &runtime.Options{AllowExecute: true, Logger: servertest.Discard()})
 		mux := http.NewServeMux()
-		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, houseOf(s)))
-		h := newHTTPTest(mux)
+		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, serve.NewHandler(s, &serve.Options{OpenAPI: ops.EndpointOptions{Path: c.docPath}})))
+		h := httptest.NewServer(mux)
 		docURL, err := url.Parse(h.URL + c.prefix + c.docPath)
 		if err != nil {
 			t.Fatal(err)

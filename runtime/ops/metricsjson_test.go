@@ -1,4 +1,4 @@
-package runtime_test
+package ops_test
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/ops"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // metricsJSONTools are a tool that answers and one that fails.
@@ -156,7 +158,7 @@ func parseLabelsKey(t *testing.T, key string) map[string]string {
 // invocation counters and durations and the request counters are the same
 // in both, each family under the kind its type says.
 func TestMetricsJSON(t *testing.T) {
-	srv := httptest.NewServer(house(runtime.NewServer(metricsJSONTools(), nil)))
+	srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(metricsJSONTools(), nil), nil))
 	defer srv.Close()
 	for _, c := range []string{"echo", "echo", "fail"} {
 		resp, err := http.Post(srv.URL+"/v1/tools/"+c, "application/json", strings.NewReader(`{"input":{"message":"hi"}}`))
@@ -276,15 +278,15 @@ func TestMetricsJSON(t *testing.T) {
 // /metrics/json moves with /metrics, and goes with it.
 func TestMetricsJSONPath(t *testing.T) {
 	for _, c := range []struct {
-		opts      runtime.EndpointOptions
+		opts      ops.EndpointOptions
 		path      string
 		status404 []string
 	}{
-		{runtime.EndpointOptions{Path: "/stats"}, "/stats/json", []string{"/metrics/json"}},
-		{runtime.EndpointOptions{Path: "/stats/"}, "/stats/json", nil},
-		{runtime.EndpointOptions{Disable: true}, "", []string{"/metrics", "/metrics/json"}},
+		{ops.EndpointOptions{Path: "/stats"}, "/stats/json", []string{"/metrics/json"}},
+		{ops.EndpointOptions{Path: "/stats/"}, "/stats/json", nil},
+		{ops.EndpointOptions{Disable: true}, "", []string{"/metrics", "/metrics/json"}},
 	} {
-		srv := httptest.NewServer(house(runtime.NewServer(metricsJSONTools(), &runtime.Options{Metrics: c.opts})))
+		srv := httptest.NewServer(serve.NewHandler(runtime.NewServer(metricsJSONTools(), nil), &serve.Options{Metrics: c.opts}))
 		if c.path != "" {
 			if _, body := getMetrics(t, srv.URL+c.path); !strings.Contains(body, `"go_goroutines":{"":`) {
 				t.Errorf("%+v: GET %s: %s", c.opts, c.path, body)

@@ -1,12 +1,13 @@
-package runtime
+package explorer
 
 import (
 	"bytes"
 	"encoding/json"
 	"net/http"
 
+	"github.com/toolgen-go/toolgen/runtime"
+
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
-	"github.com/yosida95/uritemplate/v3"
 )
 
 // The explorer's REST view of the server's MCP prompts and resources
@@ -29,9 +30,9 @@ type promptArgumentJSON struct {
 	Required    bool   `json:"required"`
 }
 
-func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
-	out := make([]promptSummary, 0, len(s.opts.Prompts))
-	for _, p := range s.opts.Prompts {
+func (h *handler) listPrompts(w http.ResponseWriter, r *http.Request) {
+	out := make([]promptSummary, 0, len(h.prompts))
+	for _, p := range h.prompts {
 		args := make([]promptArgumentJSON, len(p.Arguments))
 		for i, a := range p.Arguments {
 			args[i] = promptArgumentJSON(a)
@@ -42,25 +43,25 @@ func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request) {
 }
 
 // knownPrompt refuses a path that names no prompt.
-func (s *Server) knownPrompt(rq *httpkit.Request) error {
-	if s.prompt(rq.R.PathValue("name")) == nil {
+func (h *handler) knownPrompt(rq *httpkit.Request) error {
+	if h.prompt(rq.R.PathValue("name")) == nil {
 		return httpkit.Refuse(http.StatusNotFound, "Prompt not found: "+rq.R.PathValue("name"))
 	}
 	return nil
 }
 
-func (s *Server) prompt(name string) *Prompt {
-	for i := range s.opts.Prompts {
-		if s.opts.Prompts[i].Name == name {
-			return &s.opts.Prompts[i]
+func (h *handler) prompt(name string) *runtime.Prompt {
+	for i := range h.prompts {
+		if h.prompts[i].Name == name {
+			return &h.prompts[i]
 		}
 	}
 	return nil
 }
 
 // getPrompt is POST /prompts/{name}/get with {"arguments": {...}}.
-func (s *Server) getPrompt(rq *httpkit.Request) error {
-	p := s.prompt(rq.R.PathValue("name"))
+func (h *handler) getPrompt(rq *httpkit.Request) error {
+	p := h.prompt(rq.R.PathValue("name"))
 	var req struct {
 		Arguments map[string]string `json:"arguments"`
 	}
@@ -72,12 +73,12 @@ func (s *Server) getPrompt(rq *httpkit.Request) error {
 	if req.Arguments == nil {
 		req.Arguments = map[string]string{}
 	}
-	if err := checkPromptArgs(p, req.Arguments); err != nil {
+	if err := p.CheckArgs(req.Arguments); err != nil {
 		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	res, err := safePrompt(rq.Ctx, p.Handler, req.Arguments)
+	res, err := p.Get(rq.Ctx, req.Arguments)
 	if err != nil {
-		s.log.ErrorContext(rq.Ctx, "prompt failed", "prompt", p.Name, "err", err)
+		h.log.ErrorContext(rq.Ctx, "prompt failed", "prompt", p.Name, "err", err)
 		return httpkit.Refuse(http.StatusInternalServerError, err.Error()) // the prompt's own words, as a tool's error is shown
 	}
 	msgs := make([]promptMessageJSON, len(res.Messages))
@@ -92,8 +93,8 @@ func (s *Server) getPrompt(rq *httpkit.Request) error {
 }
 
 type promptMessageJSON struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
+	Role    string          `json:"role"`
+	Content runtime.Content `json:"content"`
 }
 
 type resourceSummary struct {
@@ -105,14 +106,13 @@ type resourceSummary struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 }
 
-func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
-	o := &s.opts
-	res := make([]resourceSummary, 0, len(o.Resources))
-	for _, x := range o.Resources {
+func (h *handler) listResources(w http.ResponseWriter, r *http.Request) {
+	res := make([]resourceSummary, 0, len(h.resources))
+	for _, x := range h.resources {
 		res = append(res, resourceSummary{URI: x.URI, Name: x.Name, Title: x.Title, Description: x.Description, MIMEType: x.MIMEType})
 	}
-	tmpl := make([]resourceSummary, 0, len(o.ResourceTemplates))
-	for _, x := range o.ResourceTemplates {
+	tmpl := make([]resourceSummary, 0, len(h.resourceTemplates))
+	for _, x := range h.resourceTemplates {
 		tmpl = append(tmpl, resourceSummary{URITemplate: x.URITemplate, Name: x.Name, Title: x.Title, Description: x.Description, MIMEType: x.MIMEType})
 	}
 	httpkit.WriteJSON(w, http.StatusOK, struct {
@@ -121,58 +121,28 @@ func (s *Server) listResources(w http.ResponseWriter, r *http.Request) {
 	}{res, tmpl})
 }
 
-// resourceFor finds what reads uri: a resource of that URI, or the first
-// template that matches it; read is nil when there is none.
-func (s *Server) resourceFor(uri string) (read ResourceHandler, vars map[string]string, mime string) {
-	o := &s.opts
-	for i := range o.Resources {
-		if o.Resources[i].URI == uri {
-			return o.Resources[i].Read, nil, o.Resources[i].MIMEType
-		}
-	}
-	for i := range o.ResourceTemplates {
-		t, err := uritemplate.New(o.ResourceTemplates[i].URITemplate)
-		if err != nil {
-			continue
-		}
-		if t.Match(uri) != nil {
-			return o.ResourceTemplates[i].Read, templateVars(t, uri), o.ResourceTemplates[i].MIMEType
-		}
-	}
-	return nil, nil, ""
-}
-
 // knownResource refuses a URI that no resource or template serves.
-func (s *Server) knownResource(rq *httpkit.Request) error {
+func (h *handler) knownResource(rq *httpkit.Request) error {
 	uri := rq.R.URL.Query().Get("uri")
-	if read, _, _ := s.resourceFor(uri); uri == "" || read == nil {
+	if uri == "" || h.srv.FindResource(uri) == nil {
 		return httpkit.Refuse(http.StatusNotFound, "Resource not found: "+uri)
 	}
 	return nil
 }
 
 // readResource is GET /resources/read?uri=URI.
-func (s *Server) readResource(rq *httpkit.Request) error {
+func (h *handler) readResource(rq *httpkit.Request) error {
 	uri := rq.R.URL.Query().Get("uri")
-	read, vars, mime := s.resourceFor(uri)
-	contents, err := read(rq.Ctx, uri, vars)
+	contents, err := h.srv.FindResource(uri)(rq.Ctx)
 	if err != nil {
-		s.log.ErrorContext(rq.Ctx, "resource read failed", "uri", uri, "err", err)
+		h.log.ErrorContext(rq.Ctx, "resource read failed", "uri", uri, "err", err)
 		return httpkit.Refuse(http.StatusInternalServerError, err.Error()) // the handler's own words, as a tool's error is shown
 	}
-	for i := range contents {
-		if contents[i].URI == "" {
-			contents[i].URI = uri
-		}
-		if contents[i].MIMEType == "" {
-			contents[i].MIMEType = mime
-		}
-	}
 	if contents == nil {
-		contents = []ResourceContents{}
+		contents = []runtime.ResourceContents{}
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
-		Contents []ResourceContents `json:"contents"`
+		Contents []runtime.ResourceContents `json:"contents"`
 	}{contents})
 	return nil
 }

@@ -1,4 +1,4 @@
-package runtime
+package explorer
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/web"
 )
@@ -22,7 +23,7 @@ type page struct {
 
 // renderPage substitutes the template variables once: they depend only on
 // the options, so there is nothing to do per request.
-func renderPage(o *Options) page {
+func renderPage(o *runtime.Options, eo *Options, store history.Store) page {
 	allow := "false"
 	if o.AllowExecute {
 		allow = "true"
@@ -30,63 +31,61 @@ func renderPage(o *Options) page {
 	body := strings.NewReplacer(
 		"{{TITLE}}", html.EscapeString(pageTitle(o)),
 		"{{ALLOW_EXECUTE}}", allow,
-		"{{PROJECT_LINK}}", projectLink(o.Explorer.ProjectName, o.Explorer.ProjectURL),
-		"{{PROTOCOL_LINKS}}", protocolLinks(o),
-		"{{HISTORY_URL}}", historyURL(o),
-		"{{HUMAN_URL}}", humanURL(o),
+		"{{PROJECT_LINK}}", projectLink(eo.ProjectName, eo.ProjectURL),
+		"{{PROTOCOL_LINKS}}", protocolLinks(eo),
+		"{{HISTORY_URL}}", historyURL(eo),
+		"{{HUMAN_URL}}", humanURL(eo, store),
 		"{{AUTH_REQUIRED}}", strconv.FormatBool(o.AuthHook != nil),
 	).Replace(web.Index)
 	return page{body: []byte(body), csp: contentSecurityPolicy(body)}
 }
 
 // protocolLinks links the page to the server's other surfaces: the OXP
-// listing and the OpenAPI document. The links are relative to the page, so that they hold when the
-// whole server is mounted under a prefix.
+// listing and the OpenAPI document, where they are mounted. The links are
+// relative to the page, so that they hold when the whole server is
+// mounted under a prefix.
 func protocolLinks(o *Options) string {
 	var b strings.Builder
-	if oxp := o.Explorer.Links.OXP; oxp != "-" {
-		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, oxp, "/oxp")+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
+	if o.Links.OXP != "" {
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.Links.OXP)+"/tools") + `" data-protocol="oxp" title="The tools as OXP 1.0 definitions (JSON)">OXP</a>`)
 	}
-	if !o.OpenAPI.Disable {
-		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.OpenAPI.Path, defaultOpenAPIPath)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)
+	if o.Links.OpenAPI != "" {
+		b.WriteString(`<a href="` + html.EscapeString(fromPage(o, o.Links.OpenAPI)) + `" data-protocol="openapi" title="The REST API as an OpenAPI 3.1 document (JSON)">OpenAPI</a>`)
 	}
 	return b.String()
 }
 
 // historyURL is /v1/invocations relative to the page (a JS string
-// literal), or "" when the /v1 surface is off: the page's History view
-// reads it.
+// literal), or "" when the /v1 surface is not mounted: the page's History
+// view reads it.
 func historyURL(o *Options) string {
-	if o.V1.Disable {
+	if o.Links.V1 == "" {
 		return `""`
 	}
-	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, defaultV1Prefix) + "/invocations") // escapes <, > and &
+	b, _ := json.Marshal(fromPage(o, o.Links.V1) + "/invocations") // escapes <, > and &
 	return string(b)
 }
 
 // humanURL is /v1/human relative to the page (a JS string literal), or
-// "" when the /v1 surface is off or the history store keeps no human
-// requests: the page's Approvals view reads it.
-func humanURL(o *Options) string {
-	if _, ok := o.History.(history.Humans); o.V1.Disable || (o.History != nil && !ok) {
+// "" when the /v1 surface is not mounted or the history store keeps no
+// human requests: the page's Approvals view reads it.
+func humanURL(o *Options, store history.Store) string {
+	if _, ok := store.(history.Humans); o.Links.V1 == "" || !ok {
 		return `""`
 	}
-	b, _ := json.Marshal(fromPage(o, o.V1.Prefix, defaultV1Prefix) + "/human")
+	b, _ := json.Marshal(fromPage(o, o.Links.V1) + "/human")
 	return string(b)
 }
 
-// fromPage is a surface's prefix relative to the explorer page.
-func fromPage(o *Options, prefix, def string) string {
-	page := strings.Trim(o.Explorer.Prefix, "/")
+// fromPage is a surface's path, from the root, relative to the explorer
+// page.
+func fromPage(o *Options, path string) string {
+	page := strings.Trim(o.Prefix, "/")
 	up := ""
 	if page != "" {
 		up = strings.Repeat("../", strings.Count(page, "/")+1)
 	}
-	p := strings.Trim(prefix, "/")
-	if p == "" {
-		p = strings.Trim(def, "/")
-	}
-	return up + p
+	return up + strings.Trim(path, "/")
 }
 
 // projectLink builds the header link to the project. The URL must be
@@ -165,24 +164,24 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
-	pg := s.page()
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", pg.csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
+	pg := h.page()
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Content-Security-Policy", pg.csp)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(pg.body)
 	}
 }
 
-// pageTitle is the explorer page's title: Options.Title, else
-// [DefaultTitle].
-func pageTitle(o *Options) string {
+// pageTitle is the explorer page's title: runtime.Options.Title, else
+// [runtime.DefaultTitle].
+func pageTitle(o *runtime.Options) string {
 	if o.Title == "" {
-		return DefaultTitle
+		return runtime.DefaultTitle
 	}
 	return o.Title
 }

@@ -1,4 +1,4 @@
-package runtime
+package ops
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // The keys and kinds of /metrics/json beyond toolgen's own metrics: labels
@@ -18,7 +19,7 @@ import (
 // metric among the gauges, a summary among the histograms, and a value
 // that is not a number as a string.
 func TestMetricsJSONKinds(t *testing.T) {
-	m := newMetrics()
+	m := newMetrics(runtime.NewServer(runtime.ToolList{}, nil))
 	odd := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "t_odd_total", Help: "h"}, []string{"a1", "a", "b"})
 	odd.WithLabelValues("2", `x"y\z`+"\n", "").Add(3)
 	sum := prometheus.NewSummary(prometheus.SummaryOpts{Name: "t_summary", Help: "h"})
@@ -82,7 +83,7 @@ func (c brokenCollector) Collect(ch chan<- prometheus.Metric) {
 // When the registry cannot be gathered, /metrics/json answers 500 with a
 // JSON error that carries none of the gatherer's text.
 func TestMetricsJSONGatherFails(t *testing.T) {
-	m := newMetrics()
+	m := newMetrics(runtime.NewServer(runtime.ToolList{}, nil))
 	m.reg.MustRegister(brokenCollector{prometheus.NewDesc("t_broken", "h", nil, nil)})
 	w := httptest.NewRecorder()
 	m.serveJSON(w, httptest.NewRequest("GET", "/metrics/json", nil))

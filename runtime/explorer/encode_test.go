@@ -1,10 +1,13 @@
-package runtime
+package explorer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"testing"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
@@ -25,79 +28,53 @@ func checkEncoding(t *testing.T, resp callResponse) {
 
 func TestEncodeCallResponse(t *testing.T) {
 	size := int64(7)
-	structured, _ := StructuredResult(map[string]any{"city": "Zürich <&>", "n": 3})
+	structured, _ := runtime.StructuredResult(map[string]any{"city": "Zürich <&>", "n": 3})
 	// What a tool put in the place of StructuredResult's bytes is checked
 	// and compacted as any other structured content.
-	replaced, _ := StructuredResult(map[string]any{"n": 3})
+	replaced, _ := runtime.StructuredResult(map[string]any{"n": 3})
 	replaced.StructuredContent = json.RawMessage("{ \"n\" : 4 }")
-	cut, _ := StructuredResult(map[string]any{"n": 3})
+	cut, _ := runtime.StructuredResult(map[string]any{"n": 3})
 	cut.StructuredContent = cut.StructuredContent.(json.RawMessage)[:3]
 	for _, tc := range []struct {
 		name string
 		resp callResponse
 	}{
-		{"text", callResponse{Result: TextResult("sunny")}},
-		{"empty text", callResponse{Result: TextResult("")}},
-		{"escapes", callResponse{Result: TextResult("a\"b\\c\n\t\r\b\f\x00\x1f\x7f <b>&amp;</b>")}},
-		{"unicode", callResponse{Result: TextResult("Zürich 東京 🌧 \u2028 \u2029")}},
-		{"invalid UTF-8", callResponse{Result: TextResult("bad \xff\xfe byte \xe2\x80")}},
+		{"text", callResponse{Result: runtime.TextResult("sunny")}},
+		{"empty text", callResponse{Result: runtime.TextResult("")}},
+		{"escapes", callResponse{Result: runtime.TextResult("a\"b\\c\n\t\r\b\f\x00\x1f\x7f <b>&amp;</b>")}},
+		{"unicode", callResponse{Result: runtime.TextResult("Zürich 東京 🌧 \u2028 \u2029")}},
+		{"invalid UTF-8", callResponse{Result: runtime.TextResult("bad \xff\xfe byte \xe2\x80")}},
 		{"structured", callResponse{Result: structured}},
 		{"structured, replaced", callResponse{Result: replaced}},
 		{"structured, cut short", callResponse{Result: cut}},
-		{"structured with spaces", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage("{ \"a\" : [1, 2],\n \"b\":\"<x>\" }")}}},
-		{"structured map", callResponse{Result: &Result{Content: []Content{Text("x")}, StructuredContent: map[string]any{"result": json.RawMessage(`"a"`), "b": []int{1}}}}},
-		{"structured not JSON", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage(`{nope`)}}},
-		{"nil raw", callResponse{Result: &Result{Content: []Content{}, StructuredContent: json.RawMessage(nil)}}},
-		{"error", callResponse{Result: ErrorResult("Tool not found: x")}},
-		{"nil content", callResponse{Result: &Result{}}},
+		{"structured with spaces", callResponse{Result: &runtime.Result{Content: []runtime.Content{}, StructuredContent: json.RawMessage("{ \"a\" : [1, 2],\n \"b\":\"<x>\" }")}}},
+		{"structured map", callResponse{Result: &runtime.Result{Content: []runtime.Content{runtime.Text("x")}, StructuredContent: map[string]any{"result": json.RawMessage(`"a"`), "b": []int{1}}}}},
+		{"structured not JSON", callResponse{Result: &runtime.Result{Content: []runtime.Content{}, StructuredContent: json.RawMessage(`{nope`)}}},
+		{"nil raw", callResponse{Result: &runtime.Result{Content: []runtime.Content{}, StructuredContent: json.RawMessage(nil)}}},
+		{"error", callResponse{Result: runtime.ErrorResult("Tool not found: x")}},
+		{"nil content", callResponse{Result: &runtime.Result{}}},
 		{"nil result", callResponse{}},
-		{"trace", callResponse{Result: TextResult("ok"), Meta: &callMeta{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736"}}},
-		{"trace to escape", callResponse{Result: TextResult("ok"), Meta: &callMeta{TraceID: "\"<\n"}}},
-		{"other blocks", callResponse{Result: ContentResult(
-			Image([]byte{1, 2, 3}, "image/png"), Audio(nil, "audio/wav"),
-			EmbeddedResource(ResourceContents{URI: "file:///a", Text: "<t>"}),
-			Content{Type: ContentResourceLink, URI: "https://x", Name: "n", Size: &size},
-			Text("after"),
+		{"trace", callResponse{Result: runtime.TextResult("ok"), Meta: &callMeta{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736"}}},
+		{"trace to escape", callResponse{Result: runtime.TextResult("ok"), Meta: &callMeta{TraceID: "\"<\n"}}},
+		{"other blocks", callResponse{Result: runtime.ContentResult(
+			runtime.Image([]byte{1, 2, 3}, "image/png"), runtime.Audio(nil, "audio/wav"),
+			runtime.EmbeddedResource(runtime.ResourceContents{URI: "file:///a", Text: "<t>"}),
+			runtime.Content{Type: runtime.ContentResourceLink, URI: "https://x", Name: "n", Size: &size},
+			runtime.Text("after"),
 		)}},
-		{"bad block", callResponse{Result: ContentResult(Content{Type: "video"})}},
+		{"bad block", callResponse{Result: runtime.ContentResult(runtime.Content{Type: "video"})}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkEncoding(t, tc.resp)
-			// As the explorer encodes a recorded call's answer: with what
-			// history's check of the same bytes found.
+			// As the explorer encodes a call's answer: with what the
+			// pipeline (history) found of the same bytes.
 			if tc.resp.Result != nil {
-				var c jsonCheck
-				resultJSON(tc.resp.Result.StructuredContent, &c)
-				tc.resp.structured = &c
-				checkEncoding(t, tc.resp)
+				res := tc.resp.Result
+				srv := runtime.NewServer(runtime.ToolList{{Name: "t", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return res, nil }}}, &runtime.Options{Logger: slog.New(slog.DiscardHandler)})
+				out := srv.Invoke(context.Background(), &runtime.Call{Tool: "t"})
+				checkEncoding(t, callResponse{Result: out.Result, Meta: tc.resp.Meta, out: out})
 			}
 		})
-	}
-}
-
-// TestJSONCheck: a check answers from memory only for the bytes it
-// scanned; any other bytes are scanned.
-func TestJSONCheck(t *testing.T) {
-	compact := []byte(`{"a":[1,2]}`)
-	spaced := []byte(`{"a": [1,2]}`)
-	var c jsonCheck
-	for _, step := range []struct {
-		b    []byte
-		want bool
-	}{
-		{compact, true},
-		{spaced, false},      // other bytes: scanned, not the answer remembered
-		{compact[:5], false}, // the same first byte, another length
-		{compact, true},
-		{nil, false},
-	} {
-		if got := c.compactJSON(step.b); got != step.want {
-			t.Errorf("compactJSON(%q) = %v, want %v", step.b, got, step.want)
-		}
-	}
-	var none *jsonCheck // remembers nothing
-	if !none.compactJSON(compact) || none.compactJSON(spaced) || none.compactJSON(nil) {
-		t.Error("a nil jsonCheck does not answer as compactJSON")
 	}
 }
 
@@ -106,7 +83,7 @@ func FuzzEncodeCallResponse(f *testing.F) {
 	f.Add("a\"\\\n\x00\u2028\xff", []byte(" [1, 2 ] "), true, "t\x01")
 	f.Add("", []byte(`nope`), false, "<&>")
 	f.Fuzz(func(t *testing.T, text string, raw []byte, isError bool, trace string) {
-		r := &Result{Content: []Content{Text(text), Text(trace)}, IsError: isError}
+		r := &runtime.Result{Content: []runtime.Content{runtime.Text(text), runtime.Text(trace)}, IsError: isError}
 		if len(raw) > 0 {
 			r.StructuredContent = json.RawMessage(raw)
 		}
@@ -141,11 +118,13 @@ func FuzzEncodeString(f *testing.F) {
 // the benchmarks encodes: what the hand-written encoder buys, for
 // BENCHMARKS.md.
 func BenchmarkEncodeCallResponse(b *testing.B) {
-	out, err := forecast(b.Context(), forecastIn{City: "Paris", Days: 3, Units: "celsius"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	res, err := StructuredResult(out)
+	out := struct {
+		City    string  `json:"city"`
+		Days    int     `json:"days"`
+		High    float64 `json:"high"`
+		Summary string  `json:"summary"`
+	}{"Paris", 3, 21.5, "sunny in celsius"}
+	res, err := runtime.StructuredResult(out)
 	if err != nil {
 		b.Fatal(err)
 	}

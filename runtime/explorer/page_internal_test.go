@@ -1,4 +1,4 @@
-package runtime
+package explorer
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // The page's CSP allows exactly its inline blocks: the hashes blockHashes
@@ -21,7 +23,7 @@ func TestBlockHashes(t *testing.T) {
 		}
 		return b.String()
 	}
-	page := string(renderPage(&Options{Title: "T"}).body)
+	page := string(renderPage(&runtime.Options{Title: "T"}, &Options{}, nil).body)
 	for _, body := range []string{
 		page,
 		"",

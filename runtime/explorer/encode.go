@@ -1,9 +1,10 @@
-package runtime
+package explorer
 
 import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
@@ -27,7 +28,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if c.Type == ContentText {
+			if c.Type == runtime.ContentText {
 				buf.WriteString(`{"type":"text","text":`)
 				httpkit.EncodeString(buf, c.Text)
 				buf.WriteByte('}')
@@ -44,7 +45,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 		var err error
 		raw, ok := r.StructuredContent.(json.RawMessage)
 		switch {
-		case ok && raw != nil && resp.structured.compactJSON(raw):
+		case ok && raw != nil && resp.out != nil && resp.out.CompactStructured(raw):
 			buf.Write(raw) // what Compact would write: StructuredResult's JSON
 		case ok && raw != nil:
 			err = json.Compact(buf, raw) // what encoding/json does to a RawMessage
@@ -68,3 +69,7 @@ func encodeCallResponse(buf *bytes.Buffer, resp callResponse) error {
 	buf.WriteByte('}')
 	return nil
 }
+
+// EncodeJSON is encodeCallResponse: httpkit.WriteJSON writes a
+// callResponse with it.
+func (r callResponse) EncodeJSON(buf *bytes.Buffer) error { return encodeCallResponse(buf, r) }

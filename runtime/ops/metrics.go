@@ -1,10 +1,8 @@
-package runtime
+package ops
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -12,11 +10,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
@@ -26,15 +24,15 @@ import (
 // one process (or in one test binary) do not share counters. The same
 // metrics are JSON at /metrics/json (see [metrics.serveJSON]).
 
-// defaultMetricsPath and defaultHealthPath are where /metrics and /health
-// are served by default.
+// DefaultMetricsPath and DefaultHealthPath are where serve.NewHandler
+// serves /metrics and /health unless their options move them.
 const (
-	defaultMetricsPath = "/metrics"
-	defaultHealthPath  = "/health"
+	DefaultMetricsPath = "/metrics"
+	DefaultHealthPath  = "/health"
 )
 
 // EndpointOptions switches off or moves a single endpoint: /health,
-// /metrics or /openapi.json (Options.Health, Metrics, OpenAPI).
+// /metrics or /openapi.json (serve.Options.Health, Metrics, OpenAPI).
 type EndpointOptions struct {
 	// Disable turns the endpoint off.
 	Disable bool
@@ -42,19 +40,20 @@ type EndpointOptions struct {
 	Path string
 }
 
+// metrics are one server's metrics, kept with it (Server.Extension), so
+// that every handler mounted for it counts in the same registry.
 type metrics struct {
 	reg         *prometheus.Registry
 	invocations *prometheus.CounterVec
 	durations   *prometheus.HistogramVec
 	requests    *prometheus.CounterVec
-	storeErrors *prometheus.CounterVec
 
 	// The series every call and request counts in, kept once made:
 	// WithLabelValues hashes the labels and searches the vector under its
 	// lock on every call. The keys are bounded as the label sets are
 	// (tools, surfaces, outcomes; routes, status codes). requestSeries
 	// holds a route's *seriesList of codes. A call's series are found with
-	// its tool (toolSeries); the first two maps make them for that list,
+	// its tool (Outcome.ToolValue); the first two maps make them for that list,
 	// and serve the outcomes that carry no tool looked up (a refusal
 	// before validation, a middleware's own outcome).
 	invocationSeries, durationSeries, requestSeries sync.Map
@@ -62,12 +61,12 @@ type metrics struct {
 
 type invocationKey struct {
 	tool, surface string
-	status        Status
+	status        runtime.Status
 }
 
 type durationKey struct{ tool, surface string }
 
-func newMetrics() *metrics {
+func newMetrics(srv *runtime.Server) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		invocations: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -83,20 +82,16 @@ func newMetrics() *metrics {
 			Name: "toolgen_http_requests_total",
 			Help: "HTTP requests, by route (the pattern that served them) and status code.",
 		}, []string{"route", "code"}),
-		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "toolgen_history_store_errors_total",
-			Help: "History store operations that failed, by operation (start, finish).",
-		}, []string{"op"}),
 	}
-	m.reg.MustRegister(m.invocations, m.durations, m.requests, m.storeErrors,
+	m.reg.MustRegister(m.invocations, m.durations, m.requests, storeErrors{srv},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
 // middleware counts every call that reached a tool (a ValidateOnly call
 // runs nothing and is not counted).
-func (m *metrics) middleware(next InvokeFunc) InvokeFunc {
-	return func(ctx context.Context, c *Call) *Outcome {
+func (m *metrics) middleware(next runtime.InvokeFunc) runtime.InvokeFunc {
+	return func(ctx context.Context, c *runtime.Call) *runtime.Outcome {
 		out := next(ctx, c)
 		if c.ValidateOnly || out.Tool == nil {
 			return out
@@ -114,24 +109,22 @@ func (m *metrics) middleware(next InvokeFunc) InvokeFunc {
 
 // callSeries returns the series a call of out.Tool on surface that ended
 // as out did counts in: from the tool's own list when the pipeline looked
-// the tool up (see toolSeries), else from the server's maps.
-func (m *metrics) callSeries(out *Outcome, surface string) (prometheus.Counter, prometheus.Observer) {
-	ct := out.derived()
-	if ct == nil {
-		return m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)
-	}
-	e := ct.series.get(callLabels{m, surface, out.Status}, func() callSeries {
+// the tool up (see Outcome.ToolValue), else from the server's maps.
+func (m *metrics) callSeries(out *runtime.Outcome, surface string) (prometheus.Counter, prometheus.Observer) {
+	v := out.ToolValue(callLabels{m, surface, out.Status}, func() any {
 		return callSeries{m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)}
 	})
+	if v == nil {
+		return m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)
+	}
+	e := v.(callSeries)
 	return e.calls, e.took
 }
 
-// toolSeries are the series one tool's calls count in, by surface and
-// outcome, kept with the tool's derived schemas, which every call looks
-// up anyway: the server's sync.Maps hash their struct keys through the
-// key's type, about 400 instructions a lookup and two lookups a call
-// (issue #27).
-type toolSeries = seriesList[callLabels, callSeries]
+// A call's series are kept with its tool (Outcome.ToolValue), by
+// surface and outcome, found with what every call looks up anyway: the
+// server's sync.Maps hash their struct keys through the key's type, about
+// 400 instructions a lookup and two lookups a call (issue #27).
 
 // callLabels are a call's labels, and the metrics they are of: an
 // outcome may come from another server's Invoke (a middleware that
@@ -140,7 +133,7 @@ type toolSeries = seriesList[callLabels, callSeries]
 type callLabels struct {
 	m       *metrics
 	surface string
-	status  Status
+	status  runtime.Status
 }
 
 type callSeries struct {
@@ -195,7 +188,7 @@ func (l *seriesList[K, V]) find(k K) (V, bool) {
 }
 
 // invocation is the counter of calls of tool on surface that ended so.
-func (m *metrics) invocation(tool, surface string, status Status) prometheus.Counter {
+func (m *metrics) invocation(tool, surface string, status runtime.Status) prometheus.Counter {
 	k := invocationKey{tool, surface, status}
 	if c, ok := m.invocationSeries.Load(k); ok {
 		return c.(prometheus.Counter)
@@ -218,7 +211,7 @@ func (m *metrics) duration(tool, surface string) prometheus.Observer {
 
 // request is the counter of requests route answered with code: the
 // route's own list of codes, found by the route alone (a string key
-// hashes quickly; see toolSeries).
+// hashes quickly; see callSeries).
 func (m *metrics) request(route string, code int) prometheus.Counter {
 	v, ok := m.requestSeries.Load(route)
 	if !ok {
@@ -229,12 +222,6 @@ func (m *metrics) request(route string, code int) prometheus.Counter {
 	})
 }
 
-func (m *metrics) storeError(op string) {
-	if m != nil {
-		m.storeErrors.WithLabelValues(op).Inc()
-	}
-}
-
 // countRequests counts each request by the pattern that served it (the
 // route, never the raw path, so that the label set stays small) and its
 // status.
@@ -243,6 +230,9 @@ func (m *metrics) countRequests(h http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r)
 		route := r.Pattern
+		if st := httpkit.StateFrom(r.Context()); st != nil && st.Route != "" {
+			route = st.Route // the endpoint's, under the handlers it is mounted in
+		}
 		if route == "" {
 			route = "other"
 		}
@@ -441,34 +431,4 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 		return []byte(`"-Inf"`), nil
 	}
 	return json.Marshal(v)
-}
-
-// version is the server's version, as MCP's serverInfo gives it.
-func (s *Server) version() string {
-	if s.opts.Version != "" {
-		return s.opts.Version
-	}
-	_, v := buildIdentity()
-	return v
-}
-
-// serveHealth is GET /health: healthy when the history store answers.
-func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	version := s.version()
-	err := s.history.Ping(ctx)
-	if err == nil && s.writes.failing(time.Now()) {
-		err = errors.New("the last writes of records failed")
-	}
-	if err != nil {
-		s.log.ErrorContext(ctx, "health check: the history store fails", "err", err)
-		store := "custom"
-		if n, ok := s.history.(fmt.Stringer); ok {
-			store = n.String()
-		}
-		httpkit.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unhealthy", "version": version, "error": "history store unreachable or not writable", "store": store})
-		return
-	}
-	httpkit.WriteJSON(w, http.StatusOK, map[string]string{"status": "healthy", "version": version})
 }
