@@ -274,6 +274,12 @@ func (w *approvalWaiters) wait(id string) (wake <-chan struct{}, done func()) {
 }
 
 // answered wakes the waiter for id, if any.
+// NotifyAnswered tells the calls waiting for an operator's answer to the
+// approval request id (Tool.Approval) that it was answered: a surface
+// that records an answer in the history store calls it, so that the call
+// goes on at once rather than at its next look at the store.
+func (s *Server) NotifyAnswered(id string) { s.waiters.answered(id) }
+
 func (w *approvalWaiters) answered(id string) {
 	w.mu.Lock()
 	ch := w.m[id]

@@ -5,9 +5,10 @@
 // recording of every call in the invocation history, and the typed-client
 // callers. The surfaces are packages of their own, each an http.Handler
 // built from a *Server: runtime/explorer (the Tool Explorer page and its
-// REST protocol), runtime/oxp (OXP 1.0), runtime/ops (/health, /metrics,
-// /openapi.json); MCP and qmcp's /v1 API are still served from this
-// package while they move to runtime/mcp and runtime/qmcp.
+// REST protocol), runtime/oxp (OXP 1.0), runtime/qmcp (qmcp's /v1 API
+// with invocation history), runtime/ops (/health, /metrics,
+// /openapi.json); MCP is still served from this package while it moves
+// to runtime/mcp.
 // runtime/serve mounts them all as one handler. docs/architecture.md
 // draws the packages and the path of one call.
 //

@@ -33,8 +33,8 @@ import (
 // could give by chance (it would have to be "key:" and the SHA-256 of
 // another caller's credentials).
 
-// callerID is the identity of ctx's caller, by the rule above.
-func (s *Server) callerID(ctx context.Context) string {
+// CallerID is the identity of ctx's caller, by the rule above.
+func (s *Server) CallerID(ctx context.Context) string {
 	if id := s.callerRef(ctx); id != nil {
 		return *id
 	}

@@ -31,7 +31,7 @@ func TestCallerID(t *testing.T) {
 		if p != nil {
 			ctx = WithPrincipal(ctx, p)
 		}
-		got := s.callerID(ctx)
+		got := s.CallerID(ctx)
 		if own := s.owner(ctx); own != got {
 			t.Errorf("a session's owner %q, the caller %q: two identities", own, got)
 		}
@@ -59,7 +59,7 @@ func TestCallerID(t *testing.T) {
 	if got := id(open, req("Authorization", "Bearer a"), nil); got != "" {
 		t.Errorf("a server without a hook: %q, want the anonymous caller", got)
 	}
-	if got := open.callerID(WithPrincipal(context.Background(), &Principal{Subject: "ada"})); got != "ada" {
+	if got := open.CallerID(WithPrincipal(context.Background(), &Principal{Subject: "ada"})); got != "ada" {
 		t.Errorf("a principal set in process: %q", got)
 	}
 }

@@ -437,7 +437,7 @@ func (s *Server) owner(ctx context.Context) string {
 	if s.opts.AuthHook == nil {
 		return ""
 	}
-	return s.callerID(ctx)
+	return s.CallerID(ctx)
 }
 
 // sessionRecorder notes the session id a response opens, before the

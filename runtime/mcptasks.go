@@ -567,7 +567,7 @@ func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
 		return true
 	}
-	caller := s.callerID(rq.Ctx)
+	caller := s.CallerID(rq.Ctx)
 	id := *p.TaskID
 	st, err := s.taskLookup(rq.Ctx, id, caller)
 	if err != nil {

@@ -86,7 +86,7 @@ func (s *Server) VisibleTools(ctx context.Context) ([]Tool, error) {
 // (without its port, which changes with every connection), else "" (a
 // call made in process). It is the same key on every surface.
 func (s *Server) callerKey(ctx context.Context) string {
-	if id := s.callerID(ctx); id != "" {
+	if id := s.CallerID(ctx); id != "" {
 		return "id:" + id
 	}
 	if r, ok := RequestFromContext(ctx); ok {
@@ -148,3 +148,7 @@ func (s *Server) warnUnenforced() {
 		s.log.Warn("tools declare scopes, but the server has no auth hook: scopes are not enforced, every caller may call every tool", "scopes", strings.Join(scopes, " "))
 	}
 }
+
+// ScopeHistoryRead is the scope that lets a caller read every caller's
+// invocations; without it, behind an auth hook, a caller reads its own.
+const ScopeHistoryRead = "history:read"

@@ -86,7 +86,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 			rc.rec.CorrelationID = &c.CorrelationID
 		}
 		if c.IdempotencyKey != "" {
-			rc.rec.ID = idempotentID(s.callerID(ctx), c.IdempotencyKey)
+			rc.rec.ID = idempotentID(s.CallerID(ctx), c.IdempotencyKey)
 			rc.idempotent = true
 		}
 		// The pending record is written by the pipeline, just before the

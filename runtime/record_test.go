@@ -322,3 +322,33 @@ func TestWriteHealth(t *testing.T) {
 		t.Fatal("still failing after a write succeeded")
 	}
 }
+
+// qmcpTools are the spec file's echo and planner, enough to speak the /v1
+// protocol as qmcp does.
+func qmcpTools() ToolList {
+	return ToolList{{
+		Name: "echo", Description: "Echo the input message back. Useful for testing.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]}`),
+		OutputSchema: json.RawMessage(`{"type":"string"}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+			var in struct{ Message string }
+			if err := DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			return StructuredResult(in.Message)
+		},
+	}, {
+		Name: "planner", Description: "Create a step-by-step execution plan from a goal.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+			var in struct{ Goal string }
+			if err := DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			if in.Goal == "fail" {
+				return nil, errors.New("cannot plan that")
+			}
+			return StructuredResult(map[string]any{"goal": in.Goal, "estimated_steps": 4})
+		},
+	}}
+}

@@ -137,8 +137,6 @@ type Options struct {
 
 	// MCP configures the MCP surface at /mcp (and /sse).
 	MCP MCPOptions
-	// V1 configures the /v1 tools API with invocation history.
-	V1 V1Options
 }
 
 // Server is the core every surface shares: the tools, the pipeline
@@ -245,9 +243,6 @@ func (s *Server) routes() {
 	}
 	if s.opts.OAuth != nil {
 		s.oauthRoutes(mux)
-	}
-	if !s.opts.V1.Disable {
-		s.v1Routes(mux)
 	}
 }
 

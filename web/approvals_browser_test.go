@@ -23,6 +23,8 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
+	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
 // The principals of approvalFixture's server, by their bearer tokens.
@@ -243,8 +245,8 @@ func TestBrowserApprovalsTab(t *testing.T) {
 			t.Errorf("the tools are shown at #approvals")
 		}
 	})
-	check := func(t *testing.T, opts runtime.Options, wantTabs string) {
-		f := newFixture(t, fixtureOptions{opts: opts})
+	check := func(t *testing.T, fo fixtureOptions, wantTabs string) {
+		f := newFixture(t, fo)
 		p := openTab(t, f.url+"#approvals")
 		p.waitListed()
 		if got := p.tabs(); got != wantTabs {
@@ -260,10 +262,10 @@ func TestBrowserApprovalsTab(t *testing.T) {
 		}
 	}
 	t.Run("a history store without human requests", func(t *testing.T) {
-		check(t, runtime.Options{History: history.Discard}, "Tools:true,History:false")
+		check(t, fixtureOptions{opts: runtime.Options{History: history.Discard}}, "Tools:true,History:false")
 	})
 	t.Run("no /v1", func(t *testing.T) {
-		check(t, runtime.Options{V1: runtime.V1Options{Disable: true}}, "")
+		check(t, fixtureOptions{surfaces: serve.Options{V1: qmcp.Options{Disable: true}}}, "")
 	})
 }
 

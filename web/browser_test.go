@@ -40,6 +40,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/explorer"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -2106,7 +2107,7 @@ func TestBrowserHistoryLinks(t *testing.T) {
 // Without the /v1 surface there is no history: no tab, nothing asked of
 // /v1, and #history is the tool list.
 func TestBrowserHistoryDisabled(t *testing.T) {
-	f := newFixture(t, fixtureOptions{opts: runtime.Options{V1: runtime.V1Options{Disable: true}}})
+	f := newFixture(t, fixtureOptions{surfaces: serve.Options{V1: qmcp.Options{Disable: true}}})
 	p := openTab(t, f.url+"#history")
 	if evalJS[bool](p, visible("#views")) || evalJS[bool](p, visible("#tab-history")) {
 		t.Errorf("the History tab is shown without /v1")

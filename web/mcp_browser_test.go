@@ -25,6 +25,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -658,8 +659,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 	t.Run("templates only, no /v1", func(t *testing.T) {
 		mcp := testMCP()
 		mcp.Prompts, mcp.Resources = nil, nil
-		mcp.V1 = runtime.V1Options{Disable: true}
-		f := newFixture(t, fixtureOptions{opts: mcp})
+		f := newFixture(t, fixtureOptions{opts: mcp, surfaces: serve.Options{V1: qmcp.Options{Disable: true}}})
 		p := openTab(t, f.url)
 		p.waitListed()
 		if got := p.tabs(); got != "Tools:true,Resources:false" {
@@ -674,7 +674,7 @@ func TestBrowserPromptsResourcesHidden(t *testing.T) {
 		}
 	})
 	t.Run("no /v1, no prompts or resources", func(t *testing.T) {
-		f := newFixture(t, fixtureOptions{opts: runtime.Options{V1: runtime.V1Options{Disable: true}}})
+		f := newFixture(t, fixtureOptions{surfaces: serve.Options{V1: qmcp.Options{Disable: true}}})
 		p := openTab(t, f.url)
 		p.waitListed()
 		if evalJS[bool](p, visible("#views")) {

@@ -13,6 +13,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -135,7 +136,7 @@ func TestPageHistoryAndAuth(t *testing.T) {
 	}{
 		{"defaults", runtime.Options{}, serve.Options{}, "/", []string{`const HISTORY_URL = "v1/invocations";`, `const AUTH_REQUIRED = false;`, `const HUMAN_URL = "v1/human";`}},
 		{"moved, with auth", runtime.Options{AuthHook: runtime.BearerTokens("x")}, serve.Options{Explorer: explorer.Options{Prefix: "/ui"}}, "/ui/", []string{`const HISTORY_URL = "../v1/invocations";`, `const AUTH_REQUIRED = true;`, `const HUMAN_URL = "../v1/human";`}},
-		{"no /v1", runtime.Options{V1: runtime.V1Options{Disable: true}}, serve.Options{}, "/", []string{`const HISTORY_URL = "";`, `const HUMAN_URL = "";`}},
+		{"no /v1", runtime.Options{}, serve.Options{V1: qmcp.Options{Disable: true}}, "/", []string{`const HISTORY_URL = "";`, `const HUMAN_URL = "";`}},
 		{"no human requests", runtime.Options{History: history.Discard}, serve.Options{}, "/", []string{`const HISTORY_URL = "v1/invocations";`, `const HUMAN_URL = "";`}},
 	} {
 		p := page(t, &c.opts, &c.so, c.path)

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 	"github.com/toolgen-go/toolgen/runtime/ops"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -119,7 +120,7 @@ func TestOpenAPIDeclares(t *testing.T) {
 		{"open", runtime.Options{}, serve.Options{}, ".", `[]`, []string{"explorer", "v1"}},
 		{"auth hook", runtime.Options{AuthHook: runtime.BearerTokens("t")}, serve.Options{}, ".", `[{"bearerAuth":[]}]`, []string{"explorer", "v1"}},
 		{"no explorer", runtime.Options{}, serve.Options{Explorer: explorer.Options{Disable: true}}, ".", `[]`, []string{"v1"}},
-		{"no v1", runtime.Options{V1: runtime.V1Options{Disable: true}}, serve.Options{}, ".", `[]`, []string{"explorer"}},
+		{"no v1", runtime.Options{}, serve.Options{V1: qmcp.Options{Disable: true}}, ".", `[]`, []string{"explorer"}},
 		{"document moved", runtime.Options{}, serve.Options{OpenAPI: ops.EndpointOptions{Path: "/docs/v2/api.json"}}, "../..", `[]`, []string{"explorer", "v1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

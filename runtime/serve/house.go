@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 )
 
 // Options configures the handler [NewHandler] builds: one field per
@@ -22,6 +23,9 @@ type Options struct {
 	Explorer explorer.Options
 	// OXP is the OXP 1.0 surface, at /oxp by default.
 	OXP oxp.Options
+	// V1 is qmcp's /v1 API (tools, invocation history, human requests),
+	// at /v1 by default.
+	V1 qmcp.Options
 	// Health, Metrics and OpenAPI are GET /health, GET /metrics (with
 	// /metrics/json) and GET /openapi.json.
 	Health, Metrics, OpenAPI ops.EndpointOptions
@@ -40,15 +44,13 @@ type Options struct {
 // NewHandler (or ops handler) built for it on, and the HTTP requests of
 // this handler by route.
 //
-// MCP and qmcp's /v1 are still served by the core package, configured by
-// runtime.Options.MCP and V1, while issue #40 moves them to packages of
-// their own.
+// MCP is still served by the core package, configured by
+// runtime.Options.MCP, while issue #40 moves it to runtime/mcp.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	so := srv.Options()
 	mux := http.NewServeMux()
 	// Where each surface is, "" for nowhere: the explorer page and the
 	// OpenAPI document link to them.
@@ -57,8 +59,9 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		oxpAt = prefix(o.OXP.Prefix, oxp.DefaultPrefix)
 		mux.Handle(oxpAt+"/", http.StripPrefix(oxpAt, oxp.NewHandler(srv, &o.OXP)))
 	}
-	if !so.V1.Disable {
-		v1At = prefix(so.V1.Prefix, "/v1")
+	if !o.V1.Disable {
+		v1At = prefix(o.V1.Prefix, qmcp.DefaultPrefix)
+		mux.Handle(v1At+"/", http.StripPrefix(v1At, qmcp.NewHandler(srv, &o.V1)))
 	}
 	explorerAt := strings.TrimSuffix(o.Explorer.Prefix, "/")
 	if explorerAt != "" && !strings.HasPrefix(explorerAt, "/") {

@@ -155,13 +155,13 @@ func (k *Kit) prepare(rq *Request, e *Endpoint) error {
 		}
 	}
 	if e.Auth {
-		ctx, err := k.Authenticate(rq.R)
+		ctx, err := k.Authenticate(asSent(rq))
 		if err != nil {
 			return err
 		}
 		rq.Ctx = ctx
 	} else if e.OptionalAuth && k.HasHook && HasCredentials(rq.R) {
-		if ctx, err := k.Authenticate(rq.R); err == nil {
+		if ctx, err := k.Authenticate(asSent(rq)); err == nil {
 			rq.Ctx = ctx
 		}
 	}
@@ -304,4 +304,15 @@ func IdempotencyKey(h http.Header) (string, error) {
 		return "", errors.New("the Idempotency-Key header must be 1 to 128 printable ASCII characters")
 	}
 	return v, nil
+}
+
+// asSent is the request as the client sent it, for the auth hook: under
+// http.StripPrefix (a surface mounted under a prefix) the adapter's
+// request has lost the prefix, and a hook that speaks of the path (an
+// OAuth challenge's resource_metadata URL) must see all of it.
+func asSent(rq *Request) *http.Request {
+	if st := rq.St; st != nil && st.Req != nil && st.Req.Context() == rq.R.Context() {
+		return st.Req
+	}
+	return rq.R
 }

@@ -1,55 +1,89 @@
-package runtime
+// Package qmcp serves qmcp's /v1 API for a [runtime.Server]: its tools
+// API with invocation history and its human-in-the-loop API, as qmcp (a
+// Python MCP server) serves them, so that qmcp's clients work unchanged:
+//
+//	GET  /tools, POST /tools/{name}            the tools, a call
+//	GET  /invocations, /invocations/{id}       the invocation history
+//	POST /human/requests, GET /human/requests  a question for a person
+//	GET  /human/requests/{id}, POST /human/responses
+//
+// Errors are {"detail": message}, as qmcp (FastAPI) writes them.
+// [NewHandler] serves them wherever it is mounted; serve.NewHandler mounts
+// it at /v1.
+package qmcp
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 )
 
-// The /v1 tools API with invocation history (qmcp's): GET /v1/tools, POST
-// /v1/tools/{name}, GET /v1/invocations[/{id}]. Errors are {"detail": ...},
-// as qmcp (FastAPI) writes them.
+// DefaultPrefix is where serve.NewHandler mounts the surface unless
+// Options.Prefix moves it.
+const DefaultPrefix = "/v1"
 
-// defaultV1Prefix is where the /v1 surface is mounted by default.
-const defaultV1Prefix = "/v1"
-
-// V1Options configures the /v1 surface.
-type V1Options struct {
-	// Disable turns the surface off.
+// Options configures the /v1 surface.
+type Options struct {
+	// Disable and Prefix are read by serve.NewHandler, which mounts the
+	// surface at Prefix (default [DefaultPrefix]) unless Disable is set.
+	// NewHandler itself serves wherever it is mounted.
 	Disable bool
-	// Prefix moves it. Default "/v1".
-	Prefix string
+	Prefix  string
+}
+
+// handler is the /v1 surface of one server.
+type handler struct {
+	srv     *runtime.Server
+	kit     *httpkit.Kit
+	log     *slog.Logger
+	hasHook bool // the server has an auth hook: callers are told apart
+	traced  bool // the server has a tracer: calls carry the trace context
+}
+
+// NewHandler returns qmcp's /v1 API of srv, at whatever path it is mounted
+// on (serve.NewHandler mounts it at /v1). A nil opts means defaults. It is
+// a whole surface: X-Request-ID and X-Correlation-ID on every response,
+// the browser guard, the auth hook on every endpoint and srv's body
+// limit, every error as {"detail": message}.
+func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
+	o := srv.Options()
+	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), hasHook: o.AuthHook != nil, traced: o.Tracer != nil}
+	mux := http.NewServeMux()
+	h.routes(mux)
+	return surface.Wrap(srv, mux)
 }
 
 // v1 is the /v1 surface: errors are {"detail": message}, as qmcp
 // (FastAPI) writes them.
-var v1 = &httpkit.Surface{Name: SurfaceV1, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
+var v1 = &httpkit.Surface{Name: runtime.SurfaceV1, WriteError: func(w http.ResponseWriter, e *httpkit.Error) {
 	httpkit.WriteJSON(w, e.Status, struct {
 		Detail string `json:"detail"`
 	}{e.Msg})
 }}
 
-func (s *Server) v1Routes(mux *routeMux) {
-	p := strings.TrimSuffix(s.opts.V1.Prefix, "/")
-	if p == "" {
-		p = defaultV1Prefix
+func (h *handler) routes(mux *http.ServeMux) {
+	route := func(path string, methods []string, body bool, serve func(*httpkit.Request) error) {
+		mux.Handle(path, h.kit.Handle(httpkit.Endpoint{Surface: v1, Methods: methods, Auth: true, Body: body, Serve: serve}))
 	}
-	route := func(path string, methods []string, body bool, h func(*httpkit.Request) error) {
-		mux.Handle(p+path, s.kit.Handle(httpkit.Endpoint{Surface: v1, Methods: methods, Auth: true, Body: body, Serve: h}))
-	}
-	route("/tools", httpkit.MethodsGet, false, s.v1ListTools)
-	route("/tools/{name}", httpkit.MethodsPost, true, s.v1CallTool)
-	route("/invocations", httpkit.MethodsGet, false, s.v1ListInvocations)
-	route("/invocations/{id}", httpkit.MethodsGet, false, s.v1GetInvocation)
-	route("/human/requests", []string{http.MethodGet, http.MethodHead, http.MethodPost}, true, s.humanRequests)
-	route("/human/requests/{id}", httpkit.MethodsGet, false, s.getHumanRequest)
-	route("/human/responses", httpkit.MethodsPost, true, s.respondHuman)
+	route("/tools", httpkit.MethodsGet, false, h.v1ListTools)
+	route("/tools/{name}", httpkit.MethodsPost, true, h.v1CallTool)
+	route("/invocations", httpkit.MethodsGet, false, h.v1ListInvocations)
+	route("/invocations/{id}", httpkit.MethodsGet, false, h.v1GetInvocation)
+	route("/human/requests", []string{http.MethodGet, http.MethodHead, http.MethodPost}, true, h.humanRequests)
+	route("/human/requests/{id}", httpkit.MethodsGet, false, h.getHumanRequest)
+	route("/human/responses", httpkit.MethodsPost, true, h.respondHuman)
+	mux.Handle("/", h.kit.Handle(httpkit.Endpoint{Surface: v1, Methods: []string{http.MethodGet, http.MethodHead, http.MethodPost}, Serve: func(rq *httpkit.Request) error {
+		return httpkit.Refuse(http.StatusNotFound, "Not Found")
+	}}))
 }
 
 type v1Tool struct {
@@ -59,14 +93,14 @@ type v1Tool struct {
 	Version     string          `json:"version"` // toolgen's: qmcp's ToolInfo has none
 }
 
-func (s *Server) v1ListTools(rq *httpkit.Request) error {
-	tools, err := s.VisibleTools(rq.Ctx)
+func (h *handler) v1ListTools(rq *httpkit.Request) error {
+	tools, err := h.srv.VisibleTools(rq.Ctx)
 	if err != nil {
 		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {
-		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: EffectiveInputSchema(&tools[i]), Version: s.ToolVersion(&tools[i])}
+		out[i] = v1Tool{Name: tools[i].Name, Description: tools[i].Description, InputSchema: runtime.EffectiveInputSchema(&tools[i]), Version: h.srv.ToolVersion(&tools[i])}
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, struct {
 		Tools []v1Tool `json:"tools"`
@@ -92,7 +126,7 @@ type v1CallRequest struct {
 // "correlation_id": "..."}. A tool that fails, and input that fails the
 // schema, still answer 200 with an error (qmcp's client raises on any
 // other status); an unknown tool is 404.
-func (s *Server) v1CallTool(rq *httpkit.Request) error {
+func (h *handler) v1CallTool(rq *httpkit.Request) error {
 	var req v1CallRequest
 	if err := httpkit.DecodeEnvelope(rq.Body, &req, false); err != nil {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, `The body must be a JSON object: {"input": {...}, "correlation_id": "..."}; %s`, err.Error())
@@ -113,21 +147,21 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, err.Error())
 	}
 	name := rq.R.PathValue("name")
-	out := s.Invoke(rq.Ctx, &Call{Tool: name, Arguments: req.Input, Surface: SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: s.traceContext(rq.R.Header)})
+	out := h.srv.Invoke(rq.Ctx, &runtime.Call{Tool: name, Arguments: req.Input, Surface: runtime.SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: h.traceContext(rq.R.Header)})
 	switch out.Status {
-	case StatusNotFound:
+	case runtime.StatusNotFound:
 		return httpkit.Refuse(http.StatusNotFound, "Tool '%s' not found", name)
-	case StatusUnavailable:
+	case runtime.StatusUnavailable:
 		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
 	}
-	if err := policyRefusal(out); err != nil {
+	if err := surface.PolicyError(out); err != nil {
 		return err
 	}
 	resp := v1Response{InvocationID: out.InvocationID}
 	switch out.Status {
-	case StatusOK:
-		resp.Result = s.ResultValue(out)
-	case StatusInvalid:
+	case runtime.StatusOK:
+		resp.Result = h.srv.ResultValue(out)
+	case runtime.StatusInvalid:
 		parts := make([]string, 0, len(out.Issues()))
 		for _, is := range out.Issues() {
 			path := is.Path
@@ -146,7 +180,7 @@ func (s *Server) v1CallTool(rq *httpkit.Request) error {
 	return nil
 }
 
-func (s *Server) v1ListInvocations(rq *httpkit.Request) error {
+func (h *handler) v1ListInvocations(rq *httpkit.Request) error {
 	q := rq.R.URL.Query()
 	f := history.Filter{Tool: q.Get("tool_name"), Status: q.Get("status"), CorrelationID: q.Get("correlation_id"), Surface: q.Get("surface")}
 	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
@@ -156,10 +190,10 @@ func (s *Server) v1ListInvocations(rq *httpkit.Request) error {
 	if err != nil {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
-	f.Caller = s.readScope(rq.Ctx)
-	recs, total, err := s.history.List(rq.Ctx, f)
+	f.Caller = h.readScope(rq.Ctx)
+	recs, total, err := h.srv.History().List(rq.Ctx, f)
 	if err != nil {
-		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "list", "err", err)
+		h.log.ErrorContext(rq.Ctx, "history store failed", "op", "list", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
 	if recs == nil {
@@ -176,10 +210,10 @@ func (s *Server) v1ListInvocations(rq *httpkit.Request) error {
 // msgHistoryUnavailable answers a read of a history store that fails.
 const msgHistoryUnavailable = "The invocation history is unavailable."
 
-func (s *Server) v1GetInvocation(rq *httpkit.Request) error {
+func (h *handler) v1GetInvocation(rq *httpkit.Request) error {
 	id := rq.R.PathValue("id")
-	rec, err := s.history.Get(rq.Ctx, id)
-	if scope := s.readScope(rq.Ctx); err == nil && scope != nil && (rec.Caller == nil || *rec.Caller != *scope) {
+	rec, err := h.srv.History().Get(rq.Ctx, id)
+	if scope := h.readScope(rq.Ctx); err == nil && scope != nil && (rec.Caller == nil || *rec.Caller != *scope) {
 		// Another caller's invocation is not found: that it exists is
 		// not this caller's to know.
 		err = history.ErrNotFound
@@ -188,37 +222,42 @@ func (s *Server) v1GetInvocation(rq *httpkit.Request) error {
 	case errors.Is(err, history.ErrNotFound):
 		return httpkit.Refuse(http.StatusNotFound, "Invocation '%s' not found", httpkit.Truncate(id, httpkit.MaxIDLength))
 	case err != nil:
-		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "get", "err", err)
+		h.log.ErrorContext(rq.Ctx, "history store failed", "op", "get", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHistoryUnavailable)
 	}
 	httpkit.WriteJSON(rq.W, http.StatusOK, rec)
 	return nil
 }
 
-// ScopeHistoryRead is the scope that lets a caller read every caller's
-// invocations; without it, behind an auth hook, a caller reads its own.
-const ScopeHistoryRead = "history:read"
-
 // readScope is whose invocations the caller ctx names may read: nil for
 // all (no auth hook: one caller; or the history:read scope), else its own
 // (its principal's subject).
-func (s *Server) readScope(ctx context.Context) *string {
-	return s.ownUnless(ctx, ScopeHistoryRead)
+func (h *handler) readScope(ctx context.Context) *string {
+	return h.ownUnless(ctx, runtime.ScopeHistoryRead)
 }
 
 // ownUnless is whose records the caller ctx names may see: nil for all
 // (no auth hook: one caller; or a principal with any of scopes), else
 // its own (its identity, callerID).
-func (s *Server) ownUnless(ctx context.Context, scopes ...string) *string {
-	if s.opts.AuthHook == nil {
+func (h *handler) ownUnless(ctx context.Context, scopes ...string) *string {
+	if !h.hasHook {
 		return nil
 	}
-	p, _ := PrincipalFromContext(ctx)
+	p, _ := runtime.PrincipalFromContext(ctx)
 	for _, sc := range scopes {
 		if p.HasScopes(sc) {
 			return nil
 		}
 	}
-	id := s.callerID(ctx)
+	id := h.srv.CallerID(ctx)
 	return &id
+}
+
+// traceContext is the W3C trace context of the request's headers, for
+// the server's tracer to continue; nil when nothing traces.
+func (h *handler) traceContext(hd http.Header) map[string]string {
+	if !h.traced {
+		return nil
+	}
+	return httpkit.TraceHeaders(hd)
 }

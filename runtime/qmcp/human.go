@@ -1,4 +1,4 @@
-package runtime
+package qmcp
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
@@ -47,18 +48,18 @@ const (
 )
 
 // humanStore is the history store's human requests, or a 501.
-func (s *Server) humanStore() (history.Humans, error) {
-	h, ok := s.history.(history.Humans)
+func (h *handler) humanStore() (history.Humans, error) {
+	humans, ok := h.srv.History().(history.Humans)
 	if !ok {
 		return nil, httpkit.Refuse(http.StatusNotImplemented, "This server's history store does not keep human requests.")
 	}
-	return h, nil
+	return humans, nil
 }
 
 // humanScope is whose human requests the caller ctx names may see: nil
 // for all, else the requests it made.
-func (s *Server) humanScope(ctx context.Context) *string {
-	return s.ownUnless(ctx, ScopeApprovals, ScopeHistoryRead)
+func (h *handler) humanScope(ctx context.Context) *string {
+	return h.ownUnless(ctx, runtime.ScopeApprovals, runtime.ScopeHistoryRead)
 }
 
 // humanCreateBody is the body of POST /v1/human/requests.
@@ -72,15 +73,15 @@ type humanCreateBody struct {
 	CorrelationID  *string         `json:"correlation_id"`
 }
 
-func (s *Server) humanRequests(rq *httpkit.Request) error {
+func (h *handler) humanRequests(rq *httpkit.Request) error {
 	if rq.R.Method == http.MethodPost {
-		return s.createHumanRequest(rq)
+		return h.createHumanRequest(rq)
 	}
-	return s.listHumanRequests(rq)
+	return h.listHumanRequests(rq)
 }
 
-func (s *Server) createHumanRequest(rq *httpkit.Request) error {
-	humans, err := s.humanStore()
+func (h *handler) createHumanRequest(rq *httpkit.Request) error {
+	humans, err := h.humanStore()
 	if err != nil {
 		return err
 	}
@@ -119,12 +120,12 @@ func (s *Server) createHumanRequest(rq *httpkit.Request) error {
 	if ctx := bytes.TrimSpace(b.Context); len(ctx) > 0 && string(ctx) != "null" {
 		req.Context = ctx
 	}
-	req.Caller = s.callerRef(rq.Ctx)
+	req.Caller = h.callerRef(rq.Ctx)
 	switch err := humans.CreateRequest(rq.Ctx, req); {
 	case errors.Is(err, history.ErrExists):
 		return httpkit.Refuse(http.StatusConflict, "Request with ID '%s' already exists", req.ID)
 	case err != nil:
-		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "create human request", "err", err)
+		h.log.ErrorContext(rq.Ctx, "history store failed", "op", "create human request", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	// What the store keeps (its times truncated), as it will read back.
@@ -142,8 +143,8 @@ func (s *Server) createHumanRequest(rq *httpkit.Request) error {
 
 const msgHumansUnavailable = "The human requests are unavailable."
 
-func (s *Server) listHumanRequests(rq *httpkit.Request) error {
-	humans, err := s.humanStore()
+func (h *handler) listHumanRequests(rq *httpkit.Request) error {
+	humans, err := h.humanStore()
 	if err != nil {
 		return err
 	}
@@ -156,10 +157,10 @@ func (s *Server) listHumanRequests(rq *httpkit.Request) error {
 	if err != nil {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}
-	f.Caller = s.humanScope(rq.Ctx)
+	f.Caller = h.humanScope(rq.Ctx)
 	reqs, total, err := humans.ListRequests(rq.Ctx, f)
 	if err != nil {
-		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "list human requests", "err", err)
+		h.log.ErrorContext(rq.Ctx, "history store failed", "op", "list human requests", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	if reqs == nil {
@@ -197,27 +198,27 @@ func pageParams(limit, offset string, l, o *int) error {
 
 // visibleRequest reads request id as the caller ctx may see it: another
 // caller's request is not found, as its invocations are not.
-func (s *Server) visibleRequest(ctx context.Context, humans history.Humans, id string) (*history.Request, *history.Response, error) {
+func (h *handler) visibleRequest(ctx context.Context, humans history.Humans, id string) (*history.Request, *history.Response, error) {
 	req, resp, err := humans.GetRequest(ctx, id)
-	if scope := s.humanScope(ctx); err == nil && scope != nil && (req.Caller == nil || *req.Caller != *scope) {
+	if scope := h.humanScope(ctx); err == nil && scope != nil && (req.Caller == nil || *req.Caller != *scope) {
 		err = history.ErrRequestNotFound
 	}
 	switch {
 	case errors.Is(err, history.ErrRequestNotFound):
 		return nil, nil, httpkit.Refuse(http.StatusNotFound, "Request '%s' not found", httpkit.Truncate(id, httpkit.MaxIDLength))
 	case err != nil:
-		s.log.ErrorContext(ctx, "history store failed", "op", "get human request", "err", err)
+		h.log.ErrorContext(ctx, "history store failed", "op", "get human request", "err", err)
 		return nil, nil, httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
 	return req, resp, nil
 }
 
-func (s *Server) getHumanRequest(rq *httpkit.Request) error {
-	humans, err := s.humanStore()
+func (h *handler) getHumanRequest(rq *httpkit.Request) error {
+	humans, err := h.humanStore()
 	if err != nil {
 		return err
 	}
-	req, resp, err := s.visibleRequest(rq.Ctx, humans, rq.R.PathValue("id"))
+	req, resp, err := h.visibleRequest(rq.Ctx, humans, rq.R.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -236,8 +237,8 @@ type humanRespondBody struct {
 	Metadata    json.RawMessage `json:"response_metadata"`
 }
 
-func (s *Server) respondHuman(rq *httpkit.Request) error {
-	humans, err := s.humanStore()
+func (h *handler) respondHuman(rq *httpkit.Request) error {
+	humans, err := h.humanStore()
 	if err != nil {
 		return err
 	}
@@ -256,11 +257,11 @@ func (s *Server) respondHuman(rq *httpkit.Request) error {
 	if m := bytes.TrimSpace(b.Metadata); len(m) > 0 && string(m) != "null" && m[0] != '{' {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, `"response_metadata" must be an object.`)
 	}
-	req, _, err := s.visibleRequest(rq.Ctx, humans, *b.RequestID)
+	req, _, err := h.visibleRequest(rq.Ctx, humans, *b.RequestID)
 	if err != nil {
 		return err
 	}
-	by, err := s.responder(rq.Ctx, req, b.RespondedBy)
+	by, err := h.responder(rq.Ctx, req, b.RespondedBy)
 	if err != nil {
 		return err
 	}
@@ -278,12 +279,12 @@ func (s *Server) respondHuman(rq *httpkit.Request) error {
 		if he := answerError(err); he != nil && !errors.Is(he, errStoreFailed) {
 			return he // answered, expired or withdrawn meanwhile
 		}
-		s.log.ErrorContext(rq.Ctx, "history store failed", "op", "respond", "err", err)
+		h.log.ErrorContext(rq.Ctx, "history store failed", "op", "respond", "err", err)
 		return httpkit.Refuse(http.StatusServiceUnavailable, msgHumansUnavailable)
 	}
-	s.waiters.answered(req.ID)
+	h.srv.NotifyAnswered(req.ID)
 	if req.Tool != "" {
-		s.log.InfoContext(rq.Ctx, "approval answered", "tool", req.Tool, "invocation_id", req.ID, "answer", resp.Response, "by", who(by))
+		h.log.InfoContext(rq.Ctx, "approval answered", "tool", req.Tool, "invocation_id", req.ID, "answer", resp.Response, "by", who(by))
 	}
 	c, _ := history.CheckResponse(resp)
 	httpkit.WriteJSON(rq.W, http.StatusCreated, struct {
@@ -321,9 +322,9 @@ func answerError(err error) error {
 // approval request, the principal, who must hold the scope approvals and
 // not be the caller; for any other, who the body names, else the
 // principal.
-func (s *Server) responder(ctx context.Context, req *history.Request, named *string) (*string, error) {
-	p, _ := PrincipalFromContext(ctx)
-	sub := s.callerRef(ctx)
+func (h *handler) responder(ctx context.Context, req *history.Request, named *string) (*string, error) {
+	p, _ := runtime.PrincipalFromContext(ctx)
+	sub := h.callerRef(ctx)
 	if req.Tool == "" {
 		if named != nil && *named != "" {
 			return named, nil
@@ -331,9 +332,9 @@ func (s *Server) responder(ctx context.Context, req *history.Request, named *str
 		return sub, nil
 	}
 	switch {
-	case s.opts.AuthHook == nil || !p.HasScopes(ScopeApprovals):
+	case !h.hasHook || !p.HasScopes(runtime.ScopeApprovals):
 		return nil, &httpkit.Error{Status: http.StatusForbidden, Msg: `Answering the approval of a tool's call needs the scope "approvals".`,
-			Header: map[string]string{"WWW-Authenticate": `Bearer error="insufficient_scope", scope="` + ScopeApprovals + `"`}}
+			Header: map[string]string{"WWW-Authenticate": `Bearer error="insufficient_scope", scope="` + runtime.ScopeApprovals + `"`}}
 	case sub == nil || req.Caller != nil && *req.Caller == *sub:
 		return nil, httpkit.Refuse(http.StatusForbidden, "The caller of a tool cannot approve its own call.")
 	}
@@ -357,4 +358,21 @@ func pythonList(xs []string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// callerRef is the caller's identity as history keeps it: nil for the
+// anonymous caller.
+func (h *handler) callerRef(ctx context.Context) *string {
+	if id := h.srv.CallerID(ctx); id != "" {
+		return &id
+	}
+	return nil
+}
+
+// who names who answered, for the log.
+func who(p *string) string {
+	if p == nil || *p == "" {
+		return "an operator"
+	}
+	return *p
 }
