@@ -5,13 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"net"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
-
-	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Policy on the tool: what a tool declares (Tool.Scopes, RateLimit,
@@ -97,34 +92,6 @@ func (s *Server) callerKey(ctx context.Context) string {
 		return "addr:" + host
 	}
 	return ""
-}
-
-// policyRefusal is the HTTP refusal of a call the policy stopped, for the
-// surfaces that answer one with a status of its own: 403 with the
-// insufficient_scope challenge (RFC 6750), 429 with Retry-After. Nil for
-// any other outcome.
-func policyRefusal(out *Outcome) *httpkit.Error {
-	switch out.Status {
-	case StatusForbidden:
-		e, _ := out.Err.(*ScopeError)
-		challenge := `Bearer error="insufficient_scope"`
-		if e != nil {
-			challenge += `, scope="` + strings.Join(e.Required, " ") + `"`
-		}
-		return &httpkit.Error{Status: http.StatusForbidden, Msg: out.Err.Error(), Header: map[string]string{"WWW-Authenticate": challenge}}
-	case StatusConflict:
-		return &httpkit.Error{Status: http.StatusConflict, Msg: out.Err.Error()}
-	case StatusUnrecorded:
-		return &httpkit.Error{Status: http.StatusServiceUnavailable, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": "1"}}
-	case StatusRateLimited:
-		wait := time.Second
-		if te, ok := out.Err.(*ToolError); ok && te.RetryAfter > 0 {
-			wait = te.RetryAfter
-		}
-		secs := int((wait + time.Second - 1) / time.Second)
-		return &httpkit.Error{Status: http.StatusTooManyRequests, Msg: out.Err.Error(), Header: map[string]string{"Retry-After": strconv.Itoa(secs)}}
-	}
-	return nil
 }
 
 // declaredScopes are the scopes a fixed list's tools declare, each once,

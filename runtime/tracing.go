@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
@@ -67,15 +66,6 @@ type MCPInfo struct {
 	// TraceContext is the W3C trace context the client sent in the
 	// request's params._meta ("traceparent", "tracestate", "baggage").
 	TraceContext map[string]string
-}
-
-// traceContext is the W3C trace context of an HTTP request's headers
-// (Call.TraceContext), or nil when it has none or nothing traces.
-func (s *Server) traceContext(h http.Header) map[string]string {
-	if s.opts.Tracer == nil {
-		return nil
-	}
-	return httpkit.TraceHeaders(h)
 }
 
 // traceMeta is the W3C trace context in an MCP request's _meta, or nil.

@@ -10,11 +10,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
-// plain is a tool handler that answers "result here".
-func plain(context.Context, json.RawMessage) (*runtime.Result, error) {
-	return runtime.TextResult("result here"), nil
-}
-
 // qmcpTools are two tools shaped like qmcp's example server's.
 func qmcpTools() runtime.ToolList {
 	return runtime.ToolList{{
