@@ -493,9 +493,10 @@ func (c valuesCtx) Value(k any) any {
 // (cancellation, session), with the values of the context the auth hook
 // returned for the HTTP request that carried it. In a session, the SDK's
 // context belongs to the request that opened the session, so the caller
-// is found anew for each request: in its TokenInfo (a bearer token, see
-// withTokenInfo), else by running the auth hook again on the request's
-// headers. A request the hook now refuses is refused.
+// is found anew for each request, in its TokenInfo (see withTokenInfo):
+// the hook ran once, on the serving path. A request that comes with
+// headers but without the serving path's TokenInfo (none does) has its
+// headers run through the hook here, so that no request goes unchecked.
 //
 // Over /sse a message carries no HTTP request of its own: the session's
 // context is the authenticated stream's (see serveSSE), and each message

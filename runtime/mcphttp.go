@@ -624,25 +624,36 @@ func sdkMessage(status int, text string) string {
 	return "Bad request: " + strings.ToLower(http.StatusText(status)) + "."
 }
 
-// withTokenInfo puts h behind the SDK's bearer-token middleware when the
-// server has an auth hook, so that a request's identity reaches the SDK
-// (its session binding, RequestExtra.TokenInfo) the SDK's way. Its
-// verifier is the auth hook itself. Only requests that carry a bearer
-// token go through it: the SDK has no way to carry another kind of
-// credential (auth.RequireBearerToken is the only setter of
-// RequestExtra.TokenInfo), and for those the hook runs again on the
-// headers the SDK does carry (see requestContext).
+// withTokenInfo hands the caller the serving path authenticated to the
+// SDK, so that its session binding (RequestExtra.TokenInfo) and each
+// request of a session know who calls without running the auth hook
+// again: the hook runs once per HTTP request, on the serving path, and
+// the request reaches h in the context it returned. The SDK's only setter
+// of TokenInfo is its bearer-token middleware, so every request goes
+// through it, with a verifier that reads the caller from the request's
+// context rather than from the token. A request whose credentials are not
+// one bearer token (an API key, a cookie) passes it on a copy that
+// carries a placeholder token, and h gets the request's own headers back.
 func (s *Server) withTokenInfo(h http.Handler) http.Handler {
 	if s.opts.AuthHook == nil {
 		return h
 	}
-	bearer := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	opts := &auth.RequireBearerTokenOptions{AllowMissingExpiration: true}
+	bearer := auth.RequireBearerToken(s.tokenInfo, opts)(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := bearerToken(r); err == nil {
-			bearer.ServeHTTP(w, r)
+		if f := strings.Fields(r.Header.Get("Authorization")); len(f) == 2 && strings.EqualFold(f[0], "bearer") {
+			bearer.ServeHTTP(w, r) // the SDK's own reading of a bearer token
 			return
 		}
-		h.ServeHTTP(w, r)
+		own := r.Header
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.Header = own.Clone()
+		r2.Header.Set("Authorization", "Bearer authenticated-by-toolgen")
+		auth.RequireBearerToken(s.tokenInfo, opts)(http.HandlerFunc(func(w http.ResponseWriter, r3 *http.Request) {
+			r3.Header = own
+			h.ServeHTTP(w, r3)
+		})).ServeHTTP(w, r2)
 	})
 }
 
@@ -650,15 +661,11 @@ func (s *Server) withTokenInfo(h http.Handler) http.Handler {
 // hook returned, which the call runs in.
 const tokenContextKey = "toolgen.context"
 
-// verifyToken is the SDK's token verifier: the auth hook, run on the
-// request. The TokenInfo names the caller (UserID binds a session to it)
-// and carries the hook's context.
-func (s *Server) verifyToken(ctx context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-	hctx, err := s.Authenticate(r)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", auth.ErrInvalidToken, err)
-	}
-	// No Expiration: the hook checked it (with its leeway), and a
-	// static token has none.
-	return &auth.TokenInfo{UserID: s.owner(hctx), Extra: map[string]any{tokenContextKey: hctx}}, nil
+// tokenInfo is the SDK's token verifier: the caller the serving path
+// authenticated, from the request's context (the auth hook's), whatever
+// the token. UserID binds a session to the caller; Extra carries the
+// hook's context for each request (requestContext). No Expiration: the
+// hook checked it (with its leeway), and a static token has none.
+func (s *Server) tokenInfo(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+	return &auth.TokenInfo{UserID: s.owner(ctx), Extra: map[string]any{tokenContextKey: ctx}}, nil
 }

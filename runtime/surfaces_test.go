@@ -458,3 +458,81 @@ func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
 		})
 	}
 }
+
+// The auth hook runs once per HTTP request, whatever the surface: MCP's
+// sessions included, whose requests reach the SDK with the caller the
+// serving path found (a bearer token, or any other credential).
+func TestAuthHookRunsOncePerRequest(t *testing.T) {
+	tool := runtime.MustNewTool("forecast", "A forecast.", func(ctx context.Context, in forecastArgs) (string, error) {
+		return "sunny in " + in.City, nil
+	})
+	var runs atomic.Int64
+	counted := func(hook runtime.AuthHook) runtime.AuthHook {
+		return func(r *http.Request) (context.Context, error) {
+			runs.Add(1)
+			return hook(r)
+		}
+	}
+	t.Run("bearer token", func(t *testing.T) {
+		s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{AllowExecute: true, AuthHook: counted(runtime.BearerTokens(goodToken)), Logger: discardLogger()})
+		hs := httptest.NewServer(house(s))
+		defer hs.Close()
+		for _, sf := range surfaces(t, hs.URL, goodToken) {
+			runs.Store(0)
+			resp, err := http.DefaultClient.Do(sf.request(t, hs.URL, "forecast", []byte(`{"city":"Paris"}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !sf.ran(resp.StatusCode, string(b)) {
+				t.Errorf("%s: %d %s", sf.name, resp.StatusCode, b)
+			}
+			if n := runs.Load(); n != 1 && !sf.validate {
+				t.Errorf("%s: the auth hook ran %d times for one request", sf.name, n)
+			}
+		}
+	})
+	t.Run("API key, MCP session", func(t *testing.T) {
+		s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{AuthHook: counted(runtime.APIKeys("X-Api-Key", "k1")), Logger: discardLogger()})
+		hs := httptest.NewServer(house(s))
+		defer hs.Close()
+		send := func(body, sid string) (*http.Response, string) {
+			r, _ := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			r.Header.Set("X-Api-Key", "k1")
+			if sid != "" {
+				r.Header.Set("Mcp-Session-Id", sid)
+				r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+			}
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return resp, string(b)
+		}
+		runs.Store(0)
+		resp, _ := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "")
+		sid := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != 200 || sid == "" || runs.Load() != 1 {
+			t.Fatalf("initialize: %d, session %q, the hook ran %d times", resp.StatusCode, sid, runs.Load())
+		}
+		for _, step := range []string{
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}}`,
+		} {
+			runs.Store(0)
+			resp, body := send(step, sid)
+			if resp.StatusCode/100 != 2 || strings.Contains(body, `"error"`) {
+				t.Errorf("%s: %d %s", step, resp.StatusCode, body)
+			}
+			if n := runs.Load(); n != 1 {
+				t.Errorf("%s: the auth hook ran %d times for one request", step, n)
+			}
+		}
+	})
+}
