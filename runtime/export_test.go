@@ -3,6 +3,8 @@ package runtime
 import (
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"time"
 )
 
 // house is a server's whole house, every surface mounted as
@@ -31,3 +33,23 @@ type validateResponse struct {
 	Valid  bool              `json:"valid"`
 	Errors []ValidationIssue `json:"errors,omitempty"`
 }
+
+// SetLimiterClock makes s's rate limits read the time from now: a test
+// whose calls go over a real socket moves the windows on by hand rather
+// than waiting them out.
+func SetLimiterClock(s *Server, now func() time.Time) { s.limiter.now = now }
+
+// FakeClock is a clock a test moves on by hand.
+type FakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewFakeClock returns a clock at a fixed instant.
+func NewFakeClock() *FakeClock { return &FakeClock{t: time.Unix(1_700_000_000, 0)} }
+
+// Now is the clock's time.
+func (c *FakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+// Advance moves the clock on by d.
+func (c *FakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
