@@ -191,31 +191,6 @@ func TestOperatorApprovalOnEverySurface(t *testing.T) {
 	}
 }
 
-// A call nobody approves in time fails, unrun; history says it expired.
-func TestOperatorApprovalExpires(t *testing.T) {
-	as := newApprovalServer(t, func(o *runtime.Options) { o.ApprovalTimeout = time.Second })
-	agent := token(t, "agent", nil)
-	body := expect(t, "POST", as.url+"/v1/tools/deploy", agent, `{"input":{"env":"prod"}}`, 200, "")
-	if !strings.Contains(body, "Nobody approved the call of deploy within 1s; it was not run.") || as.runs.Load() != 0 {
-		t.Fatalf("an unanswered call: %s", body)
-	}
-	var resp struct {
-		InvocationID string `json:"invocation_id"`
-	}
-	json.Unmarshal([]byte(body), &resp)
-	var rec struct {
-		Status   string
-		Approval struct{ Decision string }
-	}
-	get(t, as.url+"/v1/invocations/"+resp.InvocationID, agent, &rec)
-	if rec.Status != "failed" || rec.Approval.Decision != "expired" {
-		t.Errorf("the record: %+v", rec)
-	}
-	if b := expect(t, "GET", as.url+"/v1/human/requests/"+resp.InvocationID, agent, "", 200, ""); !strings.Contains(b, `"status":"expired"`) {
-		t.Errorf("the request: %s", b)
-	}
-}
-
 // A caller that goes away withdraws its request.
 func TestOperatorApprovalCancelled(t *testing.T) {
 	as := newApprovalServer(t, nil)

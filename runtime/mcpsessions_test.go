@@ -7,6 +7,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
@@ -36,7 +37,7 @@ func postMCP(t *testing.T, url, sid, msg string, header ...string) (int, string,
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,51 +48,54 @@ const mcpPing = `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 
 // Abandoned sessions go once idle: the goroutines, the memory and the
 // server's table of them come back near where they were (the issue's
-// 10,000 sessions, scaled down with a short timeout).
+// 10,000 sessions, scaled down). The idle timeout (an hour) passes in a
+// synctest bubble, the requests served in process.
 func TestMCPAbandonedSessionsExpire(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens a thousand sessions")
 	}
-	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Second, MaxSessions: -1, MaxSessionsPerCaller: -1}})
-	hs := newHTTPTest(s)
-	defer hs.Close()
-	openSession(t, hs.URL) // warm up the client's and the server's pools
-	settle := func() (int, uint64) {
-		goruntime.GC()
-		var ms goruntime.MemStats
-		goruntime.ReadMemStats(&ms)
-		return goruntime.NumGoroutine(), ms.HeapInuse
-	}
-	time.Sleep(300 * time.Millisecond)
-	baseG, baseHeap := settle()
+	synctest.Test(t, func(t *testing.T) {
+		s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Hour, MaxSessions: -1, MaxSessionsPerCaller: -1}})
+		testClient = &http.Client{Transport: InProcessTransport{Handler: houseOf(s)}}
+		defer func() { testClient = http.DefaultClient }()
+		const url = "http://in-process"
+		openSession(t, url) // warm up the server's pools
+		settle := func() (int, uint64) {
+			synctest.Wait()
+			goruntime.GC()
+			var ms goruntime.MemStats
+			goruntime.ReadMemStats(&ms)
+			return goruntime.NumGoroutine(), ms.HeapInuse
+		}
+		baseG, baseHeap := settle()
 
-	const n = 1000
-	peak := 0
-	for i := range n {
-		openSession(t, hs.URL)
-		if i%100 == 99 {
-			peak = max(peak, goruntime.NumGoroutine())
+		const n = 1000
+		peak := 0
+		for i := range n {
+			openSession(t, url)
+			if i%100 == 99 {
+				peak = max(peak, goruntime.NumGoroutine())
+			}
 		}
-	}
-	if peak < baseG+100 {
-		t.Fatalf("at most %d goroutines with sessions open (baseline %d): the test does not see sessions", peak, baseG)
-	}
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+		if peak < baseG+100 {
+			t.Fatalf("at most %d goroutines with sessions open (baseline %d): the test does not see sessions", peak, baseG)
+		}
+		if live := countSessions(s); live < n {
+			t.Fatalf("%d sessions open, want %d", live, n+1)
+		}
+		time.Sleep(time.Hour + time.Minute) // every session idle past its timeout
 		g, heap := settle()
-		live := countSessions(s)
-		if live == 0 && g <= baseG+10 && heap <= baseHeap+8<<20 {
-			break
-		}
-		if time.Now().After(deadline) {
+		if live := countSessions(s); live != 0 || g > baseG+10 || heap > baseHeap+8<<20 {
 			t.Fatalf("after the idle timeout: %d sessions, %d goroutines (baseline %d), heap %d KiB (baseline %d KiB)", live, g, baseG, heap>>10, baseHeap>>10)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	openSession(t, hs.URL)
-	if size := s.mcp.sessions.len(); size > 64 {
-		t.Errorf("the session table holds %d entries after the sessions closed", size)
-	}
+		openSession(t, url)
+		if size := s.mcp.sessions.len(); size > 64 {
+			t.Errorf("the session table holds %d entries after the sessions closed", size)
+		}
+		for ss := range s.mcp.srv.Sessions() {
+			ss.Close() // the bubble ends when its goroutines have
+		}
+	})
 }
 
 func countSessions(s *Server) int {

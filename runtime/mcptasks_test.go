@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -32,6 +33,8 @@ type taskClient struct {
 	url   string
 	token string
 	n     atomic.Int64
+	// client sends the requests; nil means http.DefaultClient.
+	client *http.Client
 }
 
 // rpc sends one request and returns its result, or its error object.
@@ -61,7 +64,11 @@ func (c *taskClient) rpc(method string, params map[string]any) (result, rpcErr m
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := c.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -478,37 +485,33 @@ func TestMCPTaskRequired(t *testing.T) {
 }
 
 // TestMCPTaskExpires: past its TTL a task still running is stopped, and
-// tasks/get no longer finds it.
+// tasks/get no longer finds it. The TTL (an hour) passes in a synctest
+// bubble, the requests served in process.
 func TestMCPTaskExpires(t *testing.T) {
-	g := newGate()
-	opts := discardLog()
-	opts.MCP.TaskTTL = time.Second
-	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts)))
-	defer hs.Close()
-	c := &taskClient{t: t, url: hs.URL}
-	id := c.create("slow", nil)
-	if res, _ := c.rpc("tools/call", map[string]any{"name": "slow"}); res["ttlMs"] != float64(1000) {
-		t.Errorf("ttlMs %v", res["ttlMs"])
-	}
-	select {
-	case cause := <-g.ended:
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		opts := discardLog()
+		opts.MCP.TaskTTL = time.Hour
+		h := house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
+		c := &taskClient{t: t, url: "http://in-process", client: &http.Client{Transport: runtime.InProcessTransport{Handler: h}}}
+		start := time.Now()
+		id := c.create("slow", nil)
+		if res, _ := c.rpc("tools/call", map[string]any{"name": "slow"}); res["ttlMs"] != float64(time.Hour/time.Millisecond) {
+			t.Errorf("ttlMs %v", res["ttlMs"])
+		}
+		cause := <-g.ended // twice: both calls are tasks of an hour
+		<-g.ended
 		if cause == nil || !strings.Contains(cause.Error(), "expired") {
 			t.Errorf("the handler's ctx ended with %v", cause)
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("the handler ran past its task's TTL")
-	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		_, e := c.get(id)
-		if e != nil && e["code"] == float64(-32602) {
-			break
+		if d := time.Since(start); d != time.Hour {
+			t.Errorf("the task ran for %v, want its TTL's hour", d)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("task %s still read a minute past its TTL", id)
+		time.Sleep(time.Second) // just past the TTL, in the bubble's time
+		if _, e := c.get(id); e == nil || e["code"] != float64(-32602) {
+			t.Errorf("task %s past its TTL: %v", id, e)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
 }
 
 func mustJSON(v any) string {
