@@ -75,19 +75,29 @@ func (s *Server) Extension(key any, newV func() any) any {
 	return v
 }
 
-// ToolValue returns the value kept with the outcome's tool under key,
-// made by newV the first time: per-tool state of a middleware (the
-// metrics series a tool's calls count in), found with the rest of what a
-// call looks up once, without a map lookup. It lasts as long as the
-// tool's schemas stay the same. newV is called with no lock held and may
-// be called twice by calls racing; one value is kept. Nil when the
-// outcome has no tool the pipeline looked up (a middleware's own).
-func (o *Outcome) ToolValue(key any, newV func() any) any {
+// ToolSlot names a place that middleware keeps per-tool state in
+// (Outcome.ToolValue): a metrics middleware's series of each tool. Make
+// one with NewToolSlot, once per middleware.
+type ToolSlot struct{ i int }
+
+var toolSlots atomic.Int64
+
+// NewToolSlot returns a new, unused ToolSlot.
+func NewToolSlot() ToolSlot { return ToolSlot{int(toolSlots.Add(1))} }
+
+// ToolValue returns the value kept with the outcome's tool in slot, made
+// by newV the first time: per-tool state of a middleware (the metrics
+// series a tool's calls count in), found with the rest of what a call
+// looks up once, without a map lookup or an allocation. It lasts as long
+// as the tool's schemas stay the same. newV may be called twice by calls
+// racing; one value is kept. Nil when the outcome has no tool the
+// pipeline looked up (a middleware's own).
+func (o *Outcome) ToolValue(slot ToolSlot, newV func() any) any {
 	ct := o.derived()
 	if ct == nil {
 		return nil
 	}
-	return ct.values.get(key, newV)
+	return ct.values.get(slot.i, newV)
 }
 
 // Health reports whether the server can record calls: its history store
@@ -144,20 +154,21 @@ func (s *Server) storeError(op string) {
 	v.(*atomic.Uint64).Add(1)
 }
 
-// valueList is a short list of values by key, read without a lock; a new
-// entry copies it. A tool's calls come on a few surfaces with a few
-// outcomes: its metrics series are a handful.
+// valueList is a short list of values by slot, read without a lock; a new
+// entry copies it. A server has a middleware or two that keep per-tool
+// state.
 type valueList struct {
 	mu      sync.Mutex // serialises adding
 	entries atomic.Pointer[[]valueItem]
 }
 
 type valueItem struct {
-	key, v any
+	key int
+	v   any
 }
 
 // get returns the value of key k, made by newV the first time.
-func (l *valueList) get(k any, newV func() any) any {
+func (l *valueList) get(k int, newV func() any) any {
 	if v, ok := l.find(k); ok {
 		return v
 	}
@@ -176,7 +187,7 @@ func (l *valueList) get(k any, newV func() any) any {
 	return v
 }
 
-func (l *valueList) find(k any) (any, bool) {
+func (l *valueList) find(k int) (any, bool) {
 	if p := l.entries.Load(); p != nil {
 		for _, it := range *p {
 			if it.key == k {

@@ -129,12 +129,12 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		h.opts = *opts
 	}
 	h.page = sync.OnceValue(func() page { return renderPage(&o, &h.opts, srv.History()) })
-	mux := http.NewServeMux()
+	mux := surface.NewMux()
 	h.routes(mux)
-	return surface.Wrap(srv, mux)
+	return mux.Handler(srv)
 }
 
-func (h *handler) routes(mux *http.ServeMux) {
+func (h *handler) routes(mux *surface.Mux) {
 	p := ""
 	get := func(path string, serve func(*httpkit.Request) error, auth bool) {
 		mux.Handle(p+path, h.kit.Handle(httpkit.Endpoint{Surface: explorer, Methods: httpkit.MethodsGet, Auth: auth, Serve: serve}))

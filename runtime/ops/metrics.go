@@ -57,6 +57,8 @@ type metrics struct {
 	// and serve the outcomes that carry no tool looked up (a refusal
 	// before validation, a middleware's own outcome).
 	invocationSeries, durationSeries, requestSeries sync.Map
+	// slot is where the series of each tool's calls are kept with it.
+	slot runtime.ToolSlot
 }
 
 type invocationKey struct {
@@ -68,7 +70,8 @@ type durationKey struct{ tool, surface string }
 
 func newMetrics(srv *runtime.Server) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
+		slot: runtime.NewToolSlot(),
+		reg:  prometheus.NewRegistry(),
 		invocations: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolgen_invocations_total",
 			Help: "Tool invocations, by tool, surface and outcome (ok, failed, invalid, timeout).",
@@ -111,27 +114,27 @@ func (m *metrics) middleware(next runtime.InvokeFunc) runtime.InvokeFunc {
 // as out did counts in: from the tool's own list when the pipeline looked
 // the tool up (see Outcome.ToolValue), else from the server's maps.
 func (m *metrics) callSeries(out *runtime.Outcome, surface string) (prometheus.Counter, prometheus.Observer) {
-	v := out.ToolValue(callLabels{m, surface, out.Status}, func() any {
-		return callSeries{m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)}
-	})
+	v := out.ToolValue(m.slot, func() any { return new(toolSeries) })
 	if v == nil {
 		return m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)
 	}
-	e := v.(callSeries)
+	e := v.(*toolSeries).get(callLabels{surface, out.Status}, func() callSeries {
+		return callSeries{m.invocation(out.Tool.Name, surface, out.Status), m.duration(out.Tool.Name, surface)}
+	})
 	return e.calls, e.took
 }
 
-// A call's series are kept with its tool (Outcome.ToolValue), by
-// surface and outcome, found with what every call looks up anyway: the
-// server's sync.Maps hash their struct keys through the key's type, about
-// 400 instructions a lookup and two lookups a call (issue #27).
+// toolSeries are the series one tool's calls count in, by surface and
+// outcome, kept with the tool (Outcome.ToolValue, in the metrics' slot),
+// found with what every call looks up anyway: the server's sync.Maps hash
+// their struct keys through the key's type, about 400 instructions a
+// lookup and two lookups a call (issue #27).
+type toolSeries = seriesList[callLabels, callSeries]
 
-// callLabels are a call's labels, and the metrics they are of: an
-// outcome may come from another server's Invoke (a middleware that
-// forwards calls), and its tool's list then holds that server's series
-// too.
+// callLabels are a call's labels. (An outcome from another server's
+// Invoke, a middleware that forwards calls, keeps each server's series in
+// that server's metrics' own slot.)
 type callLabels struct {
-	m       *metrics
 	surface string
 	status  runtime.Status
 }

@@ -119,12 +119,12 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	if h.toolkit == "" {
 		h.toolkit = "Tools"
 	}
-	mux := http.NewServeMux()
+	mux := surface.NewMux()
 	mux.Handle("/health", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Serve: h.health}))
 	mux.Handle("/tools", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Auth: !h.opts.PublicListing, Serve: h.list}))
 	mux.Handle("/tools/call", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsPost, Auth: true, Body: true, Serve: h.call}))
 	mux.Handle("/", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: []string{http.MethodGet, http.MethodHead, http.MethodPost}, Serve: notFound}))
-	return surface.Wrap(srv, mux)
+	return mux.Handler(srv)
 }
 
 func notFound(rq *httpkit.Request) error {

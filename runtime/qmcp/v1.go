@@ -57,9 +57,9 @@ type handler struct {
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	o := srv.Options()
 	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), hasHook: o.AuthHook != nil, traced: o.Tracer != nil}
-	mux := http.NewServeMux()
+	mux := surface.NewMux()
 	h.routes(mux)
-	return surface.Wrap(srv, mux)
+	return mux.Handler(srv)
 }
 
 // v1 is the /v1 surface: errors are {"detail": message}, as qmcp
@@ -70,7 +70,7 @@ var v1 = &httpkit.Surface{Name: runtime.SurfaceV1, WriteError: func(w http.Respo
 	}{e.Msg})
 }}
 
-func (h *handler) routes(mux *http.ServeMux) {
+func (h *handler) routes(mux *surface.Mux) {
 	route := func(path string, methods []string, body bool, serve func(*httpkit.Request) error) {
 		mux.Handle(path, h.kit.Handle(httpkit.Endpoint{Surface: v1, Methods: methods, Auth: true, Body: body, Serve: serve}))
 	}

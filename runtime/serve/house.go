@@ -57,11 +57,11 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	var oxpAt, v1At, openAPIAt string
 	if !o.OXP.Disable {
 		oxpAt = prefix(o.OXP.Prefix, oxp.DefaultPrefix)
-		mux.Handle(oxpAt+"/", http.StripPrefix(oxpAt, oxp.NewHandler(srv, &o.OXP)))
+		mount(mux, oxpAt, oxp.NewHandler(srv, &o.OXP))
 	}
 	if !o.V1.Disable {
 		v1At = prefix(o.V1.Prefix, qmcp.DefaultPrefix)
-		mux.Handle(v1At+"/", http.StripPrefix(v1At, qmcp.NewHandler(srv, &o.V1)))
+		mount(mux, v1At, qmcp.NewHandler(srv, &o.V1))
 	}
 	explorerAt := strings.TrimSuffix(o.Explorer.Prefix, "/")
 	if explorerAt != "" && !strings.HasPrefix(explorerAt, "/") {
@@ -90,19 +90,23 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	default:
 		eo := o.Explorer
 		eo.Links = explorer.Links{OXP: oxpAt, OpenAPI: openAPIAt, V1: v1At}
-		h := explorer.NewHandler(srv, &eo)
-		if explorerAt == "" {
-			mux.Handle("/", h)
-		} else {
-			mux.Handle(explorerAt+"/", http.StripPrefix(explorerAt, h))
-			mux.Handle("/", notFound)
-		}
+		mount(mux, explorerAt, explorer.NewHandler(srv, &eo))
+		mux.Handle("/", notFound)
 	}
 	var h http.Handler = mux
 	if !o.Metrics.Disable {
 		h = ops.CountRequests(srv, h)
 	}
 	return surface.Wrap(srv, h)
+}
+
+// mount registers a surface's routes on mux under prefix ("" for the
+// root), so that a request is routed once, by mux, and reaches the
+// surface's endpoint with its whole path.
+func mount(mux *http.ServeMux, prefix string, h http.Handler) {
+	for _, r := range h.(*surface.Handler).Routes() {
+		mux.Handle(prefix+r.Pattern, r.Handler)
+	}
 }
 
 // prefix is a surface's mount point without its trailing slash: p, else

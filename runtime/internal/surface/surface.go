@@ -69,3 +69,59 @@ func PolicyError(out *runtime.Outcome) *httpkit.Error {
 	}
 	return nil
 }
+
+// Mux is a surface's routes: an http.ServeMux that remembers the patterns
+// it was given, so that serve.NewHandler can register the same routes on
+// its own mux (under the surface's prefix) and route each request once,
+// rather than through a mux of its own and then the surface's.
+type Mux struct {
+	mux    *http.ServeMux
+	routes []Route
+}
+
+// Route is one pattern of a surface and its handler.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// NewMux returns an empty Mux.
+func NewMux() *Mux { return &Mux{mux: http.NewServeMux()} }
+
+// Handle registers h for pattern, as http.ServeMux.Handle does.
+func (m *Mux) Handle(pattern string, h http.Handler) {
+	m.mux.Handle(pattern, h)
+	m.routes = append(m.routes, Route{pattern, h})
+}
+
+// HandleFunc registers f for pattern.
+func (m *Mux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(f))
+}
+
+// Handler is the surface mounted alone (the mux behind Wrap), which
+// remembers its routes for serve.
+func (m *Mux) Handler(srv *runtime.Server) http.Handler {
+	return &Handler{Handler: Wrap(srv, m.mux), routes: m.routes}
+}
+
+// Handler is a surface's handler, as its package's NewHandler returns it.
+type Handler struct {
+	http.Handler
+	routes []Route
+}
+
+// Routes are the surface's routes, but the catch-all "/" (the house
+// answers a path no surface serves itself), for a mux that mounts the
+// surface (serve.NewHandler) to register under the surface's prefix.
+// A request routed to them must have passed through Wrap's ids and guard
+// already: the mounting mux is behind them.
+func (h *Handler) Routes() []Route {
+	out := make([]Route, 0, len(h.routes))
+	for _, r := range h.routes {
+		if r.Pattern != "/" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
