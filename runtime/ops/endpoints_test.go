@@ -13,7 +13,7 @@ import (
 // Each endpoint can be switched off or moved on its own, and is served
 // alone by its handler.
 func TestEndpointsMovedAndOff(t *testing.T) {
-	srv := runtime.NewServer(qmcpTools(), &runtime.Options{Logger: servertest.Discard(), Version: "1.2.3"})
+	srv := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard(), Version: "1.2.3"})
 	h := serve.NewHandler(srv, &serve.Options{Health: ops.EndpointOptions{Disable: true}, Metrics: ops.EndpointOptions{Path: "/internal/metrics"}})
 	if r := servertest.Do(t, h, "GET", "/health", ""); r.Status != 404 {
 		t.Errorf("health switched off: %d", r.Status)

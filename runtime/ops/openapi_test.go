@@ -23,7 +23,9 @@ import (
 // libopenapi-validator against the specification's own schema), and the
 // server's answers to calls conform to it.
 func TestOpenAPI(t *testing.T) {
-	tools := append(qmcpTools(), runtime.Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: plain,
+	tools := append(servertest.QMCPTools(), runtime.Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return runtime.TextResult("result here"), nil
+	},
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`)})
 	s := runtime.NewServer(tools, &runtime.Options{AllowExecute: true, AuthHook: runtime.BearerTokens("t"), Title: "Docs", Logger: servertest.Discard()})
 	r := servertest.Do(t, serve.NewHandler(s, nil), "GET", "/openapi.json", "")
@@ -125,7 +127,7 @@ func TestOpenAPIDeclares(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.opts.Logger = servertest.Discard()
-			s := runtime.NewServer(qmcpTools(), &c.opts)
+			s := runtime.NewServer(servertest.QMCPTools(), &c.opts)
 			path := c.so.OpenAPI.Path
 			if path == "" {
 				path = "/openapi.json"
@@ -197,7 +199,7 @@ func TestOpenAPIServerURL(t *testing.T) {
 		{"/tools-api", "/docs/api.json"},
 		{"/a/b", "/docs/v2/api.json"},
 	} {
-		s := runtime.NewServer(qmcpTools(), &runtime.Options{AllowExecute: true, Logger: servertest.Discard()})
+		s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{AllowExecute: true, Logger: servertest.Discard()})
 		mux := http.NewServeMux()
 		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, serve.NewHandler(s, &serve.Options{OpenAPI: ops.EndpointOptions{Path: c.docPath}})))
 		h := httptest.NewServer(mux)

@@ -5,7 +5,9 @@ package servertest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // LogBuffer captures a server's logs.
@@ -81,4 +85,35 @@ func (r Response) Decode(t testing.TB, v any) {
 	if err := json.Unmarshal([]byte(r.Body), v); err != nil {
 		t.Fatalf("decode %s: %v", r.Body, err)
 	}
+}
+
+// QMCPTools are two tools shaped like qmcp's example server's: echo,
+// with a string output schema, and planner, which fails for the goal
+// "fail".
+func QMCPTools() runtime.ToolList {
+	return runtime.ToolList{{
+		Name: "echo", Description: "Echo the input message back. Useful for testing.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]}`),
+		OutputSchema: json.RawMessage(`{"type":"string"}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in struct{ Message string }
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			return runtime.StructuredResult(in.Message)
+		},
+	}, {
+		Name: "planner", Description: "Create a step-by-step execution plan from a goal.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in struct{ Goal string }
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			if in.Goal == "fail" {
+				return nil, errors.New("cannot plan that")
+			}
+			return runtime.StructuredResult(map[string]any{"goal": in.Goal, "estimated_steps": 4})
+		},
+	}}
 }
