@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -762,6 +763,13 @@ type callerKey struct{}
 // A provider whose tools depend on the caller does not make every request
 // look like a change: changes are noticed per session.
 func TestMCPPerCallerToolsNoStorm(t *testing.T) {
+	// In a synctest bubble (the sessions are in memory): the SDK's debounce
+	// passes in fake time, and synctest.Wait says when every notice that
+	// will come has come.
+	synctest.Test(t, func(t *testing.T) { perCallerToolsNoStorm(t) })
+}
+
+func perCallerToolsNoStorm(t *testing.T) {
 	var mu sync.Mutex
 	version := "1"
 	p := ToolsFunc(func(ctx context.Context) ([]Tool, error) {
@@ -790,6 +798,7 @@ func TestMCPPerCallerToolsNoStorm(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond) // past the SDK's 10ms debounce
+	synctest.Wait()
 	if n := notices.Load(); n != 0 {
 		t.Fatalf("%d list_changed notices for tools that did not change", n)
 	}
@@ -799,10 +808,8 @@ func TestMCPPerCallerToolsNoStorm(t *testing.T) {
 	if _, err := a.ListTools(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for notices.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	time.Sleep(100 * time.Millisecond) // past the debounce
+	synctest.Wait()
 	if notices.Load() == 0 {
 		t.Fatal("a real change was not announced")
 	}
