@@ -45,10 +45,6 @@ type Call struct {
 	// CorrelationID ties the call to a larger workflow (/v1's
 	// correlation_id, an X-Correlation-ID header); history records it.
 	CorrelationID string
-	// Secrets are secrets the call carries itself (OXP's
-	// context.secrets), by id: the tool reads them with [Secret] before
-	// Options.Secrets. They are never logged or recorded.
-	Secrets map[string]string
 	// IdempotencyKey, when the caller gives one (OXP's call_id, an
 	// Idempotency-Key header on /v1 and the explorer), makes the call
 	// happen once per caller: a repeat answers the first call's recorded
@@ -60,14 +56,6 @@ type Call struct {
 	// by the recording middleware (the outermost) for the middleware and
 	// the tool within it: a tool reads it with [CallFromContext].
 	InvocationID string
-	// UserID is the end user the caller says it acts for (OXP's
-	// context.user_id), and Authorization its tokens for services the
-	// tool calls on that user's behalf, by authorization id (OXP's
-	// context.authorization). The server does not verify either: the
-	// caller it authenticated is the [Principal]. A tool reads them with
-	// [CallFromContext]. Neither is recorded.
-	UserID        string
-	Authorization map[string]string
 	// TraceContext is the W3C trace context the caller sent
 	// ("traceparent", "tracestate", "baggage": HTTP headers, or MCP's
 	// params._meta), for Options.Tracer to continue; nil for none.
@@ -311,7 +299,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 	if c.ValidateOnly {
 		return o
 	}
-	ctx, missing := s.withSecrets(ctx, t, c.Secrets)
+	ctx, missing := s.withSecrets(ctx, t)
 	if missing != "" {
 		return s.missingSecret(ctx, o, t, missing)
 	}

@@ -30,6 +30,20 @@ type secretScope struct {
 
 type secretsKey struct{}
 
+// callSecretsKey holds the secrets a call carries (WithCallSecrets).
+type callSecretsKey struct{}
+
+// WithCallSecrets gives ctx the secrets a call carries itself, by id: a
+// surface whose protocol has them (OXP's context.secrets) calls it on the
+// context it passes to [Server.Invoke], and the tool's [Secret] reads them
+// before Options.Secrets. They are never logged or recorded.
+func WithCallSecrets(ctx context.Context, secrets map[string]string) context.Context {
+	if len(secrets) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, callSecretsKey{}, secrets)
+}
+
 func (sc *secretScope) lookup(ctx context.Context, id string) (string, bool) {
 	if !slices.Contains(sc.declared, id) {
 		return "", false
@@ -52,12 +66,13 @@ func Secret(ctx context.Context, id string) (string, bool) {
 }
 
 // withSecrets gives ctx the scope [Secret] reads for t, with the secrets
-// the call carries, or returns the id of the first secret t declares that
-// the call cannot have.
-func (s *Server) withSecrets(ctx context.Context, t *Tool, call map[string]string) (context.Context, string) {
+// the call carries (WithCallSecrets), or returns the id of the first
+// secret t declares that the call cannot have.
+func (s *Server) withSecrets(ctx context.Context, t *Tool) (context.Context, string) {
 	if len(t.Secrets) == 0 {
 		return ctx, ""
 	}
+	call, _ := ctx.Value(callSecretsKey{}).(map[string]string)
 	sc := &secretScope{declared: t.Secrets, call: call, source: s.opts.Secrets}
 	if sc.source == nil {
 		sc.source = EnvSecrets

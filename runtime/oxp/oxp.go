@@ -300,6 +300,25 @@ func (h *handler) list(rq *httpkit.Request) error {
 	return nil
 }
 
+// Context is what an OXP call's context says beyond its secrets: the end
+// user the caller acts for (context.user_id), and its tokens for services
+// the tool calls on that user's behalf, by authorization id
+// (context.authorization). The server does not verify either: the caller
+// it authenticated is the runtime.Principal. Neither is recorded.
+type Context struct {
+	UserID        string
+	Authorization map[string]string
+}
+
+type contextKey struct{}
+
+// ContextFromContext returns the OXP context of the call a tool is
+// running for, when it came over OXP with one.
+func ContextFromContext(ctx context.Context) (*Context, bool) {
+	c, ok := ctx.Value(contextKey{}).(*Context)
+	return c, ok
+}
+
 // oxpCallRequest is the body of POST /oxp/tools/call. Unknown keys are
 // refused at every level.
 type oxpCallRequest struct {
@@ -380,23 +399,28 @@ func (h *handler) call(rq *httpkit.Request) error {
 	} else {
 		c.IdempotencyKey = c.ID // a caller's call_id names one call
 	}
+	ctx := rq.Ctx
 	if rc := req.Request.Context; rc != nil {
 		if len(rc.Secrets) > 0 {
-			c.Secrets = make(map[string]string, len(rc.Secrets))
+			secrets := make(map[string]string, len(rc.Secrets))
 			for _, sec := range rc.Secrets {
-				c.Secrets[sec.ID] = sec.Value
+				secrets[sec.ID] = sec.Value
 			}
+			ctx = runtime.WithCallSecrets(ctx, secrets)
 		}
-		c.UserID = rc.UserID
+		oc := &Context{UserID: rc.UserID}
 		for _, a := range rc.Authorization {
-			if c.Authorization == nil {
-				c.Authorization = map[string]string{}
+			if oc.Authorization == nil {
+				oc.Authorization = map[string]string{}
 			}
-			c.Authorization[a.ID] = a.Token
+			oc.Authorization[a.ID] = a.Token
+		}
+		if oc.UserID != "" || oc.Authorization != nil {
+			ctx = context.WithValue(ctx, contextKey{}, oc)
 		}
 	}
 
-	out := h.srv.Invoke(rq.Ctx, c)
+	out := h.srv.Invoke(ctx, c)
 	switch out.Status {
 	case runtime.StatusInvalid:
 		httpkit.WriteJSON(rq.W, http.StatusUnprocessableEntity, invalid(out))

@@ -321,7 +321,10 @@ func TestOXPSecretsAndContext(t *testing.T) {
 		key, _ := runtime.Secret(ctx, "API_KEY")
 		_, other := runtime.Secret(ctx, "HOME")
 		call, _ := runtime.CallFromContext(ctx)
-		user, token := call.UserID, call.Authorization["github"]
+		var user, token string
+		if oc, ok := oxp.ContextFromContext(ctx); ok {
+			user, token = oc.UserID, oc.Authorization["github"]
+		}
 		return nil, fmt.Errorf("failing on purpose with key=%s other=%v user=%s token=%s trace=%s", key[:2]+"…", other, user, token, call.TraceID)
 	}}
 	fromServer := map[string]string{}
