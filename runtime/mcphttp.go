@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -167,7 +168,7 @@ func (s *Server) serveMCP(rq *httpkit.Request) error {
 			defer s.mcp.sessions.forget(sid)
 		}
 	}
-	ew := &rpcErrorWriter{ResponseWriter: w}
+	ew := &rpcErrorWriter{ResponseWriter: w, req: r}
 	h.ServeHTTP(ew, r.WithContext(rq.Ctx))
 	ew.finish()
 	return nil
@@ -523,9 +524,9 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 // type.
 type rpcErrorWriter struct {
 	http.ResponseWriter
+	req    *http.Request // what the SDK was asked: its refusal is worded from it
 	status int
 	text   bool // capturing a text/plain error
-	body   bytes.Buffer
 }
 
 func (w *rpcErrorWriter) WriteHeader(code int) {
@@ -545,10 +546,7 @@ func (w *rpcErrorWriter) Write(b []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	if w.text {
-		if w.body.Len() < 1024 {
-			w.body.Write(b)
-		}
-		return len(b), nil
+		return len(b), nil // the SDK's words are not passed on: see sdkMessage
 	}
 	if rest, ok := bytes.CutPrefix(b, primeEventName); ok {
 		// The go-sdk names the priming event that opens a resumable
@@ -582,41 +580,48 @@ func (w *rpcErrorWriter) finish() {
 		return
 	}
 	w.Header().Del("Content-Type")
-	writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sdkMessage(w.status, strings.TrimSpace(w.body.String()))})
+	writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sdkMessage(w.status, w.req)})
 }
 
-// sdkPlainMessages are the beginnings of the SDK's text/plain errors that
-// are worth passing on as they are: they say what to change, and name no
-// Go type.
-var sdkPlainMessages = []string{
-	"Accept must contain",
-	"Content-Type must be",
-	"Bad Request: GET requires",
-	"Bad Request: DELETE requires",
-	"Bad Request: Unsupported protocol version",
-	"Bad Request: protocol version",
-	"Method Not Allowed",
-	"can't send Last-Event-ID",
-	"malformed Last-Event-ID",
-	"session not found",
-}
-
-// sdkMessage is what a client is told of an SDK error with that status and
-// text: the text when it is one of sdkPlainMessages, else the status's
-// words.
-func sdkMessage(status int, text string) string {
-	for _, p := range sdkPlainMessages {
-		if strings.HasPrefix(text, p) && len(text) <= 300 {
-			return text
+// sdkMessage is what a client is told when the go-sdk refused r with
+// status in text/plain: worded here from the request and the status, what
+// the SDK checks, never from the SDK's own text, which may change with
+// its version and is not the server's to pass on.
+func sdkMessage(status int, r *http.Request) string {
+	accepts := func(types ...string) bool {
+		a := strings.Join(r.Header.Values("Accept"), ",")
+		for _, t := range types {
+			if !strings.Contains(a, t) && !strings.Contains(a, "*/*") {
+				return false
+			}
 		}
+		return true
 	}
 	switch status {
 	case http.StatusNotFound:
 		return "Session not found."
-	case http.StatusForbidden:
-		return "Forbidden"
+	case http.StatusMethodNotAllowed:
+		return "Method not allowed: " + r.Method
+	case http.StatusUnsupportedMediaType:
+		return "Content-Type must be application/json."
 	case http.StatusUnauthorized:
 		return httpkit.MsgUnauthorized
+	case http.StatusForbidden:
+		return "Forbidden"
+	case http.StatusBadRequest:
+		switch {
+		case r.Method == http.MethodPost && !accepts("application/json", "text/event-stream"):
+			return "Accept must contain both application/json and text/event-stream."
+		case r.Method == http.MethodGet && !accepts("text/event-stream"):
+			return "Accept must contain text/event-stream."
+		case (r.Method == http.MethodGet || r.Method == http.MethodDelete) && r.Header.Get("Mcp-Session-Id") == "":
+			return "Bad request: " + r.Method + " requires an Mcp-Session-Id header."
+		case r.Header.Get("Last-Event-ID") != "":
+			return "Bad request: the stream cannot be resumed from that Last-Event-ID."
+		case r.Header.Get("Mcp-Protocol-Version") != "":
+			return "Bad request: unsupported or mismatched MCP-Protocol-Version " + strconv.Quote(httpkit.Truncate(r.Header.Get("Mcp-Protocol-Version"), 40)) + "."
+		}
+		return "Bad request."
 	}
 	if status >= 500 {
 		return httpkit.MsgInternal

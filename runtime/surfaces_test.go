@@ -405,23 +405,26 @@ func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
 		header             map[string]string
 		status             int
 		code               int64
+		// message, when set, is the error's message: for a refusal of
+		// the go-sdk's, worded from the request, not from the SDK's text.
+		message string
 	}{
-		{"not JSON", "POST", `{"jsonrpc":`, nil, 400, -32700},
-		{"invalid UTF-8", "POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}", nil, 400, -32700},
-		{"nested too deep", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 201), nil, 400, -32700},
-		{"an id that is an object", "POST", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, nil, 400, -32600},
-		{"a method that is a number", "POST", `{"jsonrpc":"2.0","id":1,"method":5}`, nil, 400, -32600},
-		{"not 2.0", "POST", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, nil, 400, -32600},
-		{"an empty batch", "POST", `[]`, nil, 400, -32600},
-		{"a string", "POST", `"ping"`, nil, 400, -32600},
-		{"params that are a string", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, nil, 400, -32600},
-		{"neither method nor result", "POST", `{"jsonrpc":"2.0","id":1}`, nil, 400, -32600},
-		{"an unknown session", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, -32600},
-		{"a wrong content type", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Content-Type": "text/plain"}, 415, -32600},
-		{"a wrong Accept", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Accept": "text/html"}, 400, -32600},
-		{"GET without a session", "GET", "", map[string]string{"Accept": "text/event-stream"}, 400, -32600},
-		{"DELETE without a session", "DELETE", "", nil, 400, -32600},
-		{"a wrong method", "PUT", "", nil, 405, -32600},
+		{"not JSON", "POST", `{"jsonrpc":`, nil, 400, -32700, ""},
+		{"invalid UTF-8", "POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}", nil, 400, -32700, ""},
+		{"nested too deep", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 201), nil, 400, -32700, ""},
+		{"an id that is an object", "POST", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, nil, 400, -32600, ""},
+		{"a method that is a number", "POST", `{"jsonrpc":"2.0","id":1,"method":5}`, nil, 400, -32600, ""},
+		{"not 2.0", "POST", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, nil, 400, -32600, ""},
+		{"an empty batch", "POST", `[]`, nil, 400, -32600, ""},
+		{"a string", "POST", `"ping"`, nil, 400, -32600, ""},
+		{"params that are a string", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, nil, 400, -32600, ""},
+		{"neither method nor result", "POST", `{"jsonrpc":"2.0","id":1}`, nil, 400, -32600, ""},
+		{"an unknown session", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, -32600, "Session not found."},
+		{"a wrong content type", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Content-Type": "text/plain"}, 415, -32600, "Content-Type must be application/json."},
+		{"a wrong Accept", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Accept": "text/html"}, 400, -32600, "Accept must contain both application/json and text/event-stream."},
+		{"GET without a session", "GET", "", map[string]string{"Accept": "text/event-stream"}, 400, -32600, "Bad request: GET requires an Mcp-Session-Id header."},
+		{"DELETE without a session", "DELETE", "", nil, 400, -32600, "Bad request: DELETE requires an Mcp-Session-Id header."},
+		{"a wrong method", "PUT", "", nil, 405, -32600, "Method not allowed: PUT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, hs.URL+"/mcp", strings.NewReader(tc.body))
@@ -445,6 +448,9 @@ func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
 			}
 			if err := json.Unmarshal(b, &e); err != nil || e.JSONRPC != "2.0" || e.Error.Code != tc.code || e.Error.Message == "" {
 				t.Errorf("%d %s, want a JSON-RPC error %d", resp.StatusCode, b, tc.code)
+			}
+			if tc.message != "" && e.Error.Message != tc.message {
+				t.Errorf("message %q, want %q", e.Error.Message, tc.message)
 			}
 			if resp.StatusCode != tc.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 				t.Errorf("%d %q, want %d application/json", resp.StatusCode, resp.Header.Get("Content-Type"), tc.status)
