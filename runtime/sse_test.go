@@ -186,3 +186,38 @@ func TestSSEGuards(t *testing.T) {
 		t.Errorf("/events: %d", r.status)
 	}
 }
+
+// On /sse too the auth hook runs once per HTTP request: each message is a
+// POST of its own, authenticated once on the serving path, and the
+// session answers it in the stream's context, without running the hook
+// again.
+func TestSSEAuthOncePerRequest(t *testing.T) {
+	var runs atomic.Int32
+	tokens := BearerTokens("alpha")
+	s := NewServer(ToolList{whoamiTool()}, &Options{AuthHook: func(r *http.Request) (context.Context, error) {
+		runs.Add(1)
+		return tokens(r)
+	}, Logger: discard()})
+	hs := newHTTPTest(s)
+	t.Cleanup(hs.Close)
+	cs, err := sseClient(t, hs.URL, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, step := range []struct {
+		name string
+		do   func() error
+	}{
+		{"tools/list", func() error { _, err := cs.ListTools(ctx, nil); return err }},
+		{"tools/call", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); return err }},
+	} {
+		before := runs.Load()
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if n := runs.Load() - before; n != 1 {
+			t.Errorf("%s: the auth hook ran %d times for one POST", step.name, n)
+		}
+	}
+}
