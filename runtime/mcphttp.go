@@ -50,19 +50,36 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 // mcpSurface is MCP over HTTP: a refusal is a JSON-RPC error response.
 var mcpSurface = &httpkit.Surface{Name: SurfaceMCP, WriteError: writeRPCError}
 
-// rpcError is the body of a JSON-RPC error response to a request whose id
-// is not known (the request was refused before it was read).
-type rpcError struct {
+// rpcResponse is a JSON-RPC response as the HTTP surfaces of MCP write it
+// outside the go-sdk and the native fast path (fastReply): a refusal of
+// the serving path, a task method's answer. writeRPC is its one writer.
+type rpcResponse struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"` // null when unknown
-	Error   rpcErrorValue   `json:"error"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcErrorValue  `json:"error,omitempty"`
 }
 
 type rpcErrorValue struct {
-	Code    int64  `json:"code"`
-	Message string `json:"message"`
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// writeRPC writes the response to request id with status: e when it is
+// not nil, else result.
+func writeRPC(w http.ResponseWriter, status int, id json.RawMessage, result any, e *jsonrpc.Error) {
+	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result}
+	if e != nil {
+		resp.Result = nil
+		resp.Error = &rpcErrorValue{Code: e.Code, Message: e.Message, Data: e.Data}
+	}
+	httpkit.WriteJSON(w, status, resp)
+}
+
+// writeRPCError answers a refusal of the serving path: e's status, a
+// JSON-RPC error with e's code (by default the status's: invalid request,
+// or internal error from 500 on).
 func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 	code := e.Code
 	if code == 0 {
@@ -71,7 +88,7 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 			code = jsonrpc.CodeInternalError
 		}
 	}
-	httpkit.WriteJSON(w, e.Status, rpcError{JSONRPC: "2.0", ID: e.ID, Error: rpcErrorValue{Code: code, Message: e.Msg}})
+	writeRPC(w, e.Status, e.ID, nil, &jsonrpc.Error{Code: code, Message: e.Msg})
 }
 
 func (s *Server) mcpRoutes(mux *routeMux) {

@@ -531,17 +531,7 @@ func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 		return false
 	}
 	reply := func(status int, result any, e *jsonrpc.Error) {
-		out := map[string]any{"jsonrpc": "2.0", "id": m.ID}
-		if e != nil {
-			errObj := map[string]any{"code": e.Code, "message": e.Message}
-			if len(e.Data) > 0 {
-				errObj["data"] = e.Data
-			}
-			out["error"] = errObj
-		} else {
-			out["result"] = result
-		}
-		httpkit.WriteJSON(rq.W, status, out)
+		writeRPC(rq.W, status, m.ID, result, e)
 	}
 	var p taskRequest
 	if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
