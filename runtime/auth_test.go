@@ -84,7 +84,7 @@ func TestBearerTokens(t *testing.T) {
 // the WARN log; an accepted caller's principal reaches the handler.
 func TestBearerTokensServer(t *testing.T) {
 	var logs logBuffer
-	s := NewServer(whoamiTools(), &Options{AllowExecute: true, AuthHook: BearerTokens("s3cret"), Logger: logs.logger()})
+	s := NewServer(whoamiTools(), &Options{AllowExecute: true, AuthHook: BearerTokens("s3cret"), Logger: logs.Logger()})
 	do(t, s, "POST", "/tools/whoami/call", `{}`).is(t, 401, `{"error":"Unauthorized"}`)
 	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer guess").is(t, 401, `{"error":"Unauthorized"}`)
 	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer s3cret").is(t, 200, `{"content":[{"type":"text","text":"token-1/"}],"isError":false}`)
@@ -233,7 +233,7 @@ func TestJWTOptionalChecks(t *testing.T) {
 func TestJWTServer(t *testing.T) {
 	var logs logBuffer
 	hook := JWT(JWTOptions{Secret: jwtSecret, Now: func() time.Time { return jwtNow }})
-	s := NewServer(whoamiTools(), &Options{AllowExecute: true, AuthHook: hook, Logger: logs.logger()})
+	s := NewServer(whoamiTools(), &Options{AllowExecute: true, AuthHook: hook, Logger: logs.Logger()})
 	good := signJWT(t, jwt.SigningMethodHS256, jwtSecret, jwt.MapClaims{"sub": "bob", "role": "viewer", "exp": jwtNow.Add(time.Minute).Unix()})
 	expired := signJWT(t, jwt.SigningMethodHS256, jwtSecret, jwt.MapClaims{"sub": "bob", "exp": jwtNow.Add(-time.Minute).Unix()})
 	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer "+expired).is(t, 401, `{"error":"Unauthorized"}`)

@@ -33,7 +33,7 @@ var executing = []struct{ method, path, body string }{
 func TestCrossOriginRefused(t *testing.T) {
 	var runs atomic.Int32
 	var logs logBuffer
-	s := NewServer(countingTools(&runs), &Options{AllowExecute: true, TrustedOrigins: []string{"https://trusted.example"}, Logger: logs.logger()})
+	s := NewServer(countingTools(&runs), &Options{AllowExecute: true, TrustedOrigins: []string{"https://trusted.example"}, Logger: logs.Logger()})
 	for _, e := range executing {
 		for _, h := range [][]string{
 			{"Origin", "https://evil.example", "Content-Type", "text/plain"},
@@ -78,7 +78,7 @@ func TestTrustedOriginMustBeAnOrigin(t *testing.T) {
 func TestDNSRebindingRefused(t *testing.T) {
 	var runs atomic.Int32
 	var logs logBuffer
-	hs := newHTTPTest(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"tools.example.com"}, Logger: logs.logger()}))
+	hs := newHTTPTest(NewServer(countingTools(&runs), &Options{AllowExecute: true, AllowedHosts: []string{"tools.example.com"}, Logger: logs.Logger()}))
 	defer hs.Close()
 	port := hs.URL[strings.LastIndexByte(hs.URL, ':')+1:]
 	send := func(method, path, host, body string) (int, string) {

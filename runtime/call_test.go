@@ -235,7 +235,7 @@ func TestInvokeTimeout(t *testing.T) {
 	var logs logBuffer
 	tools := callTools()
 	tools[5].Timeout = 0 // Options.CallTimeout applies
-	s := NewServer(tools, &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.logger()})
+	s := NewServer(tools, &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.Logger()})
 	start := time.Now()
 	out := s.Invoke(context.Background(), &Call{Tool: "slow"})
 	if out.Status != StatusTimeout || !errors.Is(out.Err, errTimedOut) || wire(t, out.Result) != `{"content":[{"type":"text","text":"Tool slow timed out after 20ms."}],"isError":true}` {
@@ -260,7 +260,7 @@ func TestInvokeTimeout(t *testing.T) {
 // and shown to no one.
 func TestInvokeProviderFailure(t *testing.T) {
 	var logs logBuffer
-	s := NewServer(ToolsFunc(func(context.Context) ([]Tool, error) { return nil, errors.New("database is down") }), &Options{Logger: logs.logger()})
+	s := NewServer(ToolsFunc(func(context.Context) ([]Tool, error) { return nil, errors.New("database is down") }), &Options{Logger: logs.Logger()})
 	out := s.Invoke(context.Background(), &Call{Tool: "x"})
 	if out.Status != StatusUnavailable || wire(t, out.Result) != `{"content":[{"type":"text","text":"Failed to list tools."}],"isError":true}` {
 		t.Errorf("got %v %s", out.Status, wire(t, out.Result))
@@ -275,7 +275,7 @@ func TestInvokeProviderFailure(t *testing.T) {
 func TestInvokeLogs(t *testing.T) {
 	for _, timeout := range []time.Duration{0, time.Second} {
 		var logs logBuffer
-		s := NewServer(callTools(), &Options{CallTimeout: timeout, Logger: logs.logger()})
+		s := NewServer(callTools(), &Options{CallTimeout: timeout, Logger: logs.Logger()})
 		s.Invoke(context.Background(), &Call{Tool: "panics"})
 		s.Invoke(context.Background(), &Call{Tool: "hard_fail"})
 		l := logs.String()

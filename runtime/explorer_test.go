@@ -138,7 +138,7 @@ func TestCall(t *testing.T) {
 // in TestInvoke; here, how the explorer answers them.)
 func TestBadInput(t *testing.T) {
 	var logs logBuffer
-	s := NewServer(callTools(), &Options{AllowExecute: true, MaxBodyBytes: 4096, Logger: logs.logger()})
+	s := NewServer(callTools(), &Options{AllowExecute: true, MaxBodyBytes: 4096, Logger: logs.Logger()})
 	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
 	cases := []struct {
 		name, method, path, body string
@@ -208,7 +208,7 @@ func TestAuthHook(t *testing.T) {
 			return TextResult(who + " via " + r.URL.Path), nil
 		},
 	}}
-	s := NewServer(tools, &Options{AllowExecute: true, AuthHook: hook, Logger: logs.logger()})
+	s := NewServer(tools, &Options{AllowExecute: true, AuthHook: hook, Logger: logs.Logger()})
 
 	do(t, s, "POST", "/tools/whoami/call", `{}`).is(t, 401, `{"error":"Unauthorized"}`)
 	do(t, s, "POST", "/tools/whoami/call", `{}`, "Authorization", "Bearer bad").is(t, 401, `{"error":"Unauthorized"}`)

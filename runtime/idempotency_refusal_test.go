@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,9 +21,8 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 	})
 	tool.RateLimit = Rate{N: 1, Per: 10 * time.Second}
 	s := NewServer(ToolList{tool}, &Options{AllowExecute: true, Logger: discard()})
-	var mu sync.Mutex
-	now := time.Unix(1_700_000_000, 0)
-	s.limiter.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	clock := NewFakeClock()
+	s.limiter.now = clock.Now
 	hs := newHTTPTest(s)
 	defer hs.Close()
 
@@ -44,9 +42,7 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 	}
 	for _, sf := range surfaces {
 		t.Run(sf.name, func(t *testing.T) {
-			mu.Lock()
-			now = now.Add(time.Minute) // a full bucket
-			mu.Unlock()
+			clock.Advance(time.Minute) // a full bucket
 			if code, body := sf.call(""); code != 200 && sf.name != "oxp" {
 				t.Fatalf("a call without a key: %d %s", code, body)
 			}
@@ -64,9 +60,7 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 			if sf.name == "oxp" && !strings.Contains(body, `"can_retry":true`) {
 				t.Errorf("OXP refusal: %s, want can_retry true", body)
 			}
-			mu.Lock()
-			now = now.Add(11 * time.Second) // the window has passed
-			mu.Unlock()
+			clock.Advance(11 * time.Second) // the window has passed
 			code, body = sf.call(key)
 			if code != 200 || !strings.Contains(body, "pong") {
 				t.Fatalf("the same request after the window: %d %s, want the tool's result", code, body)
@@ -77,9 +71,7 @@ func TestRefusalLeavesIdempotencyKeyFree(t *testing.T) {
 			// The key now holds that run: a repeat (in a new window: a
 			// repeat counts against the limit too) answers it, not
 			// running the tool again.
-			mu.Lock()
-			now = now.Add(11 * time.Second)
-			mu.Unlock()
+			clock.Advance(11 * time.Second)
 			if code, body = sf.call(key); code != 200 || !strings.Contains(body, "pong") || runs.Load()-before != 1 {
 				t.Errorf("a repeat of the run: %d %s, %d runs", code, body, runs.Load()-before)
 			}

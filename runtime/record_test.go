@@ -134,7 +134,7 @@ func TestHistoryFailsClosed(t *testing.T) {
 		var logs logBuffer
 		var runs atomic.Int32
 		store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang, finishFails: -1}
-		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.logger(), AllowExecute: true})
+		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.Logger(), AllowExecute: true})
 		r := do(t, s, "POST", "/tools/echo/call", `{}`)
 		r.is(t, 503, `{"error":"The call could not be recorded, so it was not run; retry shortly."}`)
 		if r.header.Get("Retry-After") == "" || runs.Load() != 0 {
@@ -155,7 +155,7 @@ func TestHistoryBestEffort(t *testing.T) {
 	var logs logBuffer
 	var runs atomic.Int32
 	store := &failingStore{Store: history.NewMemory(history.Retention{}), finishFails: -1}
-	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, HistoryBestEffort: true, Logger: logs.logger(), AllowExecute: true})
+	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, HistoryBestEffort: true, Logger: logs.Logger(), AllowExecute: true})
 	do(t, s, "POST", "/tools/echo/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"isError":false}`)
 	if runs.Load() != 1 || !strings.Contains(logs.String(), `op=start`) || !strings.Contains(logs.String(), `op=finish`) {
 		t.Errorf("%d runs, logs %s", runs.Load(), logs.String())

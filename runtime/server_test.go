@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,33 +10,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // logBuffer captures a server's logs.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func (l *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
+type logBuffer = servertest.LogBuffer
 
 type response struct {
 	status int
@@ -118,7 +99,7 @@ func TestToolsFuncAsync(t *testing.T) {
 func TestProviderError(t *testing.T) {
 	var logs logBuffer
 	p := ToolsFunc(func(context.Context) ([]Tool, error) { return nil, errors.New("database is down") })
-	s := NewServer(p, &Options{AllowExecute: true, Logger: logs.logger()})
+	s := NewServer(p, &Options{AllowExecute: true, Logger: logs.Logger()})
 	for _, req := range [][2]string{{"GET", "/tools"}, {"GET", "/tools/x"}, {"POST", "/tools/x/call"}, {"POST", "/tools/x/validate"}} {
 		r := do(t, s, req[0], req[1], "{}")
 		r.is(t, 500, `{"error":"Failed to list tools."}`)

@@ -103,12 +103,11 @@ type Links struct {
 
 // handler is the Tool Explorer of one server.
 type handler struct {
-	srv    *runtime.Server
-	opts   Options
-	kit    *httpkit.Kit
-	log    *slog.Logger
-	allow  bool // runtime.Options.AllowExecute
-	traced bool // the server has a tracer: calls carry the trace context
+	srv   *runtime.Server
+	opts  Options
+	kit   *httpkit.Kit
+	log   *slog.Logger
+	allow bool // runtime.Options.AllowExecute
 
 	prompts           []runtime.Prompt
 	resources         []runtime.Resource
@@ -123,7 +122,7 @@ type handler struct {
 // error as {"error": message}.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	o := srv.Options()
-	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), allow: o.AllowExecute, traced: o.Tracer != nil,
+	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), allow: o.AllowExecute,
 		prompts: o.Prompts, resources: o.Resources, resourceTemplates: o.ResourceTemplates}
 	if opts != nil {
 		h.opts = *opts
@@ -262,7 +261,7 @@ func (h *handler) callTool(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
 	c := &runtime.Call{Tool: rq.R.PathValue("name"), Arguments: body, Surface: runtime.SurfaceExplorer,
-		TraceID: httpkit.TraceParentID(httpkit.Header(rq.R.Header, httpkit.HeaderTraceparent)), CorrelationID: rq.CorrelationID(), IdempotencyKey: key, TraceContext: h.traceContext(rq.R.Header)}
+		TraceID: httpkit.TraceParentID(httpkit.Header(rq.R.Header, httpkit.HeaderTraceparent)), CorrelationID: rq.CorrelationID(), IdempotencyKey: key, TraceContext: h.kit.TraceContext(rq.R.Header)}
 	out := h.srv.Invoke(rq.Ctx, c)
 	if err := lookupFailed(out, c.Tool); err != nil {
 		return err
@@ -338,13 +337,4 @@ func (h *handler) validateTool(rq *httpkit.Request) error {
 		httpkit.WriteJSON(rq.W, http.StatusOK, validateResponse{Errors: out.Issues()})
 	}
 	return nil
-}
-
-// traceContext is the W3C trace context of the request's headers, for
-// the server's tracer to continue; nil when nothing traces.
-func (h *handler) traceContext(hd http.Header) map[string]string {
-	if !h.traced {
-		return nil
-	}
-	return httpkit.TraceHeaders(hd)
 }

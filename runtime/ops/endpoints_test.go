@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/internal/testtools"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
@@ -13,7 +14,7 @@ import (
 // Each endpoint can be switched off or moved on its own, and is served
 // alone by its handler.
 func TestEndpointsMovedAndOff(t *testing.T) {
-	srv := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard(), Version: "1.2.3"})
+	srv := runtime.NewServer(testtools.QMCP(), &runtime.Options{Logger: servertest.Discard(), Version: "1.2.3"})
 	h := serve.NewHandler(srv, &serve.Options{Health: ops.EndpointOptions{Disable: true}, Metrics: ops.EndpointOptions{Path: "/internal/metrics"}})
 	if r := servertest.Do(t, h, "GET", "/health", ""); r.Status != 404 {
 		t.Errorf("health switched off: %d", r.Status)

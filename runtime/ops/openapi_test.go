@@ -14,6 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/internal/testtools"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
@@ -23,7 +24,7 @@ import (
 // libopenapi-validator against the specification's own schema), and the
 // server's answers to calls conform to it.
 func TestOpenAPI(t *testing.T) {
-	tools := append(servertest.QMCPTools(), runtime.Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+	tools := append(testtools.QMCP(), runtime.Tool{Name: "tree", Description: "A recursive input.\nMore words.", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
 		return runtime.TextResult("result here"), nil
 	},
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`)})
@@ -127,7 +128,7 @@ func TestOpenAPIDeclares(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.opts.Logger = servertest.Discard()
-			s := runtime.NewServer(servertest.QMCPTools(), &c.opts)
+			s := runtime.NewServer(testtools.QMCP(), &c.opts)
 			path := c.so.OpenAPI.Path
 			if path == "" {
 				path = "/openapi.json"
@@ -199,7 +200,7 @@ func TestOpenAPIServerURL(t *testing.T) {
 		{"/tools-api", "/docs/api.json"},
 		{"/a/b", "/docs/v2/api.json"},
 	} {
-		s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{AllowExecute: true, Logger: servertest.Discard()})
+		s := runtime.NewServer(testtools.QMCP(), &runtime.Options{AllowExecute: true, Logger: servertest.Discard()})
 		mux := http.NewServeMux()
 		mux.Handle(c.prefix+"/", http.StripPrefix(c.prefix, serve.NewHandler(s, &serve.Options{OpenAPI: ops.EndpointOptions{Path: c.docPath}})))
 		h := httptest.NewServer(mux)

@@ -98,7 +98,6 @@ type handler struct {
 	kit     *httpkit.Kit
 	log     *slog.Logger
 	toolkit string
-	traced  bool // the server has a tracer: calls carry the trace context
 
 	mu     sync.Mutex
 	defs   map[string]*cached
@@ -111,7 +110,7 @@ type handler struct {
 // X-Request-ID and X-Correlation-ID on every response, the browser guard,
 // the auth hook and srv's body limit, every error in OXP's shape.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
-	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), traced: srv.Options().Tracer != nil}
+	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger()}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -393,7 +392,7 @@ func (h *handler) call(rq *httpkit.Request) error {
 	if err != nil {
 		return httpkit.Refuse(http.StatusBadRequest, err.Error())
 	}
-	c := &runtime.Call{Tool: def.t.Name, Arguments: in, Surface: runtime.SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.CorrelationID(), TraceContext: h.traceContext(rq.R.Header)}
+	c := &runtime.Call{Tool: def.t.Name, Arguments: in, Surface: runtime.SurfaceOXP, ID: req.Request.CallID, TraceID: req.Request.TraceID, CorrelationID: rq.CorrelationID(), TraceContext: h.kit.TraceContext(rq.R.Header)}
 	if c.ID == "" {
 		c.ID = uuid.New()
 	} else {
@@ -489,13 +488,4 @@ func invalid(out *runtime.Outcome) any {
 		Message         string            `json:"message"`
 		ParameterErrors map[string]string `json:"parameter_errors"`
 	}{"The input does not match the tool's parameters.", errs}
-}
-
-// traceContext is the W3C trace context of the request's headers, for
-// the server's tracer to continue; nil when nothing traces.
-func (h *handler) traceContext(hd http.Header) map[string]string {
-	if !h.traced {
-		return nil
-	}
-	return httpkit.TraceHeaders(hd)
 }

@@ -46,7 +46,6 @@ type handler struct {
 	kit     *httpkit.Kit
 	log     *slog.Logger
 	hasHook bool // the server has an auth hook: callers are told apart
-	traced  bool // the server has a tracer: calls carry the trace context
 }
 
 // NewHandler returns qmcp's /v1 API of srv, at whatever path it is mounted
@@ -56,7 +55,7 @@ type handler struct {
 // limit, every error as {"detail": message}.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	o := srv.Options()
-	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), hasHook: o.AuthHook != nil, traced: o.Tracer != nil}
+	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), hasHook: o.AuthHook != nil}
 	mux := surface.NewMux()
 	h.routes(mux)
 	return mux.Handler(srv)
@@ -147,7 +146,7 @@ func (h *handler) v1CallTool(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, err.Error())
 	}
 	name := rq.R.PathValue("name")
-	out := h.srv.Invoke(rq.Ctx, &runtime.Call{Tool: name, Arguments: req.Input, Surface: runtime.SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: h.traceContext(rq.R.Header)})
+	out := h.srv.Invoke(rq.Ctx, &runtime.Call{Tool: name, Arguments: req.Input, Surface: runtime.SurfaceV1, CorrelationID: corr, IdempotencyKey: key, TraceContext: h.kit.TraceContext(rq.R.Header)})
 	switch out.Status {
 	case runtime.StatusNotFound:
 		return httpkit.Refuse(http.StatusNotFound, "Tool '%s' not found", name)
@@ -251,13 +250,4 @@ func (h *handler) ownUnless(ctx context.Context, scopes ...string) *string {
 	}
 	id := h.srv.CallerID(ctx)
 	return &id
-}
-
-// traceContext is the W3C trace context of the request's headers, for
-// the server's tracer to continue; nil when nothing traces.
-func (h *handler) traceContext(hd http.Header) map[string]string {
-	if !h.traced {
-		return nil
-	}
-	return httpkit.TraceHeaders(hd)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/internal/testtools"
 	"github.com/toolgen-go/toolgen/runtime/qmcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
@@ -30,7 +31,7 @@ func matches(got, want string) bool {
 
 // The protocol as the spec file and specs/README.md give it.
 func TestV1Tools(t *testing.T) {
-	s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard()})
+	s := runtime.NewServer(testtools.QMCP(), &runtime.Options{Logger: servertest.Discard()})
 	servertest.Do(t, house(s), "GET", "/v1/tools", "").Is(t, 200, `{"tools":[{"name":"echo","description":"Echo the input message back. Useful for testing.","input_schema":{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]},"version":"1.0.0"},{"name":"planner","description":"Create a step-by-step execution plan from a goal.","input_schema":{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]},"version":"1.0.0"}]}`)
 
 	for _, c := range []struct{ body, want string }{
@@ -57,7 +58,7 @@ func TestV1Tools(t *testing.T) {
 // Every response carries X-Request-ID and X-Correlation-ID, echoed or
 // made; the body's correlation id wins for the record.
 func TestV1Headers(t *testing.T) {
-	s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard()})
+	s := runtime.NewServer(testtools.QMCP(), &runtime.Options{Logger: servertest.Discard()})
 	r := servertest.Do(t, house(s), "GET", "/v1/tools", "")
 	if !matches(r.Header.Get("X-Request-ID"), "UUID") || !matches(r.Header.Get("X-Correlation-ID"), "UUID") {
 		t.Errorf("made ids: %v", r.Header)
@@ -114,7 +115,7 @@ func TestV1Headers(t *testing.T) {
 // GET /v1/invocations: filters, newest first, limit and offset, count and
 // total; out-of-range limits are 422.
 func TestV1Invocations(t *testing.T) {
-	s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard(), AllowExecute: true})
+	s := runtime.NewServer(testtools.QMCP(), &runtime.Options{Logger: servertest.Discard(), AllowExecute: true})
 	call := func(tool, body, corr string) string {
 		r := servertest.Do(t, house(s), "POST", "/v1/tools/"+tool, body, "X-Correlation-ID", corr)
 		var resp struct {
@@ -183,7 +184,7 @@ func TestV1Invocations(t *testing.T) {
 
 // The auth hook guards every /v1 endpoint, and the caller is recorded.
 func TestV1Auth(t *testing.T) {
-	s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{AuthHook: runtime.BearerTokens("t1"), Logger: servertest.Discard()})
+	s := runtime.NewServer(testtools.QMCP(), &runtime.Options{AuthHook: runtime.BearerTokens("t1"), Logger: servertest.Discard()})
 	for _, req := range [][3]string{{"GET", "/v1/tools", ""}, {"POST", "/v1/tools/echo", `{"input":{"message":"x"}}`}, {"GET", "/v1/invocations", ""}, {"GET", "/v1/invocations/x", ""}} {
 		servertest.Do(t, house(s), req[0], req[1], req[2]).Is(t, 401, `{"detail":"Unauthorized"}`)
 	}
@@ -197,8 +198,8 @@ func TestV1Auth(t *testing.T) {
 	if r := servertest.Do(t, house(s), "GET", "/v1/invocations/"+resp.InvocationID, "", "Authorization", "Bearer t1"); !strings.Contains(r.Body, `"caller":"token-1"`) {
 		t.Errorf("caller not recorded: %s", r.Body)
 	}
-	servertest.Do(t, serve.NewHandler(runtime.NewServer(servertest.QMCPTools(), nil), &serve.Options{V1: qmcp.Options{Disable: true}}), "GET", "/v1/tools", "").Is(t, 404, `{"error":"Not found: /v1/tools"}`)
-	if r := servertest.Do(t, serve.NewHandler(runtime.NewServer(servertest.QMCPTools(), nil), &serve.Options{V1: qmcp.Options{Prefix: "/api/v1"}}), "GET", "/api/v1/tools", ""); r.Status != 200 {
+	servertest.Do(t, serve.NewHandler(runtime.NewServer(testtools.QMCP(), nil), &serve.Options{V1: qmcp.Options{Disable: true}}), "GET", "/v1/tools", "").Is(t, 404, `{"error":"Not found: /v1/tools"}`)
+	if r := servertest.Do(t, serve.NewHandler(runtime.NewServer(testtools.QMCP(), nil), &serve.Options{V1: qmcp.Options{Prefix: "/api/v1"}}), "GET", "/api/v1/tools", ""); r.Status != 200 {
 		t.Errorf("moved: %d", r.Status)
 	}
 }
@@ -208,7 +209,7 @@ func TestV1Auth(t *testing.T) {
 // the client itself cannot be installed here (no Python package index), so
 // its calls are replayed as it sends them.
 func TestV1AsQMCPClientUsesIt(t *testing.T) {
-	s := runtime.NewServer(servertest.QMCPTools(), &runtime.Options{Logger: servertest.Discard()})
+	s := runtime.NewServer(testtools.QMCP(), &runtime.Options{Logger: servertest.Discard()})
 	h := []string{"Content-Type", "application/json", "Accept", "application/json"}
 	var tools struct {
 		Tools []struct{ Name, Description string } `json:"tools"`

@@ -34,7 +34,7 @@ func floor(pkg string) int {
 		return 5 // registers its setup with serve
 	case p == "runtime/explorer", p == "runtime/oxp", p == "runtime/qmcp", p == "runtime/ops", p == "runtime/mcp":
 		return 3 // the surfaces
-	case p == "runtime/internal/surface", p == "runtime/internal/servertest":
+	case p == "runtime/internal/surface", p == "runtime/internal/testtools":
 		return 2 // what the surfaces share of the core
 	case p == "runtime":
 		return 1 // the core

@@ -109,6 +109,19 @@ type Kit struct {
 	Log          *slog.Logger
 	// LogPanic logs a recovered panic with its stack.
 	LogPanic func(where string, v any, args ...any)
+	// Traced says the server has a tracer, for which a call carries the
+	// trace context of its request (TraceContext).
+	Traced bool
+}
+
+// TraceContext is the W3C trace context of a request's headers, for the
+// server's tracer to continue (runtime.Call.TraceContext); nil when
+// nothing traces, so that an untraced call reads no header for it.
+func (k *Kit) TraceContext(h http.Header) map[string]string {
+	if !k.Traced {
+		return nil
+	}
+	return TraceHeaders(h)
 }
 
 // Handle returns the handler of e: the method check, Before, the auth

@@ -1,13 +1,12 @@
-// Package servertest holds what the tests of the runtime's surface
-// packages share: a log buffer, and a request sent to a handler in
-// process with its answer checked.
+// Package servertest holds what the runtime's tests share, the core's
+// and the surface packages': a log buffer, and a request sent to a
+// handler in process with its answer checked. It imports nothing of the
+// runtime, so that the core's own tests may use it.
 package servertest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // LogBuffer captures a server's logs.
@@ -85,35 +82,4 @@ func (r Response) Decode(t testing.TB, v any) {
 	if err := json.Unmarshal([]byte(r.Body), v); err != nil {
 		t.Fatalf("decode %s: %v", r.Body, err)
 	}
-}
-
-// QMCPTools are two tools shaped like qmcp's example server's: echo,
-// with a string output schema, and planner, which fails for the goal
-// "fail".
-func QMCPTools() runtime.ToolList {
-	return runtime.ToolList{{
-		Name: "echo", Description: "Echo the input message back. Useful for testing.",
-		InputSchema:  json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message to echo back"}},"required":["message"]}`),
-		OutputSchema: json.RawMessage(`{"type":"string"}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct{ Message string }
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(in.Message)
-		},
-	}, {
-		Name: "planner", Description: "Create a step-by-step execution plan from a goal.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"goal":{"type":"string","description":"The goal to create a plan for"},"context":{"type":"string","description":"Optional context to inform planning"}},"required":["goal"]}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in struct{ Goal string }
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			if in.Goal == "fail" {
-				return nil, errors.New("cannot plan that")
-			}
-			return runtime.StructuredResult(map[string]any{"goal": in.Goal, "estimated_steps": 4})
-		},
-	}}
 }

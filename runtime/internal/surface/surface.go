@@ -29,6 +29,7 @@ func Kit(srv *runtime.Server) *httpkit.Kit {
 		LogPanic: func(where string, v any, args ...any) {
 			httpkit.LogPanic(log, where, v, args...)
 		},
+		Traced: o.Tracer != nil,
 	}
 }
 
