@@ -3,6 +3,7 @@ package httpkit
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -74,5 +75,35 @@ func TestReadBodyOf(t *testing.T) {
 	}
 	if _, err := readBodyOf(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
 		t.Errorf("a failing reader: %v", err)
+	}
+}
+
+// Under http.StripPrefix an endpoint's route, as the request metrics
+// count it, and the request the auth hook sees keep the prefix the
+// client sent.
+func TestRouteAndRequestAsSent(t *testing.T) {
+	var gotRoute, gotPath string
+	kit := &Kit{
+		Authenticate: func(r *http.Request) (context.Context, error) { gotPath = r.URL.Path; return r.Context(), nil },
+		HasHook:      true,
+		Log:          slog.New(slog.DiscardHandler),
+		LogPanic:     func(string, any, ...any) {},
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/tools/{name}/call", kit.Handle(Endpoint{Surface: &Surface{Name: "t", WriteError: func(w http.ResponseWriter, e *Error) { WriteError(w, e.Status, e.Msg) }},
+		Methods: MethodsPost, Auth: true, Serve: func(rq *Request) error {
+			gotRoute = rq.St.Route
+			return nil
+		}}))
+	h := WithIDs(http.StripPrefix("/ui", mux))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/ui/tools/x/call", nil))
+	if gotRoute != "/ui/tools/{name}/call" || gotPath != "/ui/tools/x/call" {
+		t.Errorf("route %q, the hook saw %q; want /ui/tools/{name}/call and /ui/tools/x/call", gotRoute, gotPath)
+	}
+	// Unprefixed, the pattern itself.
+	h = WithIDs(mux)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/tools/x/call", nil))
+	if gotRoute != "/tools/{name}/call" || gotPath != "/tools/x/call" {
+		t.Errorf("route %q, the hook saw %q", gotRoute, gotPath)
 	}
 }
