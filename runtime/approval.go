@@ -11,9 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Approval, the pipeline's last step before the handler (see
@@ -189,7 +188,7 @@ func (s *Server) approvalContext(ctx context.Context, c *Call, t *Tool, args jso
 	r := history.Record{Tool: t.Name, Surface: c.Surface, Input: args}
 	r.Caller = s.callerRef(ctx)
 	red := s.redacted(&r)
-	b, err := marshal(struct {
+	b, err := httpkit.Marshal(struct {
 		Tool      string          `json:"tool"`
 		Caller    *string         `json:"caller"`
 		Surface   string          `json:"surface,omitempty"`
@@ -294,16 +293,7 @@ func (w *approvalWaiters) answered(id string) {
 
 // approveByClient asks the calling client's user whether the call may run.
 func (s *Server) approveByClient(ctx context.Context, t *Tool, args json.RawMessage) (*history.Approval, error) {
-	res, err := askOne(ctx, "elicitation", &mcp.ElicitParams{
-		Message: fmt.Sprintf("Allow the tool %s to run with these arguments?\n%s", t.Name, inputJSON(args)),
-		RequestedSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"approve": map[string]any{"type": "boolean", "title": "Run " + t.Name, "description": "Yes to run the tool, no to refuse."},
-			},
-			"required": []string{"approve"},
-		},
-	})
+	res, err := Elicit(ctx, fmt.Sprintf("Allow the tool %s to run with these arguments?\n%s", t.Name, inputJSON(args)), approvalSchema(t.Name))
 	switch {
 	case errors.Is(err, ErrInputRequired):
 		return nil, err // asked: the client answers in its next round
@@ -315,13 +305,25 @@ func (s *Server) approveByClient(ctx context.Context, t *Tool, args json.RawMess
 		return nil, refusedApproval(err, "Tool %s could not ask its caller's user to approve the call; it was not run.", t.Name)
 	}
 	by := s.callerRef(ctx)
-	er, _ := res.(*mcp.ElicitResult)
-	if er != nil && er.Action == "accept" {
-		if yes, _ := er.Content["approve"].(bool); yes {
+	if res != nil && res.Action == "accept" {
+		if yes, _ := res.Content["approve"].(bool); yes {
 			return &history.Approval{Decision: answerApprove, By: by, At: time.Now()}, nil
 		}
 	}
 	return &history.Approval{Decision: answerReject, By: by, At: time.Now()}, &ToolError{Message: fmt.Sprintf("The user declined the call of %s; it was not run.", t.Name)}
+}
+
+// approvalSchema is what the client's user is asked to approve a call
+// with.
+func approvalSchema(tool string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"approve": map[string]any{"type": "boolean", "title": "Run " + tool, "description": "Yes to run the tool, no to refuse."},
+		},
+		"required": []string{"approve"},
+	})
+	return b
 }
 
 // warnUnapprovable logs, once, the tools of a fixed list that need an

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // AuthHook authenticates a call. It returns the context the call runs in,
@@ -84,12 +86,10 @@ var (
 // bearerToken returns the token of an "Authorization: Bearer <token>"
 // header (the scheme is case-insensitive, RFC 7235).
 func bearerToken(r *http.Request) (string, error) {
-	h := r.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+	token, ok := httpkit.BearerToken(r)
+	if !ok {
 		return "", fmt.Errorf("%w: no bearer token in the Authorization header", ErrNoCredentials)
 	}
-	token = strings.TrimSpace(token)
 	return token, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // callTools covers every outcome of the call pipeline.
@@ -113,7 +115,7 @@ func shapeTools() []Tool {
 // wire is v as the surfaces write it (no HTML escaping).
 func wire(t *testing.T, v any) string {
 	t.Helper()
-	b, err := marshal(v)
+	b, err := httpkit.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}

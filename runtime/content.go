@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"unsafe"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Content types, as MCP names them.
@@ -83,7 +85,7 @@ func ResourceLink(uri, name string) Content {
 func (c Content) MarshalJSON() ([]byte, error) {
 	switch c.Type {
 	case ContentText:
-		return marshal(struct {
+		return httpkit.Marshal(struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		}{c.Type, c.Text})
@@ -92,7 +94,7 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		if data == nil {
 			data = []byte{}
 		}
-		return marshal(struct {
+		return httpkit.Marshal(struct {
 			Type     string `json:"type"`
 			Data     []byte `json:"data"`
 			MIMEType string `json:"mimeType"`
@@ -101,12 +103,12 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		if c.Resource == nil {
 			return nil, fmt.Errorf("runtime: %q content without a resource", c.Type)
 		}
-		return marshal(struct {
+		return httpkit.Marshal(struct {
 			Type     string            `json:"type"`
 			Resource *ResourceContents `json:"resource"`
 		}{c.Type, c.Resource})
 	case ContentResourceLink:
-		return marshal(struct {
+		return httpkit.Marshal(struct {
 			Type        string `json:"type"`
 			URI         string `json:"uri"`
 			Name        string `json:"name"`

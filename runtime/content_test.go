@@ -5,6 +5,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 func TestContentJSON(t *testing.T) {
@@ -58,7 +60,7 @@ func TestStructuredResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := marshal(r); string(got) != c.want {
+		if got, _ := httpkit.Marshal(r); string(got) != c.want {
 			t.Errorf("%#v:\n got %s\nwant %s", c.v, got, c.want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,6 +124,16 @@ func (s *Server) HistoryName() string {
 	return "custom"
 }
 
+// Name is the server's name, as MCP's serverInfo gives it: Options.Name,
+// else the main module's path from the build information.
+func (s *Server) Name() string {
+	if s.opts.Name != "" {
+		return s.opts.Name
+	}
+	n, _ := buildIdentity()
+	return n
+}
+
 // Version is the server's version, as MCP's serverInfo and /health give
 // it: Options.Version, else the main module's from the build information.
 func (s *Server) Version() string {
@@ -202,3 +213,18 @@ func (l *valueList) find(k int) (any, bool) {
 // in-memory store NewServer made. The surfaces that read the history
 // (/v1) read it here.
 func (s *Server) History() history.Store { return s.history }
+
+// buildIdentity is the server's default name and version: the main
+// module's path and version, as the build recorded them.
+func buildIdentity() (name, version string) {
+	name, version = "toolgen", "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path != "" {
+			name = bi.Main.Path
+		}
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+	}
+	return name, version
+}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Fuzz targets: `go test ./runtime -run '^$' -fuzz FuzzExplorerCall
@@ -87,7 +89,7 @@ func FuzzMCPToolsCall(f *testing.F) {
 		if len(r.Content) == 0 && r.StructuredContent == nil {
 			t.Fatalf("%q: result %#v", args, r)
 		}
-		if _, err := marshal(r); err != nil {
+		if _, err := httpkit.Marshal(r); err != nil {
 			t.Fatalf("%q: the result does not encode: %v", args, err)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
@@ -121,5 +122,5 @@ func equalJSON(a, b json.RawMessage) bool {
 	if bytes.Equal(a, b) {
 		return true
 	}
-	return bytes.Equal(canonicalJSON(a), canonicalJSON(b))
+	return bytes.Equal(jsoncheck.Canonical(a), jsoncheck.Canonical(b))
 }

@@ -13,7 +13,7 @@ import (
 
 // A caller has one identity, whatever asks: history (whose records a
 // caller may read), idempotency keys (whose namespace a key is in), MCP
-// sessions and tasks (who may use them), httpkit.State and human requests.
+// sessions and tasks (who may use them), requestState and human requests.
 // It is, in order:
 //
 //   - the subject of the [Principal] the auth hook put in the context

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 

@@ -64,11 +64,12 @@ type Call struct {
 	// surfaces.
 	MCP *MCPInfo
 
-	// beforeRun are called, in order, just before the handler runs:
-	// what middleware of the runtime's own (recording) needs to do at
-	// that point, handed down explicitly rather than through ctx. An
-	// error stops the call: the handler does not run.
-	beforeRun []func(ctx context.Context, t *Tool) error
+	// BeforeRun are called, in order, just before the handler runs
+	// (after validation, approval and the pending record): what a surface
+	// (MCP's tasks) or the runtime's own middleware (recording) needs to
+	// do at that point, handed down explicitly rather than through ctx.
+	// An error stops the call: the handler does not run.
+	BeforeRun []func(ctx context.Context, t *Tool) error
 	// span is the call's span, when Options.Tracer traces it.
 	span CallSpan
 }
@@ -280,7 +281,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return o.forbidden(err)
 	}
 	if t.RateLimit.N > 0 && !c.ValidateOnly {
-		if ok, wait := s.limiter.allow(t.Name, s.callerKey(ctx), t.RateLimit); !ok {
+		if ok, wait := s.limiter.allow(t.Name, s.CallerKey(ctx), t.RateLimit); !ok {
 			return o.rateLimited(t, wait)
 		}
 	}
@@ -304,7 +305,7 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return s.missingSecret(ctx, o, t, missing)
 	}
 	ctx = context.WithValue(ctx, callKey{}, c)
-	if len(c.beforeRun) > 0 {
+	if len(c.BeforeRun) > 0 {
 		if out := s.beforeRun(ctx, o, c, t); out != nil {
 			return out
 		}
@@ -365,7 +366,7 @@ func (s *Server) missingSecret(ctx context.Context, o *Outcome, t *Tool, missing
 //
 //go:noinline
 func (s *Server) beforeRun(ctx context.Context, o *Outcome, c *Call, t *Tool) *Outcome {
-	for _, f := range c.beforeRun {
+	for _, f := range c.BeforeRun {
 		err := f(ctx, t)
 		if err == nil {
 			// (Asked first: errors.As's target is allocated where it is
@@ -571,6 +572,14 @@ type panicError struct {
 }
 
 func (e *panicError) Error() string { return fmt.Sprintf("tool panicked: %v", e.value) }
+
+// Unwrap makes a panic's error ErrPanic.
+func (e *panicError) Unwrap() error { return ErrPanic }
+
+// ErrPanic is wrapped by the error of an outcome whose handler panicked
+// (Outcome.Err): errors.Is(out.Err, ErrPanic). The panic is logged with
+// its stack; the caller is told only that the tool failed.
+var ErrPanic = errors.New("tool panicked")
 
 func safeCall(ctx context.Context, h Handler, args json.RawMessage) (res *Result, err error) {
 	defer func() {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // Remote-server authorization as MCP's authorization spec describes it:
@@ -22,8 +21,9 @@ import (
 // metadata from the challenge, gets a token from the authorization server
 // and calls again with it.
 //
-// It is an auth hook like any other ([OAuthOptions.Hook]) plus the metadata
-// routes: set Options.OAuth and the server serves both.
+// It is an auth hook like any other ([OAuthOptions.Hook]) plus the metadata,
+// which runtime/mcp serves (mcp.NewOAuthMetadataHandler): set Options.OAuth
+// and runtime/serve mounts both.
 
 // ProtectedResourceMetadataPath is where the server serves its protected
 // resource metadata: at this path for the server as a whole, and at this
@@ -80,7 +80,7 @@ func (o *OAuthOptions) Hook() AuthHook {
 	return func(r *http.Request) (context.Context, error) {
 		var accepted context.Context
 		guard := auth.RequireBearerToken(o.Verify, &auth.RequireBearerTokenOptions{
-			ResourceMetadataURL:    o.base(r) + ProtectedResourceMetadataPath + r.URL.Path,
+			ResourceMetadataURL:    o.BaseURL(r) + ProtectedResourceMetadataPath + r.URL.Path,
 			Scopes:                 o.Scopes,
 			AllowMissingExpiration: o.AllowMissingExpiration,
 		})
@@ -98,8 +98,9 @@ func (o *OAuthOptions) Hook() AuthHook {
 	}
 }
 
-// base is the server's base URL for r.
-func (o *OAuthOptions) base(r *http.Request) string {
+// BaseURL is the server's public base URL for r: URL, else the scheme and
+// Host of r. A resource's identifier is it followed by the endpoint's path.
+func (o *OAuthOptions) BaseURL(r *http.Request) string {
 	if o.URL != "" {
 		return strings.TrimSuffix(o.URL, "/")
 	}
@@ -108,40 +109,6 @@ func (o *OAuthOptions) base(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
-}
-
-// metadataHandler serves the protected resource metadata of the server
-// (at ProtectedResourceMetadataPath) and of each of its endpoints (at that
-// path followed by the endpoint's).
-func (o *OAuthOptions) metadataHandler(toolScopes []string) http.Handler {
-	supported := o.ScopesSupported
-	if supported == nil {
-		// The scopes a client must have, then those the tools declare.
-		supported = slices.Clone(o.Scopes)
-		for _, sc := range toolScopes {
-			if !slices.Contains(supported, sc) {
-				supported = append(supported, sc)
-			}
-		}
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path := strings.TrimPrefix(r.URL.Path, ProtectedResourceMetadataPath)
-		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-			Resource:               o.base(r) + path,
-			AuthorizationServers:   o.AuthorizationServers,
-			ScopesSupported:        supported,
-			BearerMethodsSupported: []string{"header"},
-			ResourceName:           o.ResourceName,
-			ResourceDocumentation:  o.ResourceDocumentation,
-		}).ServeHTTP(w, r)
-	})
-}
-
-// oauthRoutes mounts the protected resource metadata.
-func (s *Server) oauthRoutes(mux *routeMux) {
-	h := s.opts.OAuth.metadataHandler(s.declaredScopes())
-	mux.Handle(ProtectedResourceMetadataPath, h)
-	mux.Handle(ProtectedResourceMetadataPath+"/", h)
 }
 
 // BearerChallengeError is an auth hook's refusal that carries the

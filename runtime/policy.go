@@ -75,12 +75,12 @@ func (s *Server) VisibleTools(ctx context.Context) ([]Tool, error) {
 	return out, nil
 }
 
-// callerKey is whose calls a rate limit counts, and whose sessions
-// MCPOptions.MaxSessionsPerCaller counts: the caller's identity
+// CallerKey is whose calls a rate limit counts, and whose sessions
+// runtime/mcp's Options.MaxSessionsPerCaller counts: the caller's identity
 // (callerID) on a server with an auth hook, else the client's address
 // (without its port, which changes with every connection), else "" (a
 // call made in process). It is the same key on every surface.
-func (s *Server) callerKey(ctx context.Context) string {
+func (s *Server) CallerKey(ctx context.Context) string {
 	if id := s.CallerID(ctx); id != "" {
 		return "id:" + id
 	}
@@ -94,9 +94,9 @@ func (s *Server) callerKey(ctx context.Context) string {
 	return ""
 }
 
-// declaredScopes are the scopes a fixed list's tools declare, each once,
+// DeclaredScopes are the scopes a fixed list's tools declare, each once,
 // in the order they first appear.
-func (s *Server) declaredScopes() []string {
+func (s *Server) DeclaredScopes() []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(s.static)) {
 		for _, sc := range s.static[name].Scopes {
@@ -111,7 +111,7 @@ func (s *Server) declaredScopes() []string {
 // warnUnenforced logs, once, that the tools' scopes are not enforced when
 // the server has no auth hook to know a caller's.
 func (s *Server) warnUnenforced() {
-	if scopes := s.declaredScopes(); len(scopes) > 0 && !s.enforcesScopes() {
+	if scopes := s.DeclaredScopes(); len(scopes) > 0 && !s.enforcesScopes() {
 		s.log.Warn("tools declare scopes, but the server has no auth hook: scopes are not enforced, every caller may call every tool", "scopes", strings.Join(scopes, " "))
 	}
 }

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Prompt is an MCP prompt: messages a client offers its user, filled in
@@ -55,55 +52,6 @@ func UserMessage(text string) PromptMessage { return PromptMessage{Role: "user",
 // AssistantMessage returns an assistant message of one text block.
 func AssistantMessage(text string) PromptMessage {
 	return PromptMessage{Role: "assistant", Content: Text(text)}
-}
-
-func (s *Server) addPrompt(p *Prompt) {
-	if p.Name == "" || p.Handler == nil {
-		panic(fmt.Sprintf("runtime.NewServer: prompt %q without a name or a handler", p.Name))
-	}
-	mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
-	for _, a := range p.Arguments {
-		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
-	}
-	h := func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		args := req.Params.Arguments
-		if args == nil {
-			args = map[string]string{}
-		}
-		if err := checkPromptArgs(p, args); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
-		}
-		// Bound before the handler runs, which may change args.
-		b, _ := json.Marshal(args)
-		bind := func() []byte { return b }
-		ctx, c, err := s.newCall(ctx, req, "prompt", p.Name, bind, req.Params.InputResponses, req.Params.RequestState)
-		if err != nil {
-			return nil, err
-		}
-		res, err := safePrompt(ctx, p.Handler, args)
-		if ir, ok := c.inputRequired(ctx); ok {
-			return &mcp.GetPromptResult{InputRequests: ir.requests, RequestState: ir.state}, nil
-		}
-		if err := c.missingCapability(err); err != nil {
-			return nil, err
-		}
-		if err != nil {
-			s.log.ErrorContext(ctx, "prompt failed", "prompt", p.Name, "err", err)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
-		out := &mcp.GetPromptResult{Description: res.Description, Messages: []*mcp.PromptMessage{}}
-		for _, m := range res.Messages {
-			mc, err := mcpContent(m.Content)
-			if err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-			}
-			out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: mc})
-		}
-		return out, nil
-	}
-	s.mcp.srv.AddPrompt(mp, h)
-	reg := &s.mcp.registry
-	reg.prompts, reg.handler = append(reg.prompts, mp), append(reg.handler, h)
 }
 
 // checkPromptArgs requires every required argument and refuses unknown
@@ -153,27 +101,6 @@ func safePrompt(ctx context.Context, h PromptHandler, args map[string]string) (r
 		err = errors.New("prompt returned no result")
 	}
 	return res, err
-}
-
-// mcpContent converts a content block to the SDK's type.
-func mcpContent(c Content) (mcp.Content, error) {
-	switch c.Type {
-	case ContentText:
-		return &mcp.TextContent{Text: c.Text}, nil
-	case ContentImage:
-		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}, nil
-	case ContentAudio:
-		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}, nil
-	case ContentResource:
-		if c.Resource == nil {
-			return nil, errors.New("resource content without a resource")
-		}
-		r := c.Resource
-		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Blob: r.Blob}}, nil
-	case ContentResourceLink:
-		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Title: c.Title, Description: c.Description, MIMEType: c.MIMEType, Size: c.Size}, nil
-	}
-	return nil, fmt.Errorf("unknown content type %q", c.Type)
 }
 
 // DecodePromptArgs decodes a prompt's arguments into v, a struct whose

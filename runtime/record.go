@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
@@ -58,7 +59,7 @@ type recording struct {
 	call       *Call // the call as the pipeline gets it, for its span
 
 	// The call the pipeline gets (call points at it), and its first
-	// beforeRun hook, start: parts of this allocation too.
+	// BeforeRun hook, start: parts of this allocation too.
 	callCopy Call
 	hooks    [1]func(context.Context, *Tool) error
 
@@ -95,7 +96,7 @@ func (s *Server) record(next InvokeFunc) InvokeFunc {
 		rc.call = &rc.callCopy
 		// It comes first: the steps after it find the call recorded.
 		rc.hooks[0] = rc.start
-		rc.call.beforeRun = append(rc.hooks[:1:1], c.beforeRun...)
+		rc.call.BeforeRun = append(rc.hooks[:1:1], c.BeforeRun...)
 		rc.call.InvocationID = rc.rec.ID
 		out := next(ctx, rc.call)
 		if out.Tool == nil {
@@ -328,7 +329,7 @@ func resultJSON(v any, c *jsonCheck) json.RawMessage {
 }
 
 func marshalValue(v any) json.RawMessage {
-	b, err := marshal(v)
+	b, err := httpkit.Marshal(v)
 	if err != nil {
 		return json.RawMessage("null")
 	}

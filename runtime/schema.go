@@ -274,3 +274,10 @@ func quotedNames(msg string) []string {
 func (s *Server) OutputSchema(t *Tool) json.RawMessage {
 	return s.compiled.get(t).output.schema
 }
+
+// WrapsOutput reports whether t's structured results are wrapped, as
+// {"result": value}: MCP requires an object, and t's output schema
+// describes something else.
+func (s *Server) WrapsOutput(t *Tool) bool {
+	return s.compiled.get(t).output.wrap
+}

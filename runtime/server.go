@@ -1,9 +1,7 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,9 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/yosida95/uritemplate/v3"
+
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
-	"github.com/toolgen-go/toolgen/runtime/internal/legacy"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Options leaves it zero.
@@ -134,9 +133,6 @@ type Options struct {
 	// destructive (DestructiveHint true) need an operator's approval,
 	// unless it declares an Approval of its own.
 	ApproveDestructive bool
-
-	// MCP configures the MCP surface at /mcp (and /sse).
-	MCP MCPOptions
 }
 
 // Server is the core every surface shares: the tools, the pipeline
@@ -153,12 +149,9 @@ type Server struct {
 	// static indexes a ToolList by name, built once in NewServer; nil for
 	// other providers, which are asked on every request.
 	static map[string]*Tool
-	mux    *http.ServeMux
-	// patterns are the mux's, for serve to route to it (legacy.Patterns).
-	patterns []string
-	kit      *httpkit.Kit // the serving path the surfaces share
-	root     http.Handler // mux behind the browser guard
-	mcp      *mcpState
+	// notifiers are the surfaces told of changes (AddNotifier).
+	notifyMu  sync.Mutex
+	notifiers []Notifier
 
 	history     history.Store
 	storeErrors sync.Map // op → *atomic.Uint64
@@ -215,10 +208,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	}
 	s.warnUnapprovable()
 	s.buildChain()
-	s.kit = &httpkit.Kit{Authenticate: s.Authenticate, HasHook: s.opts.AuthHook != nil, MaxBodyBytes: s.opts.MaxBodyBytes, Log: s.log, LogPanic: s.logPanic}
-	s.buildMCP()
-	s.routes()
-	s.root = httpkit.WithIDs(httpkit.Guard(s.mux, s.log, s.opts.TrustedOrigins, s.opts.AllowedHosts))
+	s.checkOfferings()
 	return s
 }
 
@@ -235,39 +225,29 @@ func checkTool(t *Tool) error {
 	return nil
 }
 
-func (s *Server) routes() {
-	s.mux = http.NewServeMux()
-	mux := &routeMux{mux: s.mux, patterns: &s.patterns}
-	if !s.opts.MCP.Disable {
-		s.mcpRoutes(mux)
+// checkOfferings panics on a prompt, resource or resource template that
+// cannot be served: programming errors, as a tool without a handler is.
+func (s *Server) checkOfferings() {
+	for _, p := range s.opts.Prompts {
+		if p.Name == "" || p.Handler == nil {
+			panic(fmt.Sprintf("runtime.NewServer: prompt %q without a name or a handler", p.Name))
+		}
 	}
-	if s.opts.OAuth != nil {
-		s.oauthRoutes(mux)
+	for _, r := range s.opts.Resources {
+		if r.URI == "" || r.Read == nil {
+			panic(fmt.Sprintf("runtime.NewServer: resource %q without a URI or a Read function", r.Name))
+		}
+	}
+	for _, t := range s.opts.ResourceTemplates {
+		if _, err := uritemplate.New(t.URITemplate); err != nil || t.Read == nil {
+			panic(fmt.Sprintf("runtime.NewServer: resource template %q: invalid template or no Read function (%v)", t.URITemplate, err))
+		}
 	}
 }
 
-// routeMux is a ServeMux that notes its patterns.
-type routeMux struct {
-	mux      *http.ServeMux
-	patterns *[]string
-}
-
-func (m *routeMux) Handle(pattern string, h http.Handler) {
-	*m.patterns = append(*m.patterns, pattern)
-	m.mux.Handle(pattern, h)
-}
-
-func pathOr(p, def string) string {
-	if p == "" {
-		return def
-	}
-	return p
-}
-
-func init() {
-	legacy.Handler = func(srv any) http.Handler { return srv.(*Server).root }
-	legacy.Patterns = func(srv any) []string { return srv.(*Server).patterns }
-}
+// FixedList reports whether the server's provider is a [ToolList]: the
+// same tools for every request and every caller.
+func (s *Server) FixedList() bool { return s.static != nil }
 
 // ToolVersion is the version every surface serves for t: its own, else
 // Options.ToolVersion, else "1.0.0".
@@ -353,7 +333,6 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 		out = append(out, *t)
 	}
 	s.compiled.prune(out)
-	s.noticeToolChanges(ctx, out)
 	return out, nil
 }
 
@@ -364,16 +343,4 @@ func RequestFromContext(ctx context.Context) (*http.Request, bool) {
 		return st.Req, true
 	}
 	return nil, false
-}
-
-// marshal is json.Marshal without HTML escaping: the bodies are JSON for
-// programs, and <, > and & in a tool's text must come back as written.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

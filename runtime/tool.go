@@ -132,3 +132,18 @@ type ToolsFunc func(ctx context.Context) ([]Tool, error)
 
 // Tools calls f.
 func (f ToolsFunc) Tools(ctx context.Context) ([]Tool, error) { return f(ctx) }
+
+// TaskSupport is whether a tool's MCP calls run as tasks (Tool.Task).
+type TaskSupport string
+
+const (
+	// TaskOptional: a call runs as a task when the client declares the
+	// tasks extension, else as an ordinary call.
+	TaskOptional TaskSupport = "optional"
+	// TaskRequired: a call runs as a task, and a client that does not
+	// declare the extension is refused (MCP's missing client capability
+	// error) at protocol 2026-07-28. On other surfaces, and at earlier
+	// protocol revisions, where MCP defines no tasks, it runs as an
+	// ordinary call.
+	TaskRequired TaskSupport = "required"
+)

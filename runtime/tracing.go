@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"context"
-
-	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
 
 // Tracing: the seam through which a tracing system (runtime/otel, for
@@ -66,20 +64,6 @@ type MCPInfo struct {
 	// TraceContext is the W3C trace context the client sent in the
 	// request's params._meta ("traceparent", "tracestate", "baggage").
 	TraceContext map[string]string
-}
-
-// traceMeta is the W3C trace context in an MCP request's _meta, or nil.
-func traceMeta(meta map[string]any) map[string]string {
-	var m map[string]string
-	for _, k := range httpkit.TraceKeys {
-		if v, ok := meta[k].(string); ok && v != "" {
-			if m == nil {
-				m = make(map[string]string, len(httpkit.TraceKeys))
-			}
-			m[k] = v
-		}
-	}
-	return m
 }
 
 // traced wraps the pipeline, middleware and recording included, in the

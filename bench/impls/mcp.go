@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/runtime"
+	tgmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -22,10 +23,8 @@ import (
 // other options at their defaults (validation, history, metrics).
 func toolgenMCP(stateless bool) func() http.Handler {
 	return func() http.Handler {
-		return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{
-			Logger: quiet,
-			MCP:    runtime.MCPOptions{Stateless: stateless, JSONResponse: true},
-		}), nil)
+		return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{Logger: quiet}),
+			&serve.Options{MCP: tgmcp.Options{Stateless: stateless, JSONResponse: true}})
 	}
 }
 

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // The full suite runs in CI (.ci/conformance); this checks in process that
@@ -17,17 +18,17 @@ import (
 func TestConformanceServer(t *testing.T) {
 	s := runtime.NewServer(tools(), options())
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := mcp.Connect(ctx, s, nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ss.Wait()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "testuser", "email": "test@example.com"}}, nil
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"username": "testuser", "email": "test@example.com"}}, nil
 		},
-	}).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	}).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestConformanceServer(t *testing.T) {
 		if name == "test_sampling" {
 			args["prompt"] = "Hi"
 		}
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -73,11 +74,11 @@ func TestConformanceServer(t *testing.T) {
 			t.Errorf("%s: %s\nwant %s", name, got, want)
 		}
 	}
-	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_prompt_with_arguments", Arguments: map[string]string{"arg1": "a", "arg2": "b"}})
+	p, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "test_prompt_with_arguments", Arguments: map[string]string{"arg1": "a", "arg2": "b"}})
 	if err != nil || !strings.Contains(mustJSON(p), "arg1='a', arg2='b'") {
 		t.Errorf("prompt: %v %v", mustJSON(p), err)
 	}
-	r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://template/123/data"})
+	r, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "test://template/123/data"})
 	if err != nil || r.Contents[0].Text != `{"data":"Data for ID: 123","id":"123","templateTest":true}` {
 		t.Errorf("template: %v %v", mustJSON(r), err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The SDK's client talks to every example, built as it ships, over every
@@ -41,10 +41,10 @@ func TestEveryExampleOverEveryTransport(t *testing.T) {
 			var seen []string
 			// check connects with a client of clientVersion (the SDK's
 			// newest when empty), which must get wantVersion.
-			check := func(transport, clientVersion, wantVersion string, tr mcp.Transport) {
+			check := func(transport, clientVersion, wantVersion string, tr sdk.Transport) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
-				cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: clientVersion})
+				cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: clientVersion})
 				if err != nil {
 					t.Fatalf("%s: %v", transport, err)
 				}
@@ -68,7 +68,7 @@ func TestEveryExampleOverEveryTransport(t *testing.T) {
 				} else if !slices.Equal(names, seen) {
 					t.Errorf("%s lists %v, another transport %v", transport, names, seen)
 				}
-				reg, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "toolgen://tools"})
+				reg, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "toolgen://tools"})
 				if err != nil || !strings.Contains(reg.Contents[0].Text, `"name":"`+names[0]+`"`) {
 					t.Errorf("%s: the registry: %v %v", transport, reg, err)
 				}
@@ -77,11 +77,11 @@ func TestEveryExampleOverEveryTransport(t *testing.T) {
 			// One endpoint serves every revision: a session for an older
 			// client, stateless requests for a client of 2026-07-28.
 			url := start(t, bin)
-			check("/mcp 2025-11-25", "2025-11-25", "2025-11-25", &mcp.StreamableClientTransport{Endpoint: url + "/mcp"})
-			check("/mcp", "", "2026-07-28", &mcp.StreamableClientTransport{Endpoint: url + "/mcp"})
-			check("/sse", "", "2025-11-25", &mcp.SSEClientTransport{Endpoint: url + "/sse"})
-			check("/mcp -stateless", "", "2026-07-28", &mcp.StreamableClientTransport{Endpoint: start(t, bin, "-stateless") + "/mcp"})
-			check("stdio", "", "2026-07-28", &mcp.CommandTransport{Command: exec.Command(bin, "-stdio", "-history", "memory")})
+			check("/mcp 2025-11-25", "2025-11-25", "2025-11-25", &sdk.StreamableClientTransport{Endpoint: url + "/mcp"})
+			check("/mcp", "", "2026-07-28", &sdk.StreamableClientTransport{Endpoint: url + "/mcp"})
+			check("/sse", "", "2025-11-25", &sdk.SSEClientTransport{Endpoint: url + "/sse"})
+			check("/mcp -stateless", "", "2026-07-28", &sdk.StreamableClientTransport{Endpoint: start(t, bin, "-stateless") + "/mcp"})
+			check("stdio", "", "2026-07-28", &sdk.CommandTransport{Command: exec.Command(bin, "-stdio", "-history", "memory")})
 		})
 	}
 }

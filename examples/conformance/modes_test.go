@@ -10,9 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -28,9 +29,7 @@ func TestToolsInBothModes(t *testing.T) {
 		version   string
 	}{{false, "2025-11-25", "2025-11-25"}, {false, "", "2026-07-28"}, {true, "", "2026-07-28"}} {
 		t.Run(fmt.Sprintf("%s stateless=%v", mode.version, mode.stateless), func(t *testing.T) {
-			opts := options()
-			opts.MCP.Stateless = mode.stateless
-			hs := httptest.NewServer(serve.NewHandler(runtime.NewServer(Tools(), opts), nil))
+			hs := httptest.NewServer(serve.NewHandler(runtime.NewServer(Tools(), options()), &serve.Options{MCP: mcp.Options{Stateless: mode.stateless}}))
 			defer hs.Close()
 
 			var mu sync.Mutex
@@ -40,8 +39,8 @@ func TestToolsInBothModes(t *testing.T) {
 				defer mu.Unlock()
 				asked[what]++
 			}
-			client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
-				ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			client := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, &sdk.ClientOptions{
+				ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 					note("elicit " + r.Params.Message)
 					content := map[string]any{}
 					switch {
@@ -56,20 +55,20 @@ func TestToolsInBothModes(t *testing.T) {
 					default:
 						content["name"] = "Ada"
 					}
-					return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+					return &sdk.ElicitResult{Action: "accept", Content: content}, nil
 				},
-				CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				CreateMessageHandler: func(_ context.Context, r *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
 					note("sample")
 					answer := "Paris"
-					if strings.Contains(r.Params.Messages[0].Content.(*mcp.TextContent).Text, "greeting") {
+					if strings.Contains(r.Params.Messages[0].Content.(*sdk.TextContent).Text, "greeting") {
 						answer = "Hi"
 					}
-					return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: answer}}, nil
+					return &sdk.CreateMessageResult{Model: "m", Role: "assistant", Content: &sdk.TextContent{Text: answer}}, nil
 				},
 			})
-			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+			client.AddRoots(&sdk.Root{URI: "file:///work", Name: "work"})
 			ctx := context.Background()
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: mode.client})
+			cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, &sdk.ClientSessionOptions{ProtocolVersion: mode.client})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,17 +89,17 @@ func TestToolsInBothModes(t *testing.T) {
 				if name == "test_elicitation" {
 					args["message"] = "Who?"
 				}
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue
 				}
-				if got := res.Content[0].(*mcp.TextContent).Text; res.IsError || got != want {
+				if got := res.Content[0].(*sdk.TextContent).Text; res.IsError || got != want {
 					t.Errorf("%s: %q (isError %v), want %q", name, got, res.IsError, want)
 				}
 			}
-			p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_input_required_result_prompt"})
-			if err != nil || p.Messages[0].Content.(*mcp.TextContent).Text != "Context: the tests" {
+			p, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "test_input_required_result_prompt"})
+			if err != nil || p.Messages[0].Content.(*sdk.TextContent).Text != "Context: the tests" {
 				t.Errorf("prompt: %v %v", p, err)
 			}
 			// Each question reached the client once per call: a round that

@@ -16,9 +16,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // nameSchema asks for a name.
@@ -26,11 +27,11 @@ var nameSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":
 
 // askName asks the user for a name under key, with message.
 func askName(ctx context.Context, key, message string) (string, error) {
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{key: &mcp.ElicitParams{Message: message, RequestedSchema: nameSchema}})
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{key: &sdk.ElicitParams{Message: message, RequestedSchema: nameSchema}})
 	if err != nil {
 		return "", err
 	}
-	e := res[key].(*mcp.ElicitResult)
+	e := res[key].(*sdk.ElicitResult)
 	if e.Action != "accept" {
 		return "", runtime.RetryableError(0, "No name was given (%s).", e.Action)
 	}
@@ -66,7 +67,7 @@ func TestInputRequiredResultSampling(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultListRoots(ctx context.Context) (string, error) {
-	roots, err := runtime.Roots(ctx)
+	roots, err := mcp.Roots(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -82,11 +83,11 @@ var confirmSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type"
 
 // confirm asks the user to confirm.
 func confirm(ctx context.Context) (bool, error) {
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{"confirm": &mcp.ElicitParams{Message: "Please confirm", RequestedSchema: confirmSchema}})
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"confirm": &sdk.ElicitParams{Message: "Please confirm", RequestedSchema: confirmSchema}})
 	if err != nil {
 		return false, err
 	}
-	e := res["confirm"].(*mcp.ElicitResult)
+	e := res["confirm"].(*sdk.ElicitResult)
 	ok, _ := e.Content["ok"].(bool)
 	return e.Action == "accept" && ok, nil
 }
@@ -121,25 +122,25 @@ func TestInputRequiredResultTamperedState(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultMultipleInputs(ctx context.Context) (string, error) {
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{
-		"user_name": &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema},
-		"greeting": &mcp.CreateMessageParams{
-			Messages:  []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Generate a greeting"}}},
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{
+		"user_name": &sdk.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema},
+		"greeting": &sdk.CreateMessageParams{
+			Messages:  []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Generate a greeting"}}},
 			MaxTokens: 50,
 		},
-		"client_roots": &mcp.ListRootsParams{},
+		"client_roots": &sdk.ListRootsParams{},
 	})
 	if err != nil {
 		return "", err
 	}
-	name, _ := res["user_name"].(*mcp.ElicitResult).Content["name"].(string)
+	name, _ := res["user_name"].(*sdk.ElicitResult).Content["name"].(string)
 	greeting := "Hello"
-	for _, c := range res["greeting"].(*mcp.CreateMessageWithToolsResult).Content {
-		if t, ok := c.(*mcp.TextContent); ok {
+	for _, c := range res["greeting"].(*sdk.CreateMessageWithToolsResult).Content {
+		if t, ok := c.(*sdk.TextContent); ok {
 			greeting = t.Text
 		}
 	}
-	roots := res["client_roots"].(*mcp.ListRootsResult).Roots
+	roots := res["client_roots"].(*sdk.ListRootsResult).Roots
 	return fmt.Sprintf("%s %s — %d root(s) visible", greeting, name, len(roots)), nil
 }
 
@@ -152,14 +153,14 @@ func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{"step2": &mcp.ElicitParams{
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"step2": &sdk.ElicitParams{
 		Message:         "Step 2: What is your favorite color?",
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`),
 	}})
 	if err != nil {
 		return "", err
 	}
-	color, _ := res["step2"].(*mcp.ElicitResult).Content["color"].(string)
+	color, _ := res["step2"].(*sdk.ElicitResult).Content["color"].(string)
 	return fmt.Sprintf("Multi-round complete: %s likes %s", name, color), nil
 }
 
@@ -168,24 +169,24 @@ func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultCapabilities(ctx context.Context) (string, error) {
-	caps, _ := runtime.ClientCapabilitiesFromContext(ctx)
-	reqs := mcp.InputRequestMap{}
+	caps, _ := mcp.ClientCapabilitiesFromContext(ctx)
+	reqs := sdk.InputRequestMap{}
 	if caps != nil && caps.Elicitation != nil {
-		reqs["user_name"] = &mcp.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema}
+		reqs["user_name"] = &sdk.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema}
 	}
 	if caps != nil && caps.Sampling != nil {
-		reqs["greeting"] = &mcp.CreateMessageParams{
-			Messages:  []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Generate a short greeting"}}},
+		reqs["greeting"] = &sdk.CreateMessageParams{
+			Messages:  []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Generate a short greeting"}}},
 			MaxTokens: 50,
 		}
 	}
 	if caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged) {
-		reqs["client_roots"] = &mcp.ListRootsParams{}
+		reqs["client_roots"] = &sdk.ListRootsParams{}
 	}
 	if len(reqs) == 0 {
 		return "No declared client capability supports an in-band input request", nil
 	}
-	if _, err := runtime.Ask(ctx, reqs); err != nil {
+	if _, err := mcp.Ask(ctx, reqs); err != nil {
 		return "", err
 	}
 	return "Capability-aware input requests fulfilled", nil
@@ -232,7 +233,7 @@ func TestLoggingTool(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestTriggerToolChange(ctx context.Context) (string, error) {
-	srv, ok := runtime.ServerFromContext(ctx)
+	srv, ok := mcp.ServerFromContext(ctx)
 	if !ok {
 		return "", runtime.ErrNoSession
 	}
@@ -244,7 +245,7 @@ func TestTriggerToolChange(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestTriggerPromptChange(ctx context.Context) (string, error) {
-	srv, ok := runtime.ServerFromContext(ctx)
+	srv, ok := mcp.ServerFromContext(ctx)
 	if !ok {
 		return "", runtime.ErrNoSession
 	}
@@ -272,9 +273,9 @@ func TestXMcpHeader(in HeaderInput) string { return "region=" + in.Region }
 //
 //toolgen:tool
 func TestReconnection(ctx context.Context) (string, error) {
-	if r, ok := runtime.MCPRequestFromContext(ctx); ok {
+	if r, ok := mcp.MCPRequestFromContext(ctx); ok {
 		if e := r.GetExtra(); e != nil && e.CloseSSEStream != nil {
-			e.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
+			e.CloseSSEStream(sdk.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
 		}
 	}
 	if err := sleep(ctx, 100*time.Millisecond); err != nil {
@@ -288,13 +289,13 @@ func TestReconnection(ctx context.Context) (string, error) {
 //
 //toolgen:prompt
 func TestInputRequiredResultPrompt(ctx context.Context, in struct{}) (string, error) {
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{"user_context": &mcp.ElicitParams{
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"user_context": &sdk.ElicitParams{
 		Message:         "What context should the prompt use?",
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}`),
 	}})
 	if err != nil {
 		return "", err
 	}
-	text, _ := res["user_context"].(*mcp.ElicitResult).Content["context"].(string)
+	text, _ := res["user_context"].(*sdk.ElicitResult).Content["context"].(string)
 	return "Context: " + text, nil
 }

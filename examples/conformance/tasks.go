@@ -11,9 +11,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // Greet greets someone, at once: it never runs as a task.
@@ -87,16 +88,16 @@ func ConfirmDelete(ctx context.Context, filename string) (string, error) {
 //
 //toolgen:tool task=optional
 func MultiInput(ctx context.Context) (string, error) {
-	res, err := runtime.Ask(ctx, mcp.InputRequestMap{
-		"first":  &mcp.ElicitParams{Message: "First answer?", RequestedSchema: taskConfirmSchema},
-		"second": &mcp.ElicitParams{Message: "Second answer?", RequestedSchema: taskConfirmSchema},
+	res, err := mcp.Ask(ctx, sdk.InputRequestMap{
+		"first":  &sdk.ElicitParams{Message: "First answer?", RequestedSchema: taskConfirmSchema},
+		"second": &sdk.ElicitParams{Message: "Second answer?", RequestedSchema: taskConfirmSchema},
 	})
 	if err != nil {
 		return "", err
 	}
 	names := [2]string{}
 	for i, k := range []string{"first", "second"} {
-		if e, ok := res[k].(*mcp.ElicitResult); ok {
+		if e, ok := res[k].(*sdk.ElicitResult); ok {
 			names[i], _ = e.Content["name"].(string)
 		}
 	}
@@ -105,7 +106,7 @@ func MultiInput(ctx context.Context) (string, error) {
 
 // TestToolWithTask asks the user's name first, in input-required rounds,
 // and then becomes a task that greets them (Tool.TaskDeferred, set in
-// main.go: the call is a task once it calls runtime.StartTask).
+// main.go: the call is a task once it calls mcp.StartTask).
 //
 //toolgen:tool task=required
 func TestToolWithTask(ctx context.Context) (string, error) {
@@ -113,7 +114,7 @@ func TestToolWithTask(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	runtime.StartTask(ctx)
+	mcp.StartTask(ctx)
 	select {
 	case <-time.After(100 * time.Millisecond):
 	case <-ctx.Done():

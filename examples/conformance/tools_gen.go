@@ -432,7 +432,7 @@ func Tools() runtime.ToolList {
 		Handler:     toolgenMultiInputHandler,
 	}, {
 		Name:        "test_tool_with_task",
-		Description: "Asks the user's name first, in input-required rounds, and then becomes a task that greets them (Tool.TaskDeferred, set in main.go: the call is a task once it calls runtime.StartTask).",
+		Description: "Asks the user's name first, in input-required rounds, and then becomes a task that greets them (Tool.TaskDeferred, set in main.go: the call is a task once it calls mcp.StartTask).",
 		Version:     "1.0.0",
 		Toolkit:     "Conformance",
 		InputSchema: json.RawMessage(toolgenTestToolWithTaskInputSchema),

@@ -12,9 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
@@ -239,17 +240,17 @@ func TestQMCPHistoryFromEverySurface(t *testing.T) {
 	request(t, s, "POST", "/tools/echo/call", `{"message":"explorer"}`)
 	request(t, s, "POST", "/v1/tools/echo", `{"input":{"message":"v1"}}`)
 	request(t, s, "POST", "/oxp/tools/call", `{"request":{"tool_id":"QMCP.Echo","input":{"message":"oxp"}}}`)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := mcp.Connect(context.Background(), s, nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ss.Wait()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "mcp"}}); err != nil {
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "mcp"}}); err != nil {
 		t.Fatal(err)
 	}
 	cs.Close()

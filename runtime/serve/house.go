@@ -6,8 +6,8 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/explorer"
-	"github.com/toolgen-go/toolgen/runtime/internal/legacy"
 	"github.com/toolgen-go/toolgen/runtime/internal/surface"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/ops"
 	"github.com/toolgen-go/toolgen/runtime/oxp"
 	"github.com/toolgen-go/toolgen/runtime/qmcp"
@@ -18,6 +18,11 @@ import (
 // Path) say whether and where NewHandler mounts it. The zero value (and
 // nil) mounts every surface at its default path.
 type Options struct {
+	// MCP is MCP's Streamable HTTP, at /mcp by default (Path), with the
+	// older HTTP+SSE transport at /sse (SSEPath, DisableSSE) and, when
+	// the server has runtime.Options.OAuth, the OAuth protected resource
+	// metadata under /.well-known/oauth-protected-resource.
+	MCP mcp.Options
 	// Explorer is the Tool Explorer, the page and its REST protocol, at
 	// the root by default. NewHandler fills in its Links.
 	Explorer explorer.Options
@@ -43,9 +48,6 @@ type Options struct {
 // Metrics count the calls of srv on every surface from the first
 // NewHandler (or ops handler) built for it on, and the HTTP requests of
 // this handler by route.
-//
-// MCP is still served by the core package, configured by
-// runtime.Options.MCP, while issue #40 moves it to runtime/mcp.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	var o Options
 	if opts != nil {
@@ -79,9 +81,16 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		mux.Handle(p, ops.MetricsHandler(srv))
 		mux.Handle(ops.MetricsJSONPath(p), ops.MetricsJSONHandler(srv))
 	}
-	core := legacy.Handler(srv)
-	for _, p := range legacy.Patterns(srv) {
-		mux.Handle(p, core)
+	if !o.MCP.Disable {
+		mount(mux, path(o.MCP.Path, mcp.DefaultPath), mcp.NewHandler(srv, &o.MCP))
+		if !o.MCP.DisableSSE {
+			mount(mux, path(o.MCP.SSEPath, mcp.DefaultSSEPath), mcp.NewSSEHandler(srv, &o.MCP))
+		}
+	}
+	if srv.Options().OAuth != nil {
+		h := mcp.NewOAuthMetadataHandler(srv)
+		mount(mux, runtime.ProtectedResourceMetadataPath, h)
+		mount(mux, runtime.ProtectedResourceMetadataPath+"/", h)
 	}
 	notFound := http.HandlerFunc(explorer.NotFound)
 	switch {

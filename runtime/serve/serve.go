@@ -49,12 +49,14 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // Main parses the command line (os.Args) and serves p's tools until
 // interrupted; it exits the process with status 2 for bad flags and 1 when
-// it cannot serve. opts may be nil; the flags set AllowExecute and
-// MCP.Stateless, and a nil Logger becomes a text logger on standard error.
+// it cannot serve. opts may be nil; the flags set AllowExecute (and the
+// MCP surface's Stateless), and a nil Logger becomes a text logger on
+// standard error.
 // It serves [NewHandler]'s house; each of surfaces, called in order on
 // its [Options], configures the surfaces:
 //
@@ -107,7 +109,6 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 		o = *opts
 	}
 	o.AllowExecute = *allowExecute
-	o.MCP.Stateless = *stateless
 	if *callTimeout > 0 {
 		o.CallTimeout = *callTimeout
 	}
@@ -145,10 +146,17 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 		historyNote = "History: " + dsn + "\n"
 	}
 	srv := runtime.NewServer(p, &o)
+	var so Options
+	for _, f := range surfaces {
+		f(&so)
+	}
+	if *stateless {
+		so.MCP.Stateless = true
+	}
 	if *stdio {
 		// Standard output is the protocol's: the logger writes to
 		// standard error.
-		if err := srv.ServeStdio(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		if err := mcp.ServeStdio(ctx, srv, &so.MCP); err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}
 		return nil
@@ -158,10 +166,6 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 		return err
 	}
 	fmt.Fprintf(stdout, "Serving on http://%s/\n%s", ln.Addr(), historyNote)
-	var so Options
-	for _, f := range surfaces {
-		f(&so)
-	}
 	return Serve(ctx, ln, NewHandler(srv, &so), Timeouts{})
 }
 

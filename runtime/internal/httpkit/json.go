@@ -98,3 +98,15 @@ func EncodeString(buf *bytes.Buffer, s string) {
 	buf.Grow(len(s) + 2)
 	buf.Write(jsonwrite.AppendString(buf.AvailableBuffer(), s, false))
 }
+
+// Marshal is json.Marshal without HTML escaping: the bodies are JSON for
+// programs, and <, > and & in a tool's text must come back as written.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

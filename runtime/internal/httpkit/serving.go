@@ -329,3 +329,15 @@ func asSent(rq *Request) *http.Request {
 	}
 	return rq.R
 }
+
+// BearerToken returns the token of an "Authorization: Bearer <token>"
+// header (the scheme is case-insensitive, RFC 7235); false when there is
+// none.
+func BearerToken(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
+}

@@ -130,3 +130,23 @@ func EscapePointer(s string) string {
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
+
+// Canonical is v with its object keys sorted and no insignificant
+// space, so that the same arguments sent twice compare equal (no
+// arguments are {}); v itself when it is not JSON.
+func Canonical(v json.RawMessage) []byte {
+	if len(bytes.TrimSpace(v)) == 0 {
+		return []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return v
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return v
+	}
+	return b
+}

@@ -106,6 +106,13 @@ func (m *Mux) Handler(srv *runtime.Server) http.Handler {
 	return &Handler{Handler: Wrap(srv, m.mux), routes: m.routes}
 }
 
+// Endpoint is a surface that is one endpoint, served at whatever path it
+// is mounted on (MCP's Streamable HTTP), mounted alone: h behind Wrap. Its
+// one route has the empty pattern: the mount point itself.
+func Endpoint(srv *runtime.Server, h http.Handler) http.Handler {
+	return &Handler{Handler: Wrap(srv, h), routes: []Route{{"", h}}}
+}
+
 // Handler is a surface's handler, as its package's NewHandler returns it.
 type Handler struct {
 	http.Handler

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
@@ -71,7 +71,7 @@ type fastState struct {
 	// tests to know it did.
 	answered atomic.Int64
 	sessOnce sync.Once
-	session  *mcp.ServerSession // see fastSession
+	session  *sdk.ServerSession // see fastSession
 	metas    fastMetaCache
 }
 
@@ -88,13 +88,13 @@ type fastRequest struct {
 // JSON, not nested too deep, and passes every check of inspectRPC (one
 // object, "jsonrpc" "2.0", a string or integer id, a method, params an
 // object), so inspectRPC would have let it through.
-func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
-	if s.mcp.fast.off {
+func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
+	if s.fast.off {
 		return false
 	}
 	h := rq.R.Header
 	if h.Get("Mcp-Protocol-Version") != protocol20260728 ||
-		(s.mcp.stateful != nil && h.Get("Mcp-Session-Id") != "") ||
+		(s.stateful != nil && h.Get("Mcp-Session-Id") != "") ||
 		len(h.Values("Last-Event-ID")) > 0 ||
 		!fastContentType(h.Get("Content-Type")) || !fastAccepts(h.Values("Accept")) {
 		return false
@@ -119,9 +119,9 @@ func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			answered = true
 		}
 	}()
-	extra := &mcp.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
+	extra := &sdk.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
 	if s.opts.AuthHook != nil {
-		if _, err := bearerToken(rq.R); err == nil {
+		if _, ok := httpkit.BearerToken(rq.R); ok {
 			// What withTokenInfo gives the SDK path: the caller, and
 			// the context the auth hook returned.
 			extra.TokenInfo = &auth.TokenInfo{UserID: s.owner(rq.Ctx), Extra: map[string]any{tokenContextKey: rq.Ctx}}
@@ -137,12 +137,12 @@ func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		if ss == nil {
 			return false
 		}
-		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
+		req := &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
 		if !s.fastMetaDecodes(fr.meta, req) { // before it has a session to fall back on
 			return false
 		}
 		req.Session = ss
-		s.mcp.fast.answered.Add(1)
+		s.fast.answered.Add(1)
 		res, err := s.serveToolCall(rq.Ctx, req)
 		if err != nil {
 			s.fastReply(rq.W, fr.id, nil, err)
@@ -152,16 +152,16 @@ func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		if len(res.InputRequests) > 0 {
 			rt = "input_required"
 		} else if res.Content == nil {
-			res.Content = []mcp.Content{} // as the SDK's callTool: never null
+			res.Content = []sdk.Content{} // as the SDK's callTool: never null
 		}
 		res.Meta = s.fastServerInfo(res.Meta)
 		s.fastReply(rq.W, fr.id, callResultJSON{res, rt}, nil)
 	case "tools/list":
-		req := &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Meta: meta}, Extra: extra}
+		req := &sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: meta}, Extra: extra}
 		if !s.fastMetaDecodes(fr.meta, req) {
 			return false
 		}
-		s.mcp.fast.answered.Add(1)
+		s.fast.answered.Add(1)
 		ctx := rq.Ctx
 		end := func(error) {}
 		if s.opts.Tracer != nil {
@@ -193,11 +193,11 @@ func (s *Server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 // send goes nowhere. It is left out of the tool-list change detection
 // (noticeToolChanges), which never fires for a per-request session. Nil
 // if it could not be made: the fast path is then off.
-func (s *Server) fastSession() *mcp.ServerSession {
-	f := &s.mcp.fast
+func (s *server) fastSession() *sdk.ServerSession {
+	f := &s.fast
 	f.sessOnce.Do(func() {
 		ctx := context.Background()
-		st, ct := mcp.NewInMemoryTransports()
+		st, ct := sdk.NewInMemoryTransports()
 		conn, err := ct.Connect(ctx)
 		if err != nil {
 			return
@@ -209,9 +209,9 @@ func (s *Server) fastSession() *mcp.ServerSession {
 				}
 			}
 		}()
-		ss, err := s.mcp.srv.Connect(ctx, st, &mcp.ServerSessionOptions{State: &mcp.ServerSessionState{
-			InitializeParams:  &mcp.InitializeParams{ProtocolVersion: protocol20260728, Capabilities: &mcp.ClientCapabilities{}},
-			InitializedParams: &mcp.InitializedParams{},
+		ss, err := s.sdkSrv.Connect(ctx, st, &sdk.ServerSessionOptions{State: &sdk.ServerSessionState{
+			InitializeParams:  &sdk.InitializeParams{ProtocolVersion: protocol20260728, Capabilities: &sdk.ClientCapabilities{}},
+			InitializedParams: &sdk.InitializedParams{},
 		}})
 		if err != nil {
 			s.log.Warn("MCP fast path off: no session for it", "err", err)
@@ -228,16 +228,16 @@ func (s *Server) fastSession() *mcp.ServerSession {
 // registry holds the fixed list's tools; x-mcp-header is only read in
 // their input schemas), nor one that is or may become an MCP task (see
 // taskCall). An unknown tool takes it: the answer is the pipeline's.
-func (s *Server) fastTool(ctx context.Context, name string) bool {
-	if s.static != nil {
-		if t := s.static[name]; t != nil && bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
+func (s *server) fastTool(ctx context.Context, name string) bool {
+	if s.fixed {
+		if t, _ := s.core.Lookup(ctx, name); t != nil && bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
 			return false
 		}
 	}
-	if s.history == nil {
+	if s.core.History() == nil {
 		return true // taskCall makes no task without a history
 	}
-	t, err := s.Lookup(ctx, name)
+	t, err := s.core.Lookup(ctx, name)
 	return err != nil || t == nil || t.Task == ""
 }
 
@@ -250,12 +250,12 @@ func (s *Server) fastTool(ctx context.Context, name string) bool {
 // decoder with a buffer of its own each time), and a client sends the
 // same _meta with every request: what it found of a _meta is kept, by
 // the _meta's bytes, for the next request (see fastMetaCache).
-func (s *Server) fastMetaDecodes(raw []byte, req interface {
-	ClientCapabilities() *mcp.ClientCapabilities
-	ClientInfo() *mcp.Implementation
-	GetParams() mcp.Params
+func (s *server) fastMetaDecodes(raw []byte, req interface {
+	ClientCapabilities() *sdk.ClientCapabilities
+	ClientInfo() *sdk.Implementation
+	GetParams() sdk.Params
 }) bool {
-	c := &s.mcp.fast.metas
+	c := &s.fast.metas
 	if ok, known := c.get(raw); known {
 		return ok
 	}
@@ -360,9 +360,9 @@ func parseFast(body []byte) (fastRequest, bool) {
 // of another extension) is for the SDK. It returns the _meta decoded as
 // the SDK decodes it (into a map[string]any), for the handlers: member by
 // member, which spares decoding the common capabilities {} at all.
-func fastMeta(raw []byte) (mcp.Meta, bool) {
+func fastMeta(raw []byte) (sdk.Meta, bool) {
 	var version, caps bool
-	m := make(mcp.Meta, 4)
+	m := make(sdk.Meta, 4)
 	ok := jsonscan.Members(raw, func(k string, v []byte) bool {
 		switch k {
 		case metaProtocolVersion:
@@ -384,7 +384,7 @@ func fastMeta(raw []byte) (mcp.Meta, bool) {
 
 // decodeMember decodes v, a member of _meta, into m[k] as json.Unmarshal
 // into a map[string]any would.
-func decodeMember(m mcp.Meta, k string, v []byte) bool {
+func decodeMember(m sdk.Meta, k string, v []byte) bool {
 	switch {
 	case len(v) == 2 && v[0] == '{':
 		m[k] = map[string]any{}
@@ -473,21 +473,21 @@ func fastAccepts(values []string) bool {
 
 // fastServerInfo adds the server's identity to a result's _meta, as the
 // SDK does to every result of the revision (annotateServerInfo).
-func (s *Server) fastServerInfo(m mcp.Meta) mcp.Meta {
-	if _, ok := m[mcp.MetaKeyServerInfo]; ok {
+func (s *server) fastServerInfo(m sdk.Meta) sdk.Meta {
+	if _, ok := m[sdk.MetaKeyServerInfo]; ok {
 		return m
 	}
 	if m == nil {
-		m = make(mcp.Meta, 1)
+		m = make(sdk.Meta, 1)
 	}
-	m[mcp.MetaKeyServerInfo] = s.mcp.impl
+	m[sdk.MetaKeyServerInfo] = s.impl
 	return m
 }
 
 // callResultJSON is a CallToolResult with the resultType the SDK gives it
 // (a field of the SDK's it keeps unexported).
 type callResultJSON struct {
-	*mcp.CallToolResult
+	*sdk.CallToolResult
 	resultType string
 }
 
@@ -515,9 +515,9 @@ var fastBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // result, or the error, as the SDK's stateless transport writes it. A
 // protocol error the revision gives an HTTP status (extractErrorStatus) is
 // a bare JSON body with that status; any other answer is one
-// application/json body, or with MCPOptions.JSONResponse off one SSE
+// application/json body, or with Options.JSONResponse off one SSE
 // event.
-func (s *Server) fastReply(w http.ResponseWriter, id []byte, result any, err error) {
+func (s *server) fastReply(w http.ResponseWriter, id []byte, result any, err error) {
 	buf := fastBuffers.Get().(*bytes.Buffer)
 	defer fastBuffers.Put(buf)
 	buf.Reset()
@@ -557,7 +557,7 @@ func (s *Server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 		switch we.Code {
 		case jsonrpc.CodeMethodNotFound:
 			status = http.StatusNotFound
-		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+		case jsonrpc.CodeInvalidParams, sdk.CodeUnsupportedProtocolVersion, sdk.CodeMissingRequiredClientCapabilities:
 			status = http.StatusBadRequest
 		}
 		data := we.Data
@@ -577,11 +577,11 @@ func (s *Server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 	}
 	hd := w.Header()
 	hd.Set("Cache-Control", "no-cache, no-transform")
-	if status != 0 || s.opts.MCP.JSONResponse {
+	if status != 0 || s.mopts.JSONResponse {
 		hd.Set("Content-Type", "application/json")
 		if status == 0 {
 			status = http.StatusOK
-		} else if !s.opts.MCP.JSONResponse {
+		} else if !s.mopts.JSONResponse {
 			hd.Set("Connection", "keep-alive") // set before the SDK knew it was an error
 		}
 		w.WriteHeader(status)

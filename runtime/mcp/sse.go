@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// defaultSSEPath is where the HTTP+SSE transport is mounted by default.
-const defaultSSEPath = "/sse"
+// DefaultSSEPath is where runtime/serve mounts the HTTP+SSE transport.
+const DefaultSSEPath = "/sse"
 
 // endpointRecorder notes the session id of the endpoint event that opens
 // an SSE stream, before the client can read it.

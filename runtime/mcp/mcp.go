@@ -1,16 +1,17 @@
-package runtime
+package mcp
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"net/http"
 	"net/url"
 	goruntime "runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -18,25 +19,25 @@ import (
 	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 )
 
-// defaultMCPPath is where the MCP surface is mounted by default.
-const defaultMCPPath = "/mcp"
+// DefaultPath is where runtime/serve mounts Streamable HTTP.
+const DefaultPath = "/mcp"
 
-// MCPOptions configures the MCP surface: Streamable HTTP at /mcp, the older
-// HTTP+SSE transport at /sse, and the same server over stdio with
-// [Server.ServeStdio]. The protocol itself (JSON-RPC, sessions, transports,
-// protocol revisions) is github.com/modelcontextprotocol/go-sdk; tools/list
-// and tools/call are answered from the server's [ToolsProvider] through the
-// same call pipeline as every other surface.
-type MCPOptions struct {
-	// Disable turns the HTTP surfaces (/mcp and /sse) off; stdio still
-	// works.
+// Options configures the MCP surface. The zero value (and a nil *Options)
+// is the default: sessions for clients of revisions before 2026-07-28,
+// answers in SSE streams, the registry resources, the default bounds.
+type Options struct {
+	// Disable and Path are read by runtime/serve, which mounts
+	// [NewHandler] at Path (default [DefaultPath]) unless Disable is set.
+	// NewHandler itself serves whatever path it is mounted on.
 	Disable bool
-	// Path is where Streamable HTTP is served. Default "/mcp".
-	Path string
+	Path    string
 	// Stateless serves Streamable HTTP without sessions: each request
 	// stands alone. It is how protocol revision 2026-07-28 is served (older
 	// clients are served too, one request at a time). A request of that
@@ -65,14 +66,15 @@ type MCPOptions struct {
 	// [DefaultMaxSessionsPerCaller], at most MaxSessions; negative, no
 	// bound but MaxSessions.
 	MaxSessionsPerCaller int
-	// SSEPath is where the HTTP+SSE transport of protocol 2024-11-05 is
-	// served, for clients that predate Streamable HTTP. Default
-	// "/sse". DisableSSE turns it off.
+	// SSEPath is where runtime/serve mounts [NewSSEHandler], the HTTP+SSE
+	// transport of protocol 2024-11-05 for clients that predate
+	// Streamable HTTP. Default [DefaultSSEPath]. DisableSSE leaves it
+	// out.
 	SSEPath    string
 	DisableSSE bool
 	// Instructions tell a client's model how to use the server.
 	Instructions string
-	// StateKey seals the httpkit.State of input-required results (AES-GCM):
+	// StateKey seals the requestState of input-required results (AES-GCM):
 	// the answers a tool already has travel with the client between
 	// rounds, encrypted and tamper-proof. Servers behind a load balancer
 	// share one key; its SHA-256 is the AES-256 key. Default: a random
@@ -91,65 +93,65 @@ type MCPOptions struct {
 	DisableRegistry bool
 }
 
-// CompletionRequest asks for completions of an argument's value.
-type CompletionRequest struct {
-	// Ref names what is completed: "prompt" with the prompt's name, or
-	// "resource" with the resource template's URI template.
-	RefType, Ref string
-	// Argument is the argument's name and Value what was typed so far.
-	Argument, Value string
-	// Context holds the arguments already given.
-	Context map[string]string
-}
+// server is the MCP side of a runtime.Server, as one constructor of this
+// package built it: its go-sdk server, sessions, tasks and sealer.
+type server struct {
+	core  *runtime.Server
+	opts  runtime.Options // the core's, as it was built
+	mopts Options
+	log   *slog.Logger
+	kit   *httpkit.Kit
+	// fixed reports whether the provider is a runtime.ToolList: the same
+	// tools for every request and caller.
+	fixed bool
 
-// mcpState is the server's MCP side.
-type mcpState struct {
-	srv *mcp.Server
+	sdkSrv *sdk.Server
 	// sessions knows the owner and last use of each HTTP session; sse, of
 	// each open /sse stream.
 	sessions sessionTable
 	sse      sseStreams
 	// listed holds, per session (weakly), the fingerprint of the tool list
 	// the provider last gave for it, to notice changes.
-	listed sync.Map // weak.Pointer[mcp.ServerSession] → uint64
+	listed sync.Map // weak.Pointer[sdk.ServerSession] → uint64
 	// stateless serves the requests of revision 2026-07-28 (and all of
-	// them with MCPOptions.Stateless); stateful, with sessions, the rest
-	// (nil with MCPOptions.Stateless). sseHandler serves /sse.
+	// them with Options.Stateless); stateful, with sessions, the rest
+	// (nil with Options.Stateless). sseHandler serves /sse.
 	stateless, stateful, sseHandler http.Handler
-	// registry is what the SDK's registry holds (see registerTools), filled
-	// once, by the first use of the SDK's server (see sdk).
+	// registry is what the SDK's registry holds (see registerTools),
+	// filled once, by the first use of the SDK's server (see sdk).
 	registry     registry
 	registerOnce sync.Once
-	// sealer seals and opens the httpkit.State of input-required results.
+	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
-	// tasks are the MCP tasks this process runs (mcptasks.go).
+	// tasks are the MCP tasks this server runs (mcptasks.go).
 	tasks taskTable
 	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
 	fast fastState
 	// impl is the server's identity, as the SDK's server was given it
 	// (the fast path's results carry it too).
-	impl *mcp.Implementation
+	impl *sdk.Implementation
 }
 
-func (s *Server) buildMCP() {
-	o := &s.opts.MCP
-	name, version := buildIdentity()
-	impl := &mcp.Implementation{Name: s.opts.Name, Title: s.opts.Title, Version: s.opts.Version}
-	if impl.Name == "" {
-		impl.Name = name
+// newServer builds the MCP side of core. Each constructor of this package
+// builds its own, told of the core's changes (NotifyToolsChanged, ...)
+// through runtime.Server.AddNotifier: build a handler once, not per
+// request.
+func newServer(core *runtime.Server, opts *Options) *server {
+	s := &server{core: core, opts: core.Options(), log: core.Logger(), kit: surface.Kit(core), fixed: core.FixedList()}
+	if opts != nil {
+		s.mopts = *opts
 	}
-	if impl.Version == "" {
-		impl.Version = version
-	}
-	so := &mcp.ServerOptions{
+	o := &s.mopts
+	impl := &sdk.Implementation{Name: core.Name(), Title: s.opts.Title, Version: core.Version()}
+	so := &sdk.ServerOptions{
 		Instructions: o.Instructions,
 		// The tools capability is declared here as the registry may be
 		// empty (a provider that is not a fixed list); logging is the
 		// SDK's default, which setting Capabilities replaces.
-		Capabilities: &mcp.ServerCapabilities{
+		Capabilities: &sdk.ServerCapabilities{
 			//lint:ignore SA1019 deprecated in MCP 2026-07-28 but supported (see session.go)
-			Logging: &mcp.LoggingCapabilities{},
-			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Logging: &sdk.LoggingCapabilities{},
+			Tools:   &sdk.ToolCapabilities{ListChanged: true},
 			// MCP tasks at protocol 2026-07-28 (mcptasks.go).
 			Extensions: map[string]any{tasksExtension: map[string]any{}},
 		},
@@ -157,27 +159,27 @@ func (s *Server) buildMCP() {
 	}
 	if len(s.opts.Resources) > 0 || len(s.opts.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe
-		so.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+		so.UnsubscribeHandler = func(context.Context, *sdk.UnsubscribeRequest) error { return nil }
 	}
 	if s.opts.Complete != nil {
 		so.CompletionHandler = s.complete
 	}
-	m := mcp.NewServer(impl, so)
+	m := sdk.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
-	s.mcp = &mcpState{srv: m, impl: impl, sealer: newStateSealer(o.StateKey)}
-	s.mcp.sessions.max = o.MaxSessions
+	s.sdkSrv, s.impl, s.sealer = m, impl, newStateSealer(o.StateKey)
+	s.sessions.max = o.MaxSessions
 	if o.MaxSessions == 0 {
-		s.mcp.sessions.max = DefaultMaxSessions
+		s.sessions.max = DefaultMaxSessions
 	}
-	s.mcp.sessions.per = o.MaxSessionsPerCaller
+	s.sessions.per = o.MaxSessionsPerCaller
 	if o.MaxSessionsPerCaller == 0 {
-		s.mcp.sessions.per = DefaultMaxSessionsPerCaller
-		if m := s.mcp.sessions.max; m > 0 && m < s.mcp.sessions.per {
-			s.mcp.sessions.per = m
+		s.sessions.per = DefaultMaxSessionsPerCaller
+		if m := s.sessions.max; m > 0 && m < s.sessions.per {
+			s.sessions.per = m
 		}
 	}
-	s.mcp.sse.max = s.mcp.sessions.max
-	s.mcp.sse.per = s.mcp.sessions.per
+	s.sse.max = s.sessions.max
+	s.sse.per = s.sessions.per
 	for i := range s.opts.Prompts {
 		s.addPrompt(&s.opts.Prompts[i])
 	}
@@ -190,21 +192,8 @@ func (s *Server) buildMCP() {
 	if !o.DisableRegistry {
 		s.addRegistry()
 	}
-}
-
-// buildIdentity is the server's default name and version: the main
-// module's path and version, as the build recorded them.
-func buildIdentity() (name, version string) {
-	name, version = "toolgen", "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path != "" {
-			name = bi.Main.Path
-		}
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-	}
-	return name, version
+	core.AddNotifier(s)
+	return s
 }
 
 // registry is what the SDK's registry holds: each tool registered, by
@@ -213,15 +202,15 @@ func buildIdentity() (name, version string) {
 type registry struct {
 	mu      sync.Mutex
 	tools   map[string]uint64
-	last    *mcp.Tool // the tool registered last, registered again to announce a change
-	prompts []*mcp.Prompt
-	handler []mcp.PromptHandler
+	last    *sdk.Tool // the tool registered last, registered again to announce a change
+	prompts []*sdk.Prompt
+	handler []sdk.PromptHandler
 }
 
 // registered reports whether the SDK's registry has a tool of that name.
-func (s *Server) registered(name string) bool {
+func (s *server) registered(name string) bool {
 	s.sdk()
-	reg := &s.mcp.registry
+	reg := &s.registry
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	_, ok := reg.tools[name]
@@ -234,7 +223,7 @@ func (s *Server) registered(name string) bool {
 // as they come would tell every session that the list changed. The SDK
 // marks the results of its own tools for the protocol revision; an
 // input-required result is marked here.
-func (s *Server) callUnregistered(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+func (s *server) callUnregistered(ctx context.Context, req *sdk.CallToolRequest) (sdk.Result, error) {
 	res, err := s.serveToolCall(ctx, req)
 	if err != nil || len(res.InputRequests) == 0 {
 		return res, err
@@ -243,7 +232,7 @@ func (s *Server) callUnregistered(ctx context.Context, req *mcp.CallToolRequest)
 }
 
 // inputRequiredResult is a CallToolResult marked "input_required".
-type inputRequiredResult struct{ *mcp.CallToolResult }
+type inputRequiredResult struct{ *sdk.CallToolResult }
 
 func (r inputRequiredResult) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(r.CallToolResult)
@@ -265,32 +254,30 @@ func (r inputRequiredResult) MarshalJSON() ([]byte, error) {
 // tools/list stays toolgen's (see listMCPTools): schemas and hints exactly
 // as generated, and only what the caller may see. The tools of a provider
 // that is not a fixed list are not registered (see callUnregistered).
-func (s *Server) registerTools() {
-	if s.static == nil {
+func (s *server) registerTools() {
+	if !s.fixed {
 		return
 	}
-	names := make([]string, 0, len(s.static))
-	for name := range s.static {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		s.register(s.static[name])
+	tools, _ := s.core.Tools(context.Background()) // a ToolList's, which cannot fail
+	tools = slices.Clone(tools)
+	slices.SortFunc(tools, func(a, b runtime.Tool) int { return strings.Compare(a.Name, b.Name) })
+	for i := range tools {
+		s.register(&tools[i])
 	}
 }
 
 // register puts t in the SDK's registry unless it is there as it is, which
 // makes the SDK tell every session that the list changed. It reports
 // whether it did.
-func (s *Server) register(t *Tool) bool {
-	reg := &s.mcp.registry
-	sum := fingerprint([]Tool{*t})
+func (s *server) register(t *runtime.Tool) bool {
+	reg := &s.registry
+	sum := fingerprint([]runtime.Tool{*t})
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if old, ok := reg.tools[t.Name]; ok && old == sum {
 		return false
 	}
-	mt := &mcp.Tool{Name: t.Name, InputSchema: EffectiveInputSchema(t)}
+	mt := &sdk.Tool{Name: t.Name, InputSchema: runtime.EffectiveInputSchema(t)}
 	err := func() (err error) {
 		// The SDK panics on an input schema that is not an object's.
 		defer func() {
@@ -298,7 +285,7 @@ func (s *Server) register(t *Tool) bool {
 				err = fmt.Errorf("%v", v)
 			}
 		}()
-		s.mcp.srv.AddTool(mt, s.serveToolCall)
+		s.sdkSrv.AddTool(mt, s.serveToolCall)
 		return nil
 	}()
 	if err != nil {
@@ -317,16 +304,11 @@ func (s *Server) register(t *Tool) bool {
 // result that carries them. Results are never cached (ttlMs 0: the
 // provider may change at any time); they are private to the caller when a
 // hook authenticates the requests, public otherwise.
-func (s *Server) setCacheable(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+func (s *server) setCacheable(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
 	if s.opts.AuthHook != nil {
 		c.CacheScope = "private"
 	}
 }
-
-// MCP returns the server's go-sdk server, for what the options do not
-// cover. Its tools are the provider's: tools added to it directly are not
-// served.
-func (s *Server) MCP() *mcp.Server { return s.sdk() }
 
 // sdk is the SDK's server with the fixed list's tools in its registry.
 // They are registered on first use rather than by NewServer: the SDK
@@ -334,63 +316,70 @@ func (s *Server) MCP() *mcp.Server { return s.sdk() }
 // buffers), which made NewServer with 1,000 tools 10 to 20 times slower
 // (BenchmarkNewServer), though most servers never serve MCP from many of
 // them, and a REST-only server never from any.
-func (s *Server) sdk() *mcp.Server {
-	s.mcp.registerOnce.Do(s.registerTools)
-	return s.mcp.srv
+func (s *server) sdk() *sdk.Server {
+	s.registerOnce.Do(s.registerTools)
+	return s.sdkSrv
 }
 
 // ServeStdio serves MCP on standard input and output until the client
 // disconnects or ctx is done. The auth hook does not apply: the client is
 // the process that started this one. Log to standard error.
-func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.sdk().Run(ctx, &mcp.StdioTransport{})
+func ServeStdio(ctx context.Context, srv *runtime.Server, opts *Options) error {
+	return newServer(srv, opts).sdk().Run(ctx, &sdk.StdioTransport{})
 }
 
-// NotifyToolsChanged tells every MCP session that the tool list changed.
-// A function provider's changes are noticed on their own when the server
-// next lists its tools; call this to tell clients at once.
-func (s *Server) NotifyToolsChanged() {
+// Connect serves MCP over t, any of the go-sdk's transports (an in-memory
+// one in tests, a pipe), and returns the session it opened; the session
+// ends when the client closes it. ServeStdio is Connect over standard
+// input and output, waited for.
+func Connect(ctx context.Context, srv *runtime.Server, opts *Options, t sdk.Transport) (*sdk.ServerSession, error) {
+	return newServer(srv, opts).sdk().Connect(ctx, t, nil)
+}
+
+// ToolsChanged tells every session that the tool list changed
+// (runtime.Server.NotifyToolsChanged).
+func (s *server) ToolsChanged() {
 	// The SDK sends notifications/tools/list_changed when its registry
 	// changes and has no call to send one otherwise (an
-	// mcp.Server.NotifyToolListChanged is missing): a tool is registered
+	// sdk.Server.NotifyToolListChanged is missing): a tool is registered
 	// again, as it is. A function provider's registry starts empty: one
 	// of its tools is registered then (calls to it go through the SDK,
 	// to serveToolCall, as the others' go through callUnregistered).
 	s.sdk()
-	reg := &s.mcp.registry
+	reg := &s.registry
 	reg.mu.Lock()
 	last := reg.last
 	reg.mu.Unlock()
 	if last != nil {
-		s.mcp.srv.AddTool(last, s.serveToolCall)
-	} else if tools, err := s.provider.Tools(context.Background()); err == nil && len(tools) > 0 {
+		s.sdkSrv.AddTool(last, s.serveToolCall)
+	} else if tools, err := s.core.Tools(context.Background()); err == nil && len(tools) > 0 {
 		s.register(&tools[0])
 	} else {
 		s.log.Debug("tool list change not announced: no tool to register", "err", err)
 	}
-	if !s.opts.MCP.DisableRegistry {
+	if !s.mopts.DisableRegistry {
 		// The registry's list of tools changed with them.
-		_ = s.mcp.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
+		_ = s.sdkSrv.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
 	}
 }
 
-// NotifyPromptsChanged tells every MCP session that the prompt list
-// changed. Like NotifyToolsChanged, it registers a prompt again (the SDK
-// has no mcp.Server.NotifyPromptListChanged); a server without prompts
-// has no list to change.
-func (s *Server) NotifyPromptsChanged() {
-	reg := &s.mcp.registry
+// PromptsChanged tells every session that the prompt list changed
+// (runtime.Server.NotifyPromptsChanged). Like ToolsChanged, it registers a
+// prompt again (the SDK has no Server.NotifyPromptListChanged); a server
+// without prompts has no list to change.
+func (s *server) PromptsChanged() {
+	reg := &s.registry
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if n := len(reg.prompts); n > 0 {
-		s.mcp.srv.AddPrompt(reg.prompts[n-1], reg.handler[n-1])
+		s.sdkSrv.AddPrompt(reg.prompts[n-1], reg.handler[n-1])
 	}
 }
 
-// NotifyResourceUpdated tells the sessions subscribed to uri that the
-// resource changed.
-func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
-	return s.mcp.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+// ResourceUpdated tells the sessions subscribed to uri that the resource
+// changed (runtime.Server.NotifyResourceUpdated).
+func (s *server) ResourceUpdated(ctx context.Context, uri string) error {
+	return s.sdkSrv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: uri})
 }
 
 // noticeToolChanges compares the tools a provider that is not a fixed list
@@ -398,23 +387,36 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 // when they changed, that session's client (and any other) is told to list
 // them again. Comparing per session keeps a provider whose tools depend on
 // the caller from looking like one that keeps changing.
-func (s *Server) noticeToolChanges(ctx context.Context, tools []Tool) {
-	c, _ := ctx.Value(mcpCallKey{}).(*mcpCall)
-	if c == nil || c.session == nil || c.session == s.mcp.fast.session {
+func (s *server) noticeToolChanges(ss *sdk.ServerSession, tools []runtime.Tool) {
+	if s.fixed || ss == nil || ss == s.fast.session {
 		return // the fast path's one session stands for a request's own
 	}
-	key := weak.Make(c.session)
+	key := weak.Make(ss)
 	sum := fingerprint(tools)
-	old, seen := s.mcp.listed.Swap(key, sum)
+	old, seen := s.listed.Swap(key, sum)
 	if !seen {
-		goruntime.AddCleanup(c.session, func(k weak.Pointer[mcp.ServerSession]) { s.mcp.listed.Delete(k) }, key)
+		goruntime.AddCleanup(ss, func(k weak.Pointer[sdk.ServerSession]) { s.listed.Delete(k) }, key)
 	} else if old.(uint64) != sum {
-		s.NotifyToolsChanged()
+		s.ToolsChanged()
+	}
+}
+
+// noticeChanges notices, after a request of a session that listed or
+// called tools, whether the provider's tools changed for that session
+// (noticeToolChanges). Over HTTP the provider is not asked again: a
+// request asks it once (runtime.Server.Tools).
+func (s *server) noticeChanges(ctx context.Context, req sdk.Request) {
+	ss, _ := req.GetSession().(*sdk.ServerSession)
+	if ss == nil || ss == s.fast.session {
+		return
+	}
+	if tools, err := s.core.Tools(ctx); err == nil {
+		s.noticeToolChanges(ss, tools)
 	}
 }
 
 // fingerprint hashes what a client sees of a tool list.
-func fingerprint(tools []Tool) uint64 {
+func fingerprint(tools []runtime.Tool) uint64 {
 	h := fnv.New64a()
 	for i := range tools {
 		t := &tools[i]
@@ -431,13 +433,13 @@ func fingerprint(tools []Tool) uint64 {
 	return h.Sum64()
 }
 
-// owner is whom a session or a httpkit.State opened in ctx belongs to: its
+// owner is whom a session or a requestState opened in ctx belongs to: its
 // caller's identity (callerID), "" when the server has no auth hook.
-func (s *Server) owner(ctx context.Context) string {
+func (s *server) owner(ctx context.Context) string {
 	if s.opts.AuthHook == nil {
 		return ""
 	}
-	return s.CallerID(ctx)
+	return s.core.CallerID(ctx)
 }
 
 // sessionRecorder notes the session id a response opens, before the
@@ -473,8 +475,6 @@ func (r *sessionRecorder) Flush() {
 
 func (r *sessionRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-type mcpCallKey struct{}
-
 // valuesCtx takes its values from values first, and its deadline and
 // cancellation from the embedded context.
 type valuesCtx struct {
@@ -501,7 +501,7 @@ func (c valuesCtx) Value(k any) any {
 // Over /sse a message carries no HTTP request of its own: the session's
 // context is the authenticated stream's (see serveSSE), and each message
 // gets a fresh request state, so that a provider is asked again for each.
-func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (context.Context, error) {
+func (s *server) requestContext(ctx context.Context, extra *sdk.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
 		if st := httpkit.StateFrom(ctx); st != nil {
 			return httpkit.NewContext(ctx, &httpkit.State{Req: st.Req, RequestID: st.RequestID, CorrelationID: st.CorrelationID}), nil
@@ -518,7 +518,7 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 	}
 	r := (&http.Request{Method: http.MethodPost, Header: extra.Header, URL: &url.URL{Path: s.mcpPath()}}).WithContext(ctx)
 	r = httpkit.WithState(r)
-	hctx, err := s.Authenticate(r)
+	hctx, err := s.core.Authenticate(r)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: httpkit.MsgUnauthorized}
 	}
@@ -526,7 +526,7 @@ func (s *Server) requestContext(ctx context.Context, extra *mcp.RequestExtra) (c
 }
 
 // mcpPath is where Streamable HTTP is served.
-func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, defaultMCPPath) }
+func (s *server) mcpPath() string { return cmp.Or(s.mopts.Path, DefaultPath) }
 
 // mcpMiddleware answers tools/list from the provider, routes tools/call to
 // serveToolCall through the SDK, and hands every other method to the SDK.
@@ -535,9 +535,9 @@ func (s *Server) mcpPath() string { return pathOr(s.opts.MCP.Path, defaultMCPPat
 // panic below it (a tracer, a hook, toolgen's handlers) into a JSON-RPC
 // internal error: the SDK runs it on goroutines of its own, where an
 // unrecovered panic would stop the whole process.
-func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (s *server) mcpMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	h := s.mcpTraced(next)
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
 		defer func() {
 			if v := recover(); v != nil {
 				s.logPanic("MCP request", v, "method", method)
@@ -549,27 +549,27 @@ func (s *Server) mcpMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // logPanic logs a recovered panic with its stack, as an error.
-func (s *Server) logPanic(where string, v any, args ...any) {
+func (s *server) logPanic(where string, v any, args ...any) {
 	httpkit.LogPanic(s.log, where, v, args...)
 }
 
 // mcpTraced is mcpServe, traced when the server has a tracer.
-func (s *Server) mcpTraced(next mcp.MethodHandler) mcp.MethodHandler {
+func (s *server) mcpTraced(next sdk.MethodHandler) sdk.MethodHandler {
 	serve := s.mcpServe(next)
 	if s.opts.Tracer == nil {
 		return serve
 	}
 	// MCP's requests but tools/call (traced as a call, by the pipeline)
 	// and notifications, traced as requests.
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/call" || strings.HasPrefix(method, "notifications/") {
 			return serve(ctx, method, req)
 		}
 		name := ""
 		switch p := paramsOf(req).(type) {
-		case *mcp.GetPromptParams:
+		case *sdk.GetPromptParams:
 			name = p.Name
-		case *mcp.ReadResourceParams:
+		case *sdk.ReadResourceParams:
 			name = p.URI
 		}
 		ctx, end := s.opts.Tracer.StartRequest(ctx, mcpInfo(method, name, req))
@@ -582,8 +582,8 @@ func (s *Server) mcpTraced(next mcp.MethodHandler) mcp.MethodHandler {
 // resumable reports whether req's session speaks a revision whose
 // clients resume a response stream the server closes (2025-11-25, which
 // brought priming events; 2026-07-28 has no such streams).
-func resumable(req mcp.Request) bool {
-	ss, ok := req.GetSession().(*mcp.ServerSession)
+func resumable(req sdk.Request) bool {
+	ss, ok := req.GetSession().(*sdk.ServerSession)
 	if !ok || ss == nil {
 		return false
 	}
@@ -592,8 +592,8 @@ func resumable(req mcp.Request) bool {
 }
 
 // mcpServe is mcpTraced without the tracing.
-func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+func (s *server) mcpServe(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		ctx, err := s.requestContext(ctx, req.GetExtra())
 		if err != nil {
 			return nil, err
@@ -606,14 +606,17 @@ func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 			// streams).
 			e.CloseSSEStream = nil
 		}
+		if !s.fixed && (method == "tools/list" || method == "tools/call") {
+			defer s.noticeChanges(ctx, req)
+		}
 		switch method {
 		case "tools/list":
 			return s.listMCPTools(ctx, req)
 		case "tools/call":
-			if res, ok, err := s.taskCall(ctx, req.(*mcp.CallToolRequest)); ok {
+			if res, ok, err := s.taskCall(ctx, req.(*sdk.CallToolRequest)); ok {
 				return res, err
 			}
-			if r := req.(*mcp.CallToolRequest); !s.registered(r.Params.Name) {
+			if r := req.(*sdk.CallToolRequest); !s.registered(r.Params.Name) {
 				return s.callUnregistered(ctx, r)
 			}
 		}
@@ -631,9 +634,9 @@ func (s *Server) mcpServe(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // listMCPTools answers tools/list from the provider, in its order.
-func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result, error) {
-	ss, _ := req.GetSession().(*mcp.ServerSession)
-	tools, err := s.VisibleTools(context.WithValue(ctx, mcpCallKey{}, &mcpCall{srv: s, session: ss}))
+func (s *server) listMCPTools(ctx context.Context, req sdk.Request) (sdk.Result, error) {
+	ss, _ := req.GetSession().(*sdk.ServerSession)
+	tools, err := s.core.VisibleTools(runtime.WithClientSession(ctx, &mcpCall{srv: s, session: ss}))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 	}
@@ -642,7 +645,7 @@ func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result,
 		res.Tools[i] = s.mcpTool(&tools[i])
 	}
 	s.setCacheable(ctx, req, &res.Cacheable)
-	if s.static == nil {
+	if !s.fixed {
 		// What a function provider lists may depend on the caller.
 		res.CacheScope = "private"
 	}
@@ -657,18 +660,18 @@ func (s *Server) listMCPTools(ctx context.Context, req mcp.Request) (mcp.Result,
 // and the caching hints it carries) with toolgen's own tools, which go out
 // exactly as described: the schemas as generated, hints only when given.
 type mcpToolList struct {
-	mcp.ListToolsResult
+	sdk.ListToolsResult
 	Tools []mcpTool `json:"tools"`
 }
 
 type mcpTool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Annotations  *Annotations    `json:"annotations,omitempty"`
-	Meta         mcpToolMeta     `json:"_meta"`
+	Name         string               `json:"name"`
+	Title        string               `json:"title,omitempty"`
+	Description  string               `json:"description,omitempty"`
+	InputSchema  json.RawMessage      `json:"inputSchema"`
+	OutputSchema json.RawMessage      `json:"outputSchema,omitempty"`
+	Annotations  *runtime.Annotations `json:"annotations,omitempty"`
+	Meta         mcpToolMeta          `json:"_meta"`
 }
 
 // mcpToolMeta is a tool's _meta in tools/list: its version, which MCP's
@@ -681,12 +684,12 @@ type mcpToolMeta struct {
 // tool's version.
 const metaToolVersion = "io.github.toolgen-go/version"
 
-func (s *Server) mcpTool(t *Tool) mcpTool {
-	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: EffectiveInputSchema(t), Meta: mcpToolMeta{Version: s.ToolVersion(t)}}
+func (s *server) mcpTool(t *runtime.Tool) mcpTool {
+	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: runtime.EffectiveInputSchema(t), Meta: mcpToolMeta{Version: s.core.ToolVersion(t)}}
 	if !t.Annotations.IsZero() {
 		mt.Annotations = t.Annotations
 	}
-	mt.OutputSchema = s.compiled.get(t).output.schema
+	mt.OutputSchema = s.core.OutputSchema(t)
 	return mt
 }
 

@@ -1,13 +1,13 @@
-package runtime
+package mcp
 
 import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Bounds of the MCP sessions of Streamable HTTP, when MCPOptions leaves
+// Bounds of the MCP sessions of Streamable HTTP, when Options leaves
 // them zero.
 const (
 	DefaultSessionIdleTimeout   = 5 * time.Minute
@@ -78,7 +78,7 @@ func (t *sessionTable) len() int {
 // since, it forgets the sessions the SDK has closed (so that it shrinks
 // with them, at a cost spread over the sessions added); and it returns the
 // id of the session to close to make room (see evictFor), if any.
-func (t *sessionTable) makeRoom(srv *mcp.Server, caller string) (evict string) {
+func (t *sessionTable) makeRoom(srv *sdk.Server, caller string) (evict string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	full := t.max > 0 && len(t.m) >= t.max
@@ -140,7 +140,7 @@ func evictFor[E any](m map[string]E, caller string, max, per int, of func(E) (ca
 }
 
 // closeSession closes the server's session with the given id.
-func closeSession(srv *mcp.Server, sid string) {
+func closeSession(srv *sdk.Server, sid string) {
 	for ss := range srv.Sessions() {
 		if ss.ID() == sid {
 			_ = ss.Close()

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 )
@@ -45,40 +46,25 @@ import (
 // tasksExtension is the extension's identifier, in capabilities.
 const tasksExtension = "io.modelcontextprotocol/tasks"
 
-// TaskSupport is whether a tool's MCP calls run as tasks (Tool.Task).
-type TaskSupport string
-
-const (
-	// TaskOptional: a call runs as a task when the client declares the
-	// tasks extension, else as an ordinary call.
-	TaskOptional TaskSupport = "optional"
-	// TaskRequired: a call runs as a task, and a client that does not
-	// declare the extension is refused (MCP's missing client capability
-	// error) at protocol 2026-07-28. On other surfaces, and at earlier
-	// protocol revisions, where MCP defines no tasks, it runs as an
-	// ordinary call.
-	TaskRequired TaskSupport = "required"
-)
-
-// Defaults of MCPOptions' task settings.
+// Defaults of Options' task settings.
 const (
 	// DefaultTaskTTL is how long a task can be read after it was created
-	// (MCPOptions.TaskTTL): a task still running then is cancelled, and
+	// (Options.TaskTTL): a task still running then is cancelled, and
 	// tasks/get no longer finds it (its invocation record stays).
 	DefaultTaskTTL = time.Hour
 	// DefaultTaskPollInterval is the polling interval a task suggests.
 	DefaultTaskPollInterval = 500 * time.Millisecond
 )
 
-func (s *Server) taskTTL() time.Duration {
-	if d := s.opts.MCP.TaskTTL; d > 0 {
+func (s *server) taskTTL() time.Duration {
+	if d := s.mopts.TaskTTL; d > 0 {
 		return d
 	}
 	return DefaultTaskTTL
 }
 
-func (s *Server) taskPollInterval() time.Duration {
-	if d := s.opts.MCP.TaskPollInterval; d > 0 {
+func (s *server) taskPollInterval() time.Duration {
+	if d := s.mopts.TaskPollInterval; d > 0 {
 		return d
 	}
 	return DefaultTaskPollInterval
@@ -92,11 +78,11 @@ func (s *Server) taskPollInterval() time.Duration {
 // client with the task and returns; the handler goes on as the task, its
 // questions now answered through tasks/update.
 func StartTask(ctx context.Context) {
-	c, ok := ctx.Value(mcpCallKey{}).(*mcpCall)
-	if !ok || c.task == nil {
+	c := mcpCallOf(ctx)
+	if c == nil || c.task == nil {
 		return
 	}
-	if call, ok := CallFromContext(ctx); ok && call.InvocationID != "" {
+	if call, ok := runtime.CallFromContext(ctx); ok && call.InvocationID != "" {
 		c.task.escalate(call.InvocationID)
 	}
 }
@@ -141,8 +127,8 @@ func (tt *taskTable) get(id string) *taskRun {
 
 // taskRun is a task this process runs, or a call that may become one.
 type taskRun struct {
-	srv      *Server
-	tool     *Tool
+	srv      *server
+	tool     *runtime.Tool
 	deferred bool
 	ttl      time.Duration
 	cancel   context.CancelCauseFunc
@@ -157,8 +143,8 @@ type taskRun struct {
 	createdAt time.Time
 	updatedAt time.Time
 	cancelled bool
-	pending   mcp.InputRequestMap  // questions waiting for an answer, by wire key
-	answers   mcp.InputResponseMap // answers not yet taken, by wire key
+	pending   sdk.InputRequestMap  // questions waiting for an answer, by wire key
+	answers   sdk.InputResponseMap // answers not yet taken, by wire key
 	issued    map[string]bool      // every wire key asked so far
 	wake      chan struct{}        // closed and replaced when answers come
 	final     *taskState           // once done
@@ -188,7 +174,7 @@ func (r *taskRun) escalate(id string) {
 		r.id = id
 		r.updatedAt = now
 		r.mu.Unlock()
-		if rec, err := r.srv.history.Get(context.Background(), id); err == nil {
+		if rec, err := r.srv.core.History().Get(context.Background(), id); err == nil {
 			r.mu.Lock()
 			r.createdAt = rec.CreatedAt
 			r.mu.Unlock()
@@ -197,7 +183,7 @@ func (r *taskRun) escalate(id string) {
 			r.createdAt = now.Truncate(time.Millisecond)
 			r.mu.Unlock()
 		}
-		r.srv.mcp.tasks.add(r)
+		r.srv.tasks.add(r)
 		close(r.started)
 	})
 }
@@ -208,7 +194,7 @@ func (r *taskRun) touch() {
 
 // ask puts the requests to the client of a task, and waits for every
 // answer (tasks/update) or for ctx to end.
-func (r *taskRun) ask(ctx context.Context, caps *mcp.ClientCapabilities, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+func (r *taskRun) ask(ctx context.Context, caps *sdk.ClientCapabilities, requests sdk.InputRequestMap) (sdk.InputResponseMap, error) {
 	wire := make(map[string]string, len(requests)) // the caller's key → wire key
 	r.mu.Lock()
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
@@ -228,7 +214,7 @@ func (r *taskRun) ask(ctx context.Context, caps *mcp.ClientCapabilities, request
 		r.issued[w] = true
 		wire[key] = w
 		if r.pending == nil {
-			r.pending = mcp.InputRequestMap{}
+			r.pending = sdk.InputRequestMap{}
 		}
 		r.pending[w] = p
 	}
@@ -245,7 +231,7 @@ func (r *taskRun) ask(ctx context.Context, caps *mcp.ClientCapabilities, request
 	}()
 	for {
 		r.mu.Lock()
-		out := make(mcp.InputResponseMap, len(wire))
+		out := make(sdk.InputResponseMap, len(wire))
 		for key, w := range wire {
 			if a, ok := r.answers[w]; ok {
 				out[key] = a
@@ -285,12 +271,12 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 		if err != nil {
 			continue
 		}
-		var m mcp.InputResponseMap
+		var m sdk.InputResponseMap
 		if json.Unmarshal(b, &m) != nil || m[key] == nil || !accept(p, m[key]) {
 			continue
 		}
 		if r.answers == nil {
-			r.answers = mcp.InputResponseMap{}
+			r.answers = sdk.InputResponseMap{}
 		}
 		r.answers[key] = m[key]
 		delete(r.pending, key)
@@ -308,7 +294,7 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 // serveTaskCall is serveToolCall on a task's own goroutine, where no
 // middleware recovers a panic (a tracer's, say): it becomes the task's
 // internal error rather than the end of the process.
-func (s *Server) serveTaskCall(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (s *server) serveTaskCall(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.logPanic("MCP task", v, "tool", req.Params.Name)
@@ -320,19 +306,19 @@ func (s *Server) serveTaskCall(ctx context.Context, req *mcp.CallToolRequest) (r
 
 // taskCall serves a tools/call that may become a task: handled reports
 // whether it did (else the call goes the ordinary way).
-func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
-	if protocolOf(req) < protocol20260728 || s.history == nil {
+func (s *server) taskCall(ctx context.Context, req *sdk.CallToolRequest) (res sdk.Result, handled bool, err error) {
+	if protocolOf(req) < protocol20260728 || s.core.History() == nil {
 		return nil, false, nil
 	}
 	if e := req.GetExtra(); e == nil || e.Header == nil {
 		return nil, false, nil // stdio: no tasks/get to poll a task with
 	}
-	t, lerr := s.Lookup(ctx, req.Params.Name)
+	t, lerr := s.core.Lookup(ctx, req.Params.Name)
 	if lerr != nil || t == nil || t.Task == "" {
 		return nil, false, nil
 	}
 	if !declaresTasks(req.ClientCapabilities()) {
-		if t.Task == TaskRequired {
+		if t.Task == runtime.TaskRequired {
 			return nil, true, missingTasksError(t.Name)
 		}
 		return nil, false, nil
@@ -342,11 +328,11 @@ func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mc
 	// request's values (the caller, the request) but not its end, and
 	// ends with the task's TTL or its cancellation.
 	tctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	tctx, stop := context.WithTimeoutCause(tctx, run.ttl, &ToolError{Message: msgTaskExpired})
+	tctx, stop := context.WithTimeoutCause(tctx, run.ttl, &runtime.ToolError{Message: msgTaskExpired})
 	run.cancel = cancel
 	tctx = context.WithValue(tctx, taskRunKey{}, run)
 	type ret struct {
-		res *mcp.CallToolResult
+		res *sdk.CallToolResult
 		err error
 	}
 	sync := make(chan ret, 1)
@@ -383,7 +369,7 @@ func (s *Server) taskCall(ctx context.Context, req *mcp.CallToolRequest) (res mc
 type taskRunKey struct{}
 
 // declaresTasks reports whether a client declared the tasks extension.
-func declaresTasks(caps *mcp.ClientCapabilities) bool {
+func declaresTasks(caps *sdk.ClientCapabilities) bool {
 	if caps == nil || caps.Extensions == nil {
 		return false
 	}
@@ -395,24 +381,24 @@ func declaresTasks(caps *mcp.ClientCapabilities) bool {
 // the extension.
 func missingTasksError(tool string) error {
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
-	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf("Tool %s runs as a task: the client must declare the extension %s.", tool, tasksExtension), Data: data}
+	return &jsonrpc.Error{Code: sdk.CodeMissingRequiredClientCapabilities, Message: fmt.Sprintf("Tool %s runs as a task: the client must declare the extension %s.", tool, tasksExtension), Data: data}
 }
 
 // beforeRun is the pipeline's step just before the handler: the record is
 // written, and the call becomes the task (unless the tool starts it
 // itself).
-func (r *taskRun) beforeRun(ctx context.Context, _ *Tool) error {
+func (r *taskRun) beforeRun(ctx context.Context, _ *runtime.Tool) error {
 	if r.deferred {
 		return nil
 	}
-	if c, ok := CallFromContext(ctx); ok && c.InvocationID != "" {
+	if c, ok := runtime.CallFromContext(ctx); ok && c.InvocationID != "" {
 		r.escalate(c.InvocationID)
 	}
 	return nil
 }
 
 // finish keeps the task's outcome, once its handler has returned.
-func (r *taskRun) finish(res *mcp.CallToolResult, err error) {
+func (r *taskRun) finish(res *sdk.CallToolResult, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := &taskState{}
@@ -437,11 +423,11 @@ type taskState struct {
 	StatusMessage string
 	Result        any             // completed
 	Error         json.RawMessage // failed
-	InputRequests mcp.InputRequestMap
+	InputRequests sdk.InputRequestMap
 }
 
 // created is the CreateTaskResult.
-func (r *taskRun) created() mcp.Result {
+func (r *taskRun) created() sdk.Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return &createTaskResult{ResultType: "task", taskWire: r.srv.taskWire(r.id, "working", "", r.createdAt, r.updatedAt)}
@@ -449,7 +435,7 @@ func (r *taskRun) created() mcp.Result {
 
 // createTaskResult is a tools/call's answer that is a task.
 type createTaskResult struct {
-	mcp.ResultBase
+	sdk.ResultBase
 	ResultType string `json:"resultType"`
 	taskWire
 }
@@ -465,7 +451,7 @@ type taskWire struct {
 	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
 }
 
-func (s *Server) taskWire(id, status, msg string, created, updated time.Time) taskWire {
+func (s *server) taskWire(id, status, msg string, created, updated time.Time) taskWire {
 	if updated.Before(created) {
 		updated = created
 	}
@@ -495,12 +481,11 @@ func rpcErrorObject(err error) json.RawMessage {
 // taskFailure is the protocol error of a call that ended without a
 // result: a panic, a store or provider failure. Anything else the tool
 // reported is a result (isError) of a completed task.
-func taskFailure(out *Outcome) error {
-	var pe *panicError
+func taskFailure(out *runtime.Outcome) error {
 	switch {
-	case errors.As(out.Err, &pe):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: pe.Error()}
-	case out.Status == StatusUnavailable, out.Status == StatusUnrecorded:
+	case errors.Is(out.Err, runtime.ErrPanic):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: out.Err.Error()}
+	case out.Status == runtime.StatusUnavailable, out.Status == runtime.StatusUnrecorded:
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: out.Result.ErrorText()}
 	}
 	return nil
@@ -514,13 +499,13 @@ type taskRequest struct {
 	TaskID         *string                    `json:"taskId"`
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 	Meta           struct {
-		Capabilities *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+		Capabilities *sdk.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
 	} `json:"_meta"`
 }
 
 // serveTaskMethod answers a tasks/get, tasks/update or tasks/cancel
 // request; it reports false for any other body, which goes to the SDK.
-func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
+func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 	var m rpcMessage
 	b := bytes.TrimSpace(rq.Body)
 	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil || m.Method == nil || len(m.ID) == 0 {
@@ -557,7 +542,7 @@ func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
 		return true
 	}
-	caller := s.CallerID(rq.Ctx)
+	caller := s.core.CallerID(rq.Ctx)
 	id := *p.TaskID
 	st, err := s.taskLookup(rq.Ctx, id, caller)
 	if err != nil {
@@ -568,12 +553,12 @@ func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 	case "tasks/get":
 		reply(http.StatusOK, st, nil)
 	case "tasks/update":
-		if run := s.mcp.tasks.get(id); run != nil {
+		if run := s.tasks.get(id); run != nil {
 			run.update(p.InputResponses)
 		}
 		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
 	case "tasks/cancel":
-		if run := s.mcp.tasks.get(id); run != nil {
+		if run := s.tasks.get(id); run != nil {
 			run.mu.Lock()
 			live := run.final == nil
 			if live {
@@ -581,7 +566,7 @@ func (s *Server) serveTaskMethod(rq *httpkit.Request) bool {
 			}
 			run.mu.Unlock()
 			if live {
-				run.cancel(&ToolError{Message: msgTaskCancelled})
+				run.cancel(&runtime.ToolError{Message: msgTaskCancelled})
 			}
 		}
 		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
@@ -603,13 +588,13 @@ type taskGetResult struct {
 	taskWire
 	Result        any                 `json:"result,omitempty"`
 	Error         json.RawMessage     `json:"error,omitempty"`
-	InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
+	InputRequests sdk.InputRequestMap `json:"inputRequests,omitempty"`
 }
 
 // taskLookup finds a task of caller's: from this process when it runs it,
 // else from its record.
-func (s *Server) taskLookup(ctx context.Context, id, caller string) (*taskGetResult, *jsonrpc.Error) {
-	rec, err := s.history.Get(ctx, id)
+func (s *server) taskLookup(ctx context.Context, id, caller string) (*taskGetResult, *jsonrpc.Error) {
+	rec, err := s.core.History().Get(ctx, id)
 	if errors.Is(err, history.ErrNotFound) {
 		return nil, errTaskNotFound
 	}
@@ -621,10 +606,10 @@ func (s *Server) taskLookup(ctx context.Context, id, caller string) (*taskGetRes
 	if rec.Caller != nil {
 		owner = *rec.Caller
 	}
-	if owner != caller || rec.Surface != SurfaceMCP || time.Now().After(rec.CreatedAt.Add(s.taskTTL())) {
+	if owner != caller || rec.Surface != runtime.SurfaceMCP || time.Now().After(rec.CreatedAt.Add(s.taskTTL())) {
 		return nil, errTaskNotFound
 	}
-	if run := s.mcp.tasks.get(id); run != nil {
+	if run := s.tasks.get(id); run != nil {
 		return run.state(), nil
 	}
 	return s.recordTask(ctx, history.Effective(rec, time.Now())), nil
@@ -650,7 +635,7 @@ func (r *taskRun) state() *taskGetResult {
 
 // recordTask is a task as its record tells it, for a task this process
 // does not run (another replica's, or one from before a restart).
-func (s *Server) recordTask(ctx context.Context, rec *history.Record) *taskGetResult {
+func (s *server) recordTask(ctx context.Context, rec *history.Record) *taskGetResult {
 	updated := rec.CreatedAt
 	if rec.CompletedAt != nil {
 		updated = *rec.CompletedAt
@@ -674,7 +659,7 @@ func (s *Server) recordTask(ctx context.Context, rec *history.Record) *taskGetRe
 			status = "cancelled"
 		default:
 			status = "completed"
-			out.Result = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+			out.Result = &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}
 		}
 	}
 	out.taskWire = s.taskWire(rec.ID, status, "", rec.CreatedAt, updated)
@@ -683,18 +668,18 @@ func (s *Server) recordTask(ctx context.Context, rec *history.Record) *taskGetRe
 
 // recordResult rebuilds a tool's result from the value its record keeps
 // (see resultValue): a text, content blocks, or structured content.
-func (s *Server) recordResult(ctx context.Context, rec *history.Record) *mcp.CallToolResult {
+func (s *server) recordResult(ctx context.Context, rec *history.Record) *sdk.CallToolResult {
 	raw := bytes.TrimSpace(rec.Result)
-	res := &mcp.CallToolResult{Content: []mcp.Content{}}
+	res := &sdk.CallToolResult{Content: []sdk.Content{}}
 	var text string
 	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &text) == nil {
-		res.Content = append(res.Content, &mcp.TextContent{Text: text})
+		res.Content = append(res.Content, &sdk.TextContent{Text: text})
 		return res
 	}
 	if len(raw) > 0 && raw[0] == '[' {
-		var blocks []Content
+		var blocks []runtime.Content
 		if json.Unmarshal(raw, &blocks) == nil {
-			if r, err := sdkCallResult(&Result{Content: blocks}); err == nil {
+			if r, err := sdkCallResult(&runtime.Result{Content: blocks}); err == nil {
 				return r
 			}
 		}
@@ -704,13 +689,13 @@ func (s *Server) recordResult(ctx context.Context, rec *history.Record) *mcp.Cal
 	}
 	var v any
 	if json.Unmarshal(raw, &v) == nil {
-		if t, err := s.Lookup(ctx, rec.Tool); err == nil && t != nil && s.compiled.get(t).output.wrap {
+		if t, err := s.core.Lookup(ctx, rec.Tool); err == nil && t != nil && s.core.WrapsOutput(t) {
 			v = map[string]any{"result": v}
 		}
 		if _, ok := v.(map[string]any); ok {
 			res.StructuredContent = v
 		}
 	}
-	res.Content = append(res.Content, &mcp.TextContent{Text: string(raw)})
+	res.Content = append(res.Content, &sdk.TextContent{Text: string(raw)})
 	return res
 }

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -14,11 +14,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
+	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 )
 
 // MCP over HTTP: Streamable HTTP at /mcp and HTTP+SSE at /sse. The shared
@@ -40,7 +42,7 @@ import (
 //     whose streams can be resumed: every event has an id, and a client
 //     that reconnects with Last-Event-ID is sent what it missed.
 //
-// MCPOptions.Stateless refuses sessions: every request goes to the
+// Options.Stateless refuses sessions: every request goes to the
 // stateless handler, for replicas without sticky routing.
 
 // metaProtocolVersion is the _meta key in which a request of revision
@@ -48,7 +50,7 @@ import (
 const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // mcpSurface is MCP over HTTP: a refusal is a JSON-RPC error response.
-var mcpSurface = &httpkit.Surface{Name: SurfaceMCP, WriteError: writeRPCError}
+var mcpSurface = &httpkit.Surface{Name: runtime.SurfaceMCP, WriteError: writeRPCError}
 
 // rpcResponse is a JSON-RPC response as the HTTP surfaces of MCP write it
 // outside the go-sdk and the native fast path (fastReply): a refusal of
@@ -91,33 +93,55 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 	writeRPC(w, e.Status, e.ID, nil, &jsonrpc.Error{Code: code, Message: e.Msg})
 }
 
-func (s *Server) mcpRoutes(mux *routeMux) {
+// NewHandler returns MCP's Streamable HTTP for srv's tools, served at
+// whatever path it is mounted on (runtime/serve mounts it at
+// Options.Path, default [DefaultPath]). A nil opts means defaults. It
+// answers every client whatever revision it speaks: 2026-07-28 by
+// toolgen's own code, older ones in go-sdk sessions (see the file's
+// comment). It serves requests behind the shared serving path: request
+// ids, the browser guard, the auth hook (run once per request, its caller
+// handed to the session), the body limit.
+//
+// Each call builds a server of its own (sessions, tasks, the go-sdk's
+// server), which srv tells of its changes for as long as srv lives: build
+// it once.
+func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
+	s := newServer(srv, opts)
 	s.mcpHTTP()
-	mux.Handle(pathOr(s.opts.MCP.Path, defaultMCPPath), s.kit.Handle(httpkit.Endpoint{
+	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
 		Surface: mcpSurface,
 		Methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
 		Auth:    true, Body: true,
 		Serve: s.serveMCP,
 	}))
-	if !s.opts.MCP.DisableSSE {
-		mux.Handle(pathOr(s.opts.MCP.SSEPath, defaultSSEPath), s.kit.Handle(httpkit.Endpoint{
-			Surface: mcpSurface,
-			Methods: []string{http.MethodGet, http.MethodPost},
-			Auth:    true, Body: true,
-			Serve: s.serveSSE,
-		}))
-	}
+}
+
+// NewSSEHandler returns the HTTP+SSE transport of protocol 2024-11-05,
+// for clients that predate Streamable HTTP (see serveSSE), served at
+// whatever path it is mounted on (runtime/serve mounts it at
+// Options.SSEPath, default [DefaultSSEPath]); the stream tells the client
+// to POST its messages to the same path. Like NewHandler, it builds a
+// server of its own: build it once.
+func NewSSEHandler(srv *runtime.Server, opts *Options) http.Handler {
+	s := newServer(srv, opts)
+	s.sseHTTP()
+	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
+		Surface: mcpSurface,
+		Methods: []string{http.MethodGet, http.MethodPost},
+		Auth:    true, Body: true,
+		Serve: s.serveSSE,
+	}))
 }
 
 // mcpHTTP makes the SDK's two Streamable HTTP handlers.
-func (s *Server) mcpHTTP() {
-	o := &s.opts.MCP
+func (s *server) mcpHTTP() {
+	o := &s.mopts
 	idle := o.SessionIdleTimeout
 	if idle == 0 {
 		idle = DefaultSessionIdleTimeout
 	}
-	getServer := func(*http.Request) *mcp.Server { return s.sdk() }
-	common := mcp.StreamableHTTPOptions{
+	getServer := func(*http.Request) *sdk.Server { return s.sdk() }
+	common := sdk.StreamableHTTPOptions{
 		JSONResponse: o.JSONResponse,
 		// The serving path checks the Host header (browser.go) and bounds
 		// the body before the SDK sees the request.
@@ -127,7 +151,7 @@ func (s *Server) mcpHTTP() {
 	}
 	stateless := common
 	stateless.Stateless = true
-	s.mcp.stateless = s.withTokenInfo(mcp.NewStreamableHTTPHandler(getServer, &stateless))
+	s.stateless = s.withTokenInfo(sdk.NewStreamableHTTPHandler(getServer, &stateless))
 	if !o.Stateless {
 		stateful := common
 		stateful.SessionTimeout = max(idle, 0)
@@ -135,18 +159,23 @@ func (s *Server) mcpHTTP() {
 		// reconnects with Last-Event-ID is sent what it missed. The
 		// store forgets a session's events when it closes, and holds at
 		// most 10 MiB in all.
-		stateful.EventStore = mcp.NewMemoryEventStore(nil)
-		s.mcp.stateful = s.withTokenInfo(mcp.NewStreamableHTTPHandler(getServer, &stateful))
+		stateful.EventStore = sdk.NewMemoryEventStore(nil)
+		s.stateful = s.withTokenInfo(sdk.NewStreamableHTTPHandler(getServer, &stateful))
 	}
-	s.mcp.sessions.every = idle
-	s.mcp.sseHandler = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
+	s.sessions.every = idle
+}
+
+// sseHTTP makes the SDK's HTTP+SSE handler.
+func (s *server) sseHTTP() {
+	getServer := func(*http.Request) *sdk.Server { return s.sdk() }
+	s.sseHandler = sdk.NewSSEHandler(getServer, &sdk.SSEOptions{
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        -1,
 	})
 }
 
 // serveMCP is the Streamable HTTP adapter.
-func (s *Server) serveMCP(rq *httpkit.Request) error {
+func (s *server) serveMCP(rq *httpkit.Request) error {
 	r := rq.R
 	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
 	if r.Method == http.MethodPost {
@@ -173,16 +202,16 @@ func (s *Server) serveMCP(rq *httpkit.Request) error {
 		r.ContentLength = int64(len(rq.Body))
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
-	h := s.mcp.stateless
+	h := s.stateless
 	w := rq.W
-	if s.mcp.stateful != nil && (sid != "" || !newProtocol) {
-		h = s.mcp.stateful
+	if s.stateful != nil && (sid != "" || !newProtocol) {
+		h = s.stateful
 		var err error
 		if w, err = s.sessionWriter(rq, sid); err != nil {
 			return err
 		}
 		if sid != "" && r.Method == http.MethodDelete {
-			defer s.mcp.sessions.forget(sid)
+			defer s.sessions.forget(sid)
 		}
 	}
 	ew := &rpcErrorWriter{ResponseWriter: w, req: r}
@@ -198,11 +227,11 @@ func (s *Server) serveMCP(rq *httpkit.Request) error {
 // serveMCP's frame large (see refuseCrossOrigin).
 //
 //go:noinline
-func (s *Server) sessionWriter(rq *httpkit.Request, sid string) (http.ResponseWriter, error) {
+func (s *server) sessionWriter(rq *httpkit.Request, sid string) (http.ResponseWriter, error) {
 	r := rq.R
 	owner := s.owner(rq.Ctx)
 	if sid != "" {
-		if !s.mcp.sessions.use(sid, owner) {
+		if !s.sessions.use(sid, owner) {
 			s.log.WarnContext(rq.Ctx, "MCP session used by another caller", "session", sid, "remote", r.RemoteAddr)
 			return nil, httpkit.Refuse(http.StatusForbidden, "Forbidden")
 		}
@@ -211,12 +240,12 @@ func (s *Server) sessionWriter(rq *httpkit.Request, sid string) (http.ResponseWr
 	if r.Method != http.MethodPost {
 		return rq.W, nil
 	}
-	caller := s.callerKey(rq.Ctx)
-	if old := s.mcp.sessions.makeRoom(s.mcp.srv, caller); old != "" {
-		s.log.InfoContext(rq.Ctx, "MCP session closed to make room for a new one", "session", old, "max", s.mcp.sessions.max, "max_per_caller", s.mcp.sessions.per)
-		closeSession(s.mcp.srv, old)
+	caller := s.core.CallerKey(rq.Ctx)
+	if old := s.sessions.makeRoom(s.sdkSrv, caller); old != "" {
+		s.log.InfoContext(rq.Ctx, "MCP session closed to make room for a new one", "session", old, "max", s.sessions.max, "max_per_caller", s.sessions.per)
+		closeSession(s.sdkSrv, old)
 	}
-	return &sessionRecorder{ResponseWriter: rq.W, record: func(sid string) { s.mcp.sessions.add(sid, owner, caller) }}, nil
+	return &sessionRecorder{ResponseWriter: rq.W, record: func(sid string) { s.sessions.add(sid, owner, caller) }}, nil
 }
 
 // serveSSE is the HTTP+SSE adapter (protocol 2024-11-05, for clients that
@@ -227,9 +256,9 @@ func (s *Server) sessionWriter(rq *httpkit.Request, sid string) (http.ResponseWr
 // A session runs in the context of the GET that opened it (the caller's
 // identity, the request for RequestFromContext), and belongs to that
 // caller: a POST by anyone else is refused (403). Like Streamable HTTP's
-// sessions, the open streams are bounded by MCPOptions.MaxSessions, the
+// sessions, the open streams are bounded by Options.MaxSessions, the
 // least recently used one closed to make room.
-func (s *Server) serveSSE(rq *httpkit.Request) error {
+func (s *server) serveSSE(rq *httpkit.Request) error {
 	owner := s.owner(rq.Ctx)
 	w := rq.W
 	r := rq.R.WithContext(rq.Ctx)
@@ -238,16 +267,16 @@ func (s *Server) serveSSE(rq *httpkit.Request) error {
 		ctx, cancel := context.WithCancel(rq.Ctx)
 		defer cancel()
 		var sid string
-		defer func() { s.mcp.sse.forget(sid) }()
+		defer func() { s.sse.forget(sid) }()
 		w = &endpointRecorder{ResponseWriter: w, record: func(id string) {
 			sid = id
-			if old := s.mcp.sse.add(id, owner, s.callerKey(ctx), cancel); old != "" {
-				s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.mcp.sse.max)
+			if old := s.sse.add(id, owner, s.core.CallerKey(ctx), cancel); old != "" {
+				s.log.InfoContext(ctx, "SSE stream closed to make room for a new one", "session", old, "max", s.sse.max)
 			}
 		}}
 		r = r.WithContext(ctx)
 	case http.MethodPost:
-		if sid := r.URL.Query().Get("sessionid"); sid != "" && !s.mcp.sse.use(sid, owner) {
+		if sid := r.URL.Query().Get("sessionid"); sid != "" && !s.sse.use(sid, owner) {
 			s.log.WarnContext(rq.Ctx, "SSE session used by another caller", "session", sid, "remote", r.RemoteAddr)
 			return httpkit.Refuse(http.StatusForbidden, "Forbidden")
 		}
@@ -262,7 +291,7 @@ func (s *Server) serveSSE(rq *httpkit.Request) error {
 		r.ContentLength = int64(len(rq.Body))
 	}
 	ew := &rpcErrorWriter{ResponseWriter: w}
-	s.mcp.sseHandler.ServeHTTP(ew, r)
+	s.sseHandler.ServeHTTP(ew, r)
 	ew.finish()
 	return nil
 }
@@ -298,7 +327,7 @@ func (info rpcInfo) paramsError(status int) error {
 // trace, its JSON-RPC id. The SDK gives a handler neither, nor the
 // request's state: it carries a request's headers to it (a session's
 // handlers run in the session's context, not the request's).
-func (s *Server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
+func (s *server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 	h := rq.R.Header.Clone()
 	if h == nil {
 		h = http.Header{}
@@ -316,9 +345,9 @@ func (s *Server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 const headerRPCID = "Toolgen-Jsonrpc-Id"
 
 // mcpInfo describes an MCP request for Options.Tracer.
-func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
-	info := &MCPInfo{Method: method, Name: name, ProtocolVersion: protocolOf(req)}
-	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+func mcpInfo(method, name string, req sdk.Request) *runtime.MCPInfo {
+	info := &runtime.MCPInfo{Method: method, Name: name, ProtocolVersion: protocolOf(req)}
+	if ss, ok := req.GetSession().(*sdk.ServerSession); ok && ss != nil {
 		info.SessionID = ss.ID()
 	}
 	if e := req.GetExtra(); e != nil {
@@ -340,7 +369,7 @@ func mcpInfo(method, name string, req mcp.Request) *MCPInfo {
 // typed nil pointer, through which the promoted GetMeta, or any field,
 // would dereference nil: every read of a request's params goes through
 // here.
-func paramsOf(req mcp.Request) mcp.Params {
+func paramsOf(req sdk.Request) sdk.Params {
 	p := req.GetParams()
 	if p == nil {
 		return nil
@@ -656,7 +685,7 @@ func sdkMessage(status int, r *http.Request) string {
 // context rather than from the token. A request whose credentials are not
 // one bearer token (an API key, a cookie) passes it on a copy that
 // carries a placeholder token, and h gets the request's own headers back.
-func (s *Server) withTokenInfo(h http.Handler) http.Handler {
+func (s *server) withTokenInfo(h http.Handler) http.Handler {
 	if s.opts.AuthHook == nil {
 		return h
 	}
@@ -688,6 +717,20 @@ const tokenContextKey = "toolgen.context"
 // the token. UserID binds a session to the caller; Extra carries the
 // hook's context for each request (requestContext). No Expiration: the
 // hook checked it (with its leeway), and a static token has none.
-func (s *Server) tokenInfo(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+func (s *server) tokenInfo(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 	return &auth.TokenInfo{UserID: s.owner(ctx), Extra: map[string]any{tokenContextKey: ctx}}, nil
+}
+
+// traceMeta is the W3C trace context in an MCP request's _meta, or nil.
+func traceMeta(meta map[string]any) map[string]string {
+	var m map[string]string
+	for _, k := range httpkit.TraceKeys {
+		if v, ok := meta[k].(string); ok && v != "" {
+			if m == nil {
+				m = make(map[string]string, len(httpkit.TraceKeys))
+			}
+			m[k] = v
+		}
+	}
+	return m
 }

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // MCP params checked before the go-sdk decodes them. The SDK decodes a
 // request's params into its Go types and answers a member of the wrong
 // type with its decoder's text ("json: cannot unmarshal ... into Go struct
-// field mcp.ListToolsParams.cursor of type string"), and some refusals
+// field sdk.ListToolsParams.cursor of type string"), and some refusals
 // with code 0. checkParams refuses those requests first, in toolgen's
 // words, as invalid params (-32602). It is exactly as lenient as the
 // SDK's types: a member may be null or absent, and members it does not
@@ -51,7 +51,7 @@ func mapOf(v *pshape) *pshape                { return &pshape{kind: kObject, val
 func arrayOf(v *pshape) *pshape              { return &pshape{kind: kArray, values: v} }
 func (s *pshape) req() *pshape               { c := *s; c.required = true; return &c }
 
-// withMeta is a params object: its members and _meta (mcp.Meta, a map).
+// withMeta is a params object: its members and _meta (sdk.Meta, a map).
 func withMeta(members map[string]*pshape) *pshape {
 	m := map[string]*pshape{"_meta": obj(nil)}
 	maps.Copy(m, members)

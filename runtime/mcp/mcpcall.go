@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 // Sampling and roots are deprecated as of MCP 2026-07-28 but supported
 // (see session.go).
@@ -23,10 +23,12 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/compile"
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
@@ -49,11 +51,11 @@ const (
 // mcpCall is what a handler run for an MCP request (a tool call, a prompt,
 // a resource read) finds in its ctx: the way back to the client.
 type mcpCall struct {
-	srv     *Server
-	session *mcp.ServerSession
-	// req is the request: *mcp.CallToolRequest, *mcp.GetPromptRequest or
-	// *mcp.ReadResourceRequest; nil for tools/list.
-	req mcp.Request
+	srv     *server
+	session *sdk.ServerSession
+	// req is the request: *sdk.CallToolRequest, *sdk.GetPromptRequest or
+	// *sdk.ReadResourceRequest; nil for tools/list.
+	req sdk.Request
 	// input is set when the request speaks protocol 2026-07-28: what the
 	// handler asks of the client is then answered in later rounds.
 	input *inputRound
@@ -61,13 +63,13 @@ type mcpCall struct {
 	task *taskRun
 }
 
-// requestInfo is what every *mcp.ServerRequest tells of its client.
+// requestInfo is what every *sdk.ServerRequest tells of its client.
 type requestInfo interface {
 	ProtocolVersion() string
-	ClientCapabilities() *mcp.ClientCapabilities
+	ClientCapabilities() *sdk.ClientCapabilities
 }
 
-func protocolOf(req mcp.Request) string {
+func protocolOf(req sdk.Request) string {
 	if ri, ok := req.(requestInfo); ok {
 		return ri.ProtocolVersion()
 	}
@@ -76,7 +78,7 @@ func protocolOf(req mcp.Request) string {
 
 // capabilities returns the client's capabilities: the request's own (from
 // its _meta) in protocol 2026-07-28, else the session's.
-func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
+func (c *mcpCall) capabilities() *sdk.ClientCapabilities {
 	if ri, ok := c.req.(requestInfo); ok {
 		return ri.ClientCapabilities()
 	}
@@ -90,9 +92,9 @@ func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
 
 // newCall readies the context of a handler run for req. kind and name say
 // what is run ("tool", "prompt", "resource" and its name or URI) and, with
-// the arguments that args returns (nil for none), bind a httpkit.State to
-// it: a httpkit.State is only good for the same thing run with the same
-// arguments, by the same caller. A httpkit.State that does not open
+// the arguments that args returns (nil for none), bind a requestState to
+// it: a requestState is only good for the same thing run with the same
+// arguments, by the same caller. A requestState that does not open
 // (tampered, expired, another call's) is an invalid-params error, and
 // nothing runs.
 //
@@ -101,8 +103,8 @@ func (c *mcpCall) capabilities() *mcp.ClientCapabilities {
 // most calls ask nothing, and both cost a decoding of JSON (the arguments,
 // canonicalized; the request's _meta, which the SDK decodes again each
 // time it is asked for the capabilities).
-func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string, args func() []byte, responses mcp.InputResponseMap, state string) (context.Context, *mcpCall, error) {
-	ss, _ := req.GetSession().(*mcp.ServerSession)
+func (s *server) newCall(ctx context.Context, req sdk.Request, kind, name string, args func() []byte, responses sdk.InputResponseMap, state string) (context.Context, *mcpCall, error) {
+	ss, _ := req.GetSession().(*sdk.ServerSession)
 	c := &mcpCall{srv: s, session: ss, req: req}
 	c.task, _ = ctx.Value(taskRunKey{}).(*taskRun)
 	if protocolOf(req) >= protocol20260728 {
@@ -112,9 +114,9 @@ func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string
 			responses: responses,
 		}
 		if state != "" {
-			st, err := s.mcp.sealer.open(state, in.bind())
+			st, err := s.sealer.open(state, in.bind())
 			if err != nil {
-				s.log.WarnContext(ctx, "MCP httpkit.State refused", kind, name, "err", err)
+				s.log.WarnContext(ctx, "MCP requestState refused", kind, name, "err", err)
 				return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 			}
 			in.state = st
@@ -124,7 +126,7 @@ func (s *Server) newCall(ctx context.Context, req mcp.Request, kind, name string
 		}
 		c.input = in
 	}
-	return context.WithValue(ctx, mcpCallKey{}, c), c, nil
+	return runtime.WithClientSession(ctx, c), c, nil
 }
 
 func argsOf(args func() []byte) []byte {
@@ -136,7 +138,7 @@ func argsOf(args func() []byte) []byte {
 
 // ownerOf is the caller a request was authenticated as over HTTP (see
 // mcpHandler): "" without an auth hook, or on stdio.
-func ownerOf(req mcp.Request) string {
+func ownerOf(req sdk.Request) string {
 	if e := req.GetExtra(); e != nil && e.TokenInfo != nil {
 		return e.TokenInfo.UserID
 	}
@@ -144,14 +146,14 @@ func ownerOf(req mcp.Request) string {
 }
 
 // serveToolCall is the SDK registry's handler of every tool.
-func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *server) serveToolCall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	name := req.Params.Name
 	var args func() []byte
 	if protocolOf(req) >= protocol20260728 {
 		// The binding is of the arguments the client sent: a copy, as the
 		// handler may change the ones it is given before it is worked out.
 		raw := bytes.Clone(req.Params.Arguments)
-		args = func() []byte { return canonicalJSON(raw) }
+		args = func() []byte { return jsoncheck.Canonical(raw) }
 	}
 	ctx, c, err := s.newCall(ctx, req, "tool", name, args, req.Params.InputResponses, req.Params.RequestState)
 	if err != nil {
@@ -161,9 +163,9 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 	if string(bytes.TrimSpace(arguments)) == "null" {
 		arguments = nil // no arguments, as some clients send them: {}
 	}
-	c2 := &Call{Tool: name, Arguments: arguments, Surface: SurfaceMCP}
+	c2 := &runtime.Call{Tool: name, Arguments: arguments, Surface: runtime.SurfaceMCP}
 	if c.task != nil {
-		c2.beforeRun = []func(context.Context, *Tool) error{c.task.beforeRun}
+		c2.BeforeRun = []func(context.Context, *runtime.Tool) error{c.task.beforeRun}
 	}
 	if e := req.GetExtra(); e != nil && e.Header != nil {
 		c2.CorrelationID = e.Header.Get(httpkit.HeaderCorrelationID)
@@ -173,17 +175,17 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 		c2.MCP = mcpInfo("tools/call", name, req)
 		c2.TraceContext = c2.MCP.TraceContext
 	}
-	out := s.Invoke(ctx, c2)
+	out := s.core.Invoke(ctx, c2)
 	switch out.Status {
-	case StatusUnavailable:
+	case runtime.StatusUnavailable:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
-	case StatusNotFound:
+	case runtime.StatusNotFound:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
-	case StatusTimeout:
+	case runtime.StatusTimeout:
 		// The handler may still be running: what it asks now is moot.
 	default:
 		if ir, ok := c.inputRequired(ctx); ok {
-			return &mcp.CallToolResult{InputRequests: ir.requests, RequestState: ir.state}, nil
+			return &sdk.CallToolResult{InputRequests: ir.requests, RequestState: ir.state}, nil
 		}
 	}
 	if err := c.missingCapability(out.Err); err != nil {
@@ -198,8 +200,8 @@ func (s *Server) serveToolCall(ctx context.Context, req *mcp.CallToolRequest) (*
 }
 
 // sdkCallResult is the pipeline's result as the SDK's CallToolResult.
-func sdkCallResult(r *Result) (*mcp.CallToolResult, error) {
-	res := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(r.Content)), StructuredContent: r.StructuredContent, IsError: r.IsError}
+func sdkCallResult(r *runtime.Result) (*sdk.CallToolResult, error) {
+	res := &sdk.CallToolResult{Content: make([]sdk.Content, 0, len(r.Content)), StructuredContent: r.StructuredContent, IsError: r.IsError}
 	for _, c := range r.Content {
 		mc, err := mcpContent(c)
 		if err != nil {
@@ -208,7 +210,7 @@ func sdkCallResult(r *Result) (*mcp.CallToolResult, error) {
 		res.Content = append(res.Content, mc)
 	}
 	if r.TraceID != "" {
-		res.Meta = mcp.Meta{"_trace_id": r.TraceID}
+		res.Meta = sdk.Meta{"_trace_id": r.TraceID}
 	}
 	return res, nil
 }
@@ -226,27 +228,7 @@ func (c *mcpCall) missingCapability(err error) error {
 		return nil
 	}
 	data, _ := json.Marshal(map[string]any{"requiredCapabilities": ce.required()})
-	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: ce.Error(), Data: data}
-}
-
-// canonicalJSON is v with its object keys sorted and no insignificant
-// space, so that the same arguments sent twice compare equal (no
-// arguments are {}); v itself when it is not JSON.
-func canonicalJSON(v json.RawMessage) []byte {
-	if len(bytes.TrimSpace(v)) == 0 {
-		return []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
-		return v
-	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return v
-	}
-	return b
+	return &jsonrpc.Error{Code: sdk.CodeMissingRequiredClientCapabilities, Message: ce.Error(), Data: data}
 }
 
 // Input-required results. A handler that asks the client for something
@@ -256,7 +238,7 @@ func canonicalJSON(v json.RawMessage) []byte {
 // input-required result naming each request, and the client retries it
 // with the answers. The handler then runs again from the start, and this
 // time each helper finds its answer. Answers from earlier rounds travel in
-// the requestState, sealed with MCPOptions.StateKey.
+// the requestState, sealed with Options.StateKey.
 
 // inputStateTTL bounds how long an input-required round may wait for the
 // client (and its user) to answer.
@@ -266,22 +248,22 @@ const inputStateTTL = time.Hour
 type inputRound struct {
 	mu   sync.Mutex
 	call *mcpCall
-	// binding works out what a httpkit.State is bound to; bind and caps
+	// binding works out what a requestState is bound to; bind and caps
 	// (see newCall) keep it and the client's capabilities once known.
 	binding   func() string
 	bound     string
-	caps      *mcp.ClientCapabilities
+	caps      *sdk.ClientCapabilities
 	capsKnown bool
-	responses mcp.InputResponseMap // this round's answers
+	responses sdk.InputResponseMap // this round's answers
 	state     *inputState          // earlier rounds', when the client sent a state
-	stored    mcp.InputResponseMap // state.Answers decoded
+	stored    sdk.InputResponseMap // state.Answers decoded
 	n         int                  // requests with keys of the runtime's own so far
 	used      map[string]storedAnswer
-	pending   mcp.InputRequestMap
+	pending   sdk.InputRequestMap
 	asked     map[string]string // key → hash of the pending request
 }
 
-// bind returns what the round's httpkit.State is bound to.
+// bind returns what the round's requestState is bound to.
 func (in *inputRound) bind() string {
 	if in.bound == "" {
 		in.bound = in.binding()
@@ -290,14 +272,14 @@ func (in *inputRound) bind() string {
 }
 
 // capabilities returns the client's capabilities, with in.mu held.
-func (in *inputRound) capabilities() *mcp.ClientCapabilities {
+func (in *inputRound) capabilities() *sdk.ClientCapabilities {
 	if !in.capsKnown {
 		in.caps, in.capsKnown = in.call.capabilities(), true
 	}
 	return in.caps
 }
 
-// inputState is a httpkit.State before it is sealed.
+// inputState is a requestState before it is sealed.
 type inputState struct {
 	Bind    string                  `json:"b"`
 	Expires int64                   `json:"e"`
@@ -311,7 +293,7 @@ type storedAnswer struct {
 	Answer json.RawMessage `json:"r"`
 }
 
-func (st *inputState) responses() (mcp.InputResponseMap, error) {
+func (st *inputState) responses() (sdk.InputResponseMap, error) {
 	raw := make(map[string]json.RawMessage, len(st.Answers))
 	for k, a := range st.Answers {
 		raw[k] = a.Answer
@@ -320,7 +302,7 @@ func (st *inputState) responses() (mcp.InputResponseMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m mcp.InputResponseMap
+	var m sdk.InputResponseMap
 	err = json.Unmarshal(b, &m)
 	return m, err
 }
@@ -337,10 +319,10 @@ func (in *inputRound) nextKey(kind string) string {
 
 // ask answers requests from what the client has sent, or records them as
 // pending.
-func (in *inputRound) ask(requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+func (in *inputRound) ask(requests sdk.InputRequestMap) (sdk.InputResponseMap, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	out := make(mcp.InputResponseMap, len(requests))
+	out := make(sdk.InputResponseMap, len(requests))
 	var missing []string
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		p := requests[key]
@@ -356,7 +338,7 @@ func (in *inputRound) ask(requests mcp.InputRequestMap) (mcp.InputResponseMap, e
 			return nil, &capabilityError{cap}
 		}
 		if in.pending == nil {
-			in.pending, in.asked = mcp.InputRequestMap{}, map[string]string{}
+			in.pending, in.asked = sdk.InputRequestMap{}, map[string]string{}
 		}
 		in.pending[key] = p
 		in.asked[key] = h
@@ -372,7 +354,7 @@ func (in *inputRound) ask(requests mcp.InputRequestMap) (mcp.InputResponseMap, e
 // to what the last round asked (to anything, when the client sent no
 // state), else an earlier round's, provided it answers the same request
 // and is the right kind of answer.
-func (in *inputRound) answer(key, hash string, p mcp.InputRequest) (mcp.InputResponse, bool) {
+func (in *inputRound) answer(key, hash string, p sdk.InputRequest) (sdk.InputResponse, bool) {
 	if r, ok := in.responses[key]; ok && (in.state == nil || in.state.Asked[key] == hash) {
 		if accept(p, r) {
 			in.keep(key, hash, r)
@@ -390,7 +372,7 @@ func (in *inputRound) answer(key, hash string, p mcp.InputRequest) (mcp.InputRes
 	return nil, false
 }
 
-func (in *inputRound) keep(key, hash string, r mcp.InputResponse) {
+func (in *inputRound) keep(key, hash string, r sdk.InputResponse) {
 	b, err := json.Marshal(r)
 	if err == nil {
 		if in.used == nil {
@@ -402,7 +384,7 @@ func (in *inputRound) keep(key, hash string, r mcp.InputResponse) {
 
 // inputRequest is an input-required result in the making.
 type inputRequest struct {
-	requests mcp.InputRequestMap
+	requests sdk.InputRequestMap
 	state    string
 }
 
@@ -419,9 +401,9 @@ func (c *mcpCall) inputRequired(ctx context.Context) (*inputRequest, bool) {
 		return nil, false
 	}
 	st := &inputState{Bind: in.bind(), Expires: time.Now().Add(inputStateTTL).Unix(), Answers: in.used, Asked: in.asked}
-	sealed, err := c.srv.mcp.sealer.seal(st)
+	sealed, err := c.srv.sealer.seal(st)
 	if err != nil {
-		c.srv.log.ErrorContext(ctx, "sealing a httpkit.State failed", "err", err)
+		c.srv.log.ErrorContext(ctx, "sealing a requestState failed", "err", err)
 		return nil, false
 	}
 	return &inputRequest{requests: maps.Clone(in.pending), state: sealed}, true
@@ -430,10 +412,10 @@ func (c *mcpCall) inputRequired(ctx context.Context) (*inputRequest, bool) {
 // accept reports whether r is an answer of the kind p asks for. An
 // accepted elicitation must fit the requested schema; the schema's defaults
 // fill what it leaves out, as the SDK does for a session's Elicit.
-func accept(p mcp.InputRequest, r mcp.InputResponse) bool {
+func accept(p sdk.InputRequest, r sdk.InputResponse) bool {
 	switch p := p.(type) {
-	case *mcp.ElicitParams:
-		e, ok := r.(*mcp.ElicitResult)
+	case *sdk.ElicitParams:
+		e, ok := r.(*sdk.ElicitResult)
 		if !ok || e == nil {
 			return false
 		}
@@ -444,16 +426,16 @@ func accept(p mcp.InputRequest, r mcp.InputResponse) bool {
 			return p.Mode == "url" || fitsSchema(p.RequestedSchema, &e.Content)
 		}
 		return false
-	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+	case *sdk.CreateMessageParams, *sdk.CreateMessageWithToolsParams:
 		switch r := r.(type) {
-		case *mcp.CreateMessageWithToolsResult:
+		case *sdk.CreateMessageWithToolsResult:
 			return r != nil
-		case *mcp.CreateMessageResult:
+		case *sdk.CreateMessageResult:
 			return r != nil
 		}
 		return false
-	case *mcp.ListRootsParams:
-		rr, ok := r.(*mcp.ListRootsResult)
+	case *sdk.ListRootsParams:
+		rr, ok := r.(*sdk.ListRootsResult)
 		return ok && rr != nil
 	}
 	return false
@@ -502,7 +484,7 @@ func fitsSchema(schema any, content *map[string]any) bool {
 }
 
 // requestHash identifies a request by its content.
-func requestHash(p mcp.InputRequest) (string, error) {
+func requestHash(p sdk.InputRequest) (string, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		return "", fmt.Errorf("runtime: request to the client does not encode: %w", err)
@@ -512,7 +494,7 @@ func requestHash(p mcp.InputRequest) (string, error) {
 	return hex.EncodeToString(sum[:12]), nil
 }
 
-// bindingOf ties a httpkit.State to one request: what runs, with which
+// bindingOf ties a requestState to one request: what runs, with which
 // arguments, for whom.
 func bindingOf(kind, name string, args []byte, owner string) string {
 	h := sha256.New()
@@ -527,7 +509,7 @@ func bindingOf(kind, name string, args []byte, owner string) string {
 // read nor change them.
 type stateSealer struct{ aead cipher.AEAD }
 
-var stateAD = []byte("toolgen httpkit.State v1")
+var stateAD = []byte("toolgen requestState v1")
 
 func newStateSealer(key []byte) *stateSealer {
 	if len(key) == 0 {
@@ -596,11 +578,11 @@ var ErrInputRequired = errors.New("runtime: waiting for the client's input")
 // working as meant.
 type inputRequiredError struct {
 	keys []string
-	tool *ToolError
+	tool *runtime.ToolError
 }
 
 func newInputRequired(keys []string) *inputRequiredError {
-	return &inputRequiredError{keys: keys, tool: &ToolError{
+	return &inputRequiredError{keys: keys, tool: &runtime.ToolError{
 		Message:  "Waiting for the client's input: " + strings.Join(keys, ", ") + ".",
 		CanRetry: true,
 	}}
@@ -615,8 +597,8 @@ func (e *inputRequiredError) Unwrap() []error { return []error{ErrInputRequired,
 // capabilityError is ErrUnsupported for one capability.
 type capabilityError struct{ capability string }
 
-func (e *capabilityError) Error() string { return ErrUnsupported.Error() + ": " + e.capability }
-func (e *capabilityError) Unwrap() error { return ErrUnsupported }
+func (e *capabilityError) Error() string { return runtime.ErrUnsupported.Error() + ": " + e.capability }
+func (e *capabilityError) Unwrap() error { return runtime.ErrUnsupported }
 
 // required is the capability as MissingRequiredClientCapabilityError's
 // data names it: {"sampling": {}}, {"elicitation": {"url": {}}}.
@@ -629,23 +611,23 @@ func (e *capabilityError) required() map[string]any {
 }
 
 // capabilityFor is the client capability a request needs.
-func capabilityFor(p mcp.InputRequest) string {
+func capabilityFor(p sdk.InputRequest) string {
 	switch p := p.(type) {
-	case *mcp.ElicitParams:
+	case *sdk.ElicitParams:
 		if p.Mode == "url" {
 			return "elicitation.url"
 		}
 		return "elicitation"
-	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+	case *sdk.CreateMessageParams, *sdk.CreateMessageWithToolsParams:
 		return "sampling"
-	case *mcp.ListRootsParams:
+	case *sdk.ListRootsParams:
 		return "roots"
 	}
 	return fmt.Sprintf("%T", p)
 }
 
 // declared reports whether caps includes capability.
-func declared(caps *mcp.ClientCapabilities, capability string) bool {
+func declared(caps *sdk.ClientCapabilities, capability string) bool {
 	if caps == nil {
 		return false
 	}
