@@ -54,17 +54,6 @@ func (c *FakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c
 // Advance moves the clock on by d.
 func (c *FakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
 
-// InProcessTransport is an http.RoundTripper that serves each request
-// with Handler, in process: no socket, so that a test may run in a
-// synctest bubble, where time passes only when every goroutine waits.
-type InProcessTransport struct{ Handler http.Handler }
-
-func (p InProcessTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	rec := httptest.NewRecorder()
-	p.Handler.ServeHTTP(rec, r)
-	return rec.Result(), nil
-}
-
 // testClient is the client postMCP sends with: http.DefaultClient, or an
 // in-process one for a test in a synctest bubble.
 var testClient = http.DefaultClient

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // Every surface serves each tool's version: its own, else the toolkit's
@@ -35,7 +37,7 @@ func TestVersionsServed(t *testing.T) {
 			}
 			surfaces := map[string]func() map[string]string{
 				"MCP tools/list _meta": func() map[string]string {
-					_, msg := post2026(t, hs.URL, "tools/list", "", "")
+					_, msg := servertest.Post2026(t, hs.URL, "tools/list", "", "")
 					b, _ := json.Marshal(msg["result"])
 					var res struct {
 						Tools []struct {
@@ -46,7 +48,7 @@ func TestVersionsServed(t *testing.T) {
 					json.Unmarshal(b, &res)
 					out := map[string]string{}
 					for _, tl := range res.Tools {
-						out[tl.Name] = tl.Meta[metaToolVersion]
+						out[tl.Name] = tl.Meta["io.github.toolgen-go/version"]
 					}
 					return out
 				},

@@ -9,6 +9,7 @@ import (
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/bench/wire"
 	"github.com/toolgen-go/toolgen/runtime"
+	tgmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
@@ -88,8 +89,7 @@ func BenchmarkSessionParts(b *testing.B) {
 			return serve.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{
 				Logger:  quiet,
 				History: history.Discard,
-				MCP:     runtime.MCPOptions{JSONResponse: true},
-			}), nil)
+			}), &serve.Options{MCP: tgmcp.Options{JSONResponse: true}})
 		}},
 	} {
 		b.Run("part="+p.name, func(b *testing.B) {

@@ -106,6 +106,12 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 // server), which srv tells of its changes for as long as srv lives: build
 // it once.
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
+	h, _ := newStreamable(srv, opts)
+	return h
+}
+
+// newStreamable is NewHandler, with the server it built.
+func newStreamable(srv *runtime.Server, opts *Options) (http.Handler, *server) {
 	s := newServer(srv, opts)
 	s.mcpHTTP()
 	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
@@ -113,7 +119,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		Methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
 		Auth:    true, Body: true,
 		Serve: s.serveMCP,
-	}))
+	})), s
 }
 
 // NewSSEHandler returns the HTTP+SSE transport of protocol 2024-11-05,
@@ -123,6 +129,12 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 // to POST its messages to the same path. Like NewHandler, it builds a
 // server of its own: build it once.
 func NewSSEHandler(srv *runtime.Server, opts *Options) http.Handler {
+	h, _ := newSSE(srv, opts)
+	return h
+}
+
+// newSSE is NewSSEHandler, with the server it built.
+func newSSE(srv *runtime.Server, opts *Options) (http.Handler, *server) {
 	s := newServer(srv, opts)
 	s.sseHTTP()
 	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
@@ -130,7 +142,7 @@ func NewSSEHandler(srv *runtime.Server, opts *Options) http.Handler {
 		Methods: []string{http.MethodGet, http.MethodPost},
 		Auth:    true, Body: true,
 		Serve: s.serveSSE,
-	}))
+	})), s
 }
 
 // mcpHTTP makes the SDK's two Streamable HTTP handlers.

@@ -83,3 +83,63 @@ func (r Response) Decode(t testing.TB, v any) {
 		t.Fatalf("decode %s: %v", r.Body, err)
 	}
 }
+
+// InProcessTransport is an http.RoundTripper that serves each request
+// with Handler, in process: no socket, so that a test may run in a
+// synctest bubble, where time passes only when every goroutine waits.
+type InProcessTransport struct{ Handler http.Handler }
+
+func (p InProcessTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	p.Handler.ServeHTTP(rec, r)
+	return rec.Result(), nil
+}
+
+// Post2026 sends one JSON-RPC request of protocol 2026-07-28 to /mcp with
+// the standard headers (and extra ones), and returns the status and the
+// JSON-RPC response.
+func Post2026(t *testing.T, url, method, name, params string, header ...string) (int, map[string]any) {
+	t.Helper()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	if params == "" {
+		params = "{" + meta + "}"
+	} else {
+		params = strings.Replace(params, "{", "{"+meta+",", 1)
+	}
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	body := string(b)
+	if i := strings.Index(body, "data: "); i >= 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		body = strings.TrimSpace(strings.SplitN(body[i+len("data: "):], "\n", 2)[0])
+	}
+	var msg map[string]any
+	if err := json.Unmarshal([]byte(body), &msg); err != nil {
+		t.Fatalf("%s: %d %q", method, resp.StatusCode, body)
+	}
+	return resp.StatusCode, msg
+}
+
+// ArgSeeds are argument bodies that reach every branch of the argument
+// checks.
+var ArgSeeds = []string{
+	``, `{}`, `{"city":"Paris","days":3}`, `{"city":"x","days":3.0}`, `{"city":"x","days":1e400}`,
+	`{"city":"x","big":99999999999999999999}`, `{"city":5}`, `[1,2]`, `null`, `"str"`, `{"city":`,
+	"{\"city\":\"\xff\"}", strings.Repeat("[", 200), `{"city":"x","tags":["a",1]}`, `{"a/b":1}`,
+	`{"city":"x","ratio":-0.0e-7}`, `{"city":"x","big":9223372036854775807}`, `{"city":"x","big":-9223372036854775809}`,
+	`{"city":"x","big":1e19}`, `{"city":"x","big":-9.223372036854775808e18}`, `{"city":"x","big":[9223372036854775808]}`, `{"city":"\u0000"}`, `{"city":"x"} {}`,
+}

@@ -1,13 +1,15 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
 var inspectSeeds = []string{
@@ -101,7 +103,7 @@ func BenchmarkInspectRPC(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			// inspectRPC's checks, then the reading it did before.
-			if !utf8.Valid(body) || jsonscan.Deeper(body, maxNesting) || !json.Valid(body) {
+			if !utf8.Valid(body) || jsonscan.Deeper(body, jsoncheck.MaxNesting) || !json.Valid(body) {
 				b.Fatal("invalid")
 			}
 			if _, err := inspectMessages(body); err != nil {
@@ -109,4 +111,20 @@ func BenchmarkInspectRPC(b *testing.B) {
 			}
 		}
 	})
+}
+
+// inspectRPC words a body that is not JSON as every reader does
+// (jsoncheck.Problem), as a JSON-RPC parse error.
+func TestInspectRPCWordsProblems(t *testing.T) {
+	deep := strings.Repeat("[", 129) + strings.Repeat("]", 129)
+	for _, body := range []string{"{\"a\":\"\xff\"}", deep, `{"a":}`, `{} {}`} {
+		problem := jsoncheck.Problem([]byte(body))
+		if problem == "" {
+			t.Fatalf("%q: no problem", body)
+		}
+		_, err := inspectRPC([]byte(body))
+		if err == nil || err.Error() != "Parse error: the body is "+problem+"." {
+			t.Errorf("inspectRPC(%q) = %v, want the body is %s.", body, err, problem)
+		}
+	}
 }

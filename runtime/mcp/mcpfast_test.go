@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
@@ -22,57 +23,56 @@ import (
 // fastTools are the tools of the differential tests: every outcome of the
 // pipeline, and the tools the fast path leaves to the SDK (x-mcp-header,
 // tasks), or that need the client (approval by the client, elicitation).
-func fastTools() ToolList {
-	var tools ToolList
+func fastTools() runtime.ToolList {
+	var tools runtime.ToolList
 	for _, t := range mcpTools() {
 		if t.Name != "slow" { // sleeps: the fuzz target calls every tool
 			tools = append(tools, t)
 		}
 	}
-	plain := func(text string) Handler {
-		return func(context.Context, json.RawMessage) (*Result, error) { return TextResult(text), nil }
+	plain := func(text string) runtime.Handler {
+		return func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(text), nil }
 	}
 	tools = append(tools, shapeTools()...)
 	return append(tools,
 		headerTool(),
-		Tool{Name: "admin_only", Scopes: []string{"admin"}, Handler: plain("admin")},
-		Tool{Name: "once_an_hour", RateLimit: Rate{N: 1, Per: time.Hour}, Handler: plain("limited")},
-		Tool{Name: "client_approves", Approval: ApprovalClient, Handler: plain("approved")},
-		Tool{Name: "operator_approves", Approval: ApprovalOperator, Handler: plain("approved")},
-		Tool{Name: "as_task", Task: TaskOptional, Handler: plain("task")},
-		Tool{Name: "asks", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-			e, err := Elicit(ctx, "Go on?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
+		runtime.Tool{Name: "admin_only", Scopes: []string{"admin"}, Handler: plain("admin")},
+		runtime.Tool{Name: "once_an_hour", RateLimit: runtime.Rate{N: 1, Per: time.Hour}, Handler: plain("limited")},
+		runtime.Tool{Name: "client_approves", Approval: runtime.ApprovalClient, Handler: plain("approved")},
+		runtime.Tool{Name: "operator_approves", Approval: runtime.ApprovalOperator, Handler: plain("approved")},
+		runtime.Tool{Name: "as_task", Task: runtime.TaskOptional, Handler: plain("task")},
+		runtime.Tool{Name: "asks", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			e, err := runtime.Elicit(ctx, "Go on?", json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
 			if err != nil {
 				return nil, err
 			}
-			return TextResult(e.Action), nil
+			return runtime.TextResult(e.Action), nil
 		}},
-		Tool{Name: "html", Handler: plain("<b>&amp;</b> \u2028")},
+		runtime.Tool{Name: "html", Handler: plain("<b>&amp;</b> \u2028")},
 	)
 }
 
 // fastPair is two servers alike but for the fast path: on and off.
 type fastPair struct {
-	on, off     *Server
+	on, off     *runtime.Server
 	tron, troff *recTracer
 }
 
 func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
 	p := &fastPair{tron: &recTracer{}, troff: &recTracer{}}
-	mk := func(tr *recTracer) *Server {
-		return NewServer(fastTools(), &Options{
+	mk := func(tr *recTracer) *runtime.Server {
+		return newTestServer(fastTools(), &runtime.Options{
 			Logger: discard(),
-			AuthHook: BearerCredentials(
-				Credential{Secret: "reader", Subject: "reader"},
-				Credential{Secret: "admin", Subject: "admin", Scopes: []string{"admin"}},
+			AuthHook: runtime.BearerCredentials(
+				runtime.Credential{Secret: "reader", Subject: "reader"},
+				runtime.Credential{Secret: "admin", Subject: "admin", Scopes: []string{"admin"}},
 			),
 			Tracer:          tr,
 			ApprovalTimeout: 20 * time.Millisecond,
-			MCP:             MCPOptions{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")},
-		})
+		}, &Options{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")})
 	}
 	p.on, p.off = mk(p.tron), mk(p.troff)
-	p.off.mcp.fast.off = true
+	mcpOf(p.off).fast.off = true
 	return p
 }
 
@@ -112,7 +112,7 @@ type answer struct {
 }
 
 // send sends r to s and returns what the tests compare.
-func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answer {
+func (p *fastPair) send(t testing.TB, s *runtime.Server, tr *recTracer, r fastReq) answer {
 	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(r.body))
 	req.RemoteAddr = "127.0.0.1:4000"
 	h := map[string]string{
@@ -134,7 +134,7 @@ func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answe
 			req.Header.Set(k, v)
 		}
 	}
-	before := s.historyCount(t)
+	before := historyCount(t, s)
 	tr.reset()
 	w := httptest.NewRecorder()
 	houseOf(s).ServeHTTP(w, req)
@@ -149,8 +149,8 @@ func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answe
 		a.Framing = "json"
 	}
 	a.Body = normalizeAnswer(body)
-	if s.historyCount(t) > before {
-		recs, _, err := s.history.List(context.Background(), history.Filter{Limit: 1})
+	if historyCount(t, s) > before {
+		recs, _, err := s.History().List(context.Background(), history.Filter{Limit: 1})
 		if err != nil || len(recs) != 1 {
 			t.Fatalf("history: %v %v", recs, err)
 		}
@@ -167,8 +167,8 @@ func (p *fastPair) send(t testing.TB, s *Server, tr *recTracer, r fastReq) answe
 	return a
 }
 
-func (s *Server) historyCount(t testing.TB) int {
-	_, n, err := s.history.List(context.Background(), history.Filter{Limit: 1})
+func historyCount(t testing.TB, s *runtime.Server) int {
+	_, n, err := s.History().List(context.Background(), history.Filter{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func (r *recTracer) String() string {
 	return strings.Join(r.log, "; ")
 }
 
-func (r *recTracer) StartCall(ctx context.Context, c *Call) (context.Context, CallSpan) {
+func (r *recTracer) StartCall(ctx context.Context, c *runtime.Call) (context.Context, runtime.CallSpan) {
 	info := "<nil>"
 	if c.MCP != nil {
 		info = fmt.Sprintf("%+v", *c.MCP)
@@ -255,7 +255,7 @@ func (r *recTracer) StartCall(ctx context.Context, c *Call) (context.Context, Ca
 	return ctx, nil
 }
 
-func (r *recTracer) StartRequest(ctx context.Context, info *MCPInfo) (context.Context, func(error)) {
+func (r *recTracer) StartRequest(ctx context.Context, info *runtime.MCPInfo) (context.Context, func(error)) {
 	r.add("request %+v", *info)
 	return ctx, func(err error) { r.add("end %v", err) }
 }
@@ -386,9 +386,9 @@ func TestMCPFastPathSameAnswers(t *testing.T) {
 			// The cases do not all go to the SDK: those the fast path is
 			// for are answered by it.
 			for _, c := range []fastReq{call2026("plain", ""), call2026("count", `{"days":99}`), call2026("no_such_tool", ""), {name: "list", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + fastMeta2026 + `}}`}} {
-				n := p.on.mcp.fast.answered.Load()
+				n := mcpOf(p.on).fast.answered.Load()
 				on, _ := p.compare(t, c)
-				if p.on.mcp.fast.answered.Load() != n+1 {
+				if mcpOf(p.on).fast.answered.Load() != n+1 {
 					t.Errorf("%s: not answered by the fast path: %+v", c.name, on)
 				}
 			}

@@ -1,9 +1,10 @@
-package runtime_test
+package mcp_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,6 +20,9 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/history/postgres"
 	"github.com/toolgen-go/toolgen/runtime/history/sqlite"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
+	"github.com/toolgen-go/toolgen/runtime/qmcp"
 )
 
 // MCP tasks (extension io.modelcontextprotocol/tasks) at protocol
@@ -490,10 +494,8 @@ func TestMCPTaskRequired(t *testing.T) {
 func TestMCPTaskExpires(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g := newGate()
-		opts := discardLog()
-		opts.MCP.TaskTTL = time.Hour
-		h := house(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, opts))
-		c := &taskClient{t: t, url: "http://in-process", client: &http.Client{Transport: runtime.InProcessTransport{Handler: h}}}
+		h := houseWith(runtime.NewServer(runtime.ToolList{g.tool("slow", runtime.TaskOptional)}, discardLog()), &mcp.Options{TaskTTL: time.Hour})
+		c := &taskClient{t: t, url: "http://in-process", client: &http.Client{Transport: servertest.InProcessTransport{Handler: h}}}
 		start := time.Now()
 		id := c.create("slow", nil)
 		if res, _ := c.rpc("tools/call", map[string]any{"name": "slow"}); res["ttlMs"] != float64(time.Hour/time.Millisecond) {
@@ -518,3 +520,17 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// house serves MCP at /mcp and qmcp's /v1 (where the tests read the
+// invocation records), as a program that mounts those two would.
+func house(s *runtime.Server) http.Handler { return houseWith(s, nil) }
+
+// houseWith is house with MCP's options.
+func houseWith(s *runtime.Server, o *mcp.Options) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewHandler(s, o))
+	mux.Handle("/v1/", http.StripPrefix("/v1", qmcp.NewHandler(s, nil)))
+	return mux
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -1,81 +1,46 @@
-package runtime
+package mcp
 
 import (
 	"context"
 	"encoding/json"
 	"maps"
-	"net/http"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // What MCP 2026-07-28 asks of every result, and of HTTP requests, the SDK
 // does for toolgen's tools too.
 
-// post2026 sends one JSON-RPC request of protocol 2026-07-28 to /mcp with
-// the standard headers (and extra ones), and returns the status and the
-// JSON-RPC response.
-func post2026(t *testing.T, url, method, name, params string, header ...string) (int, map[string]any) {
-	t.Helper()
-	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	if params == "" {
-		params = "{" + meta + "}"
-	} else {
-		params = strings.Replace(params, "{", "{"+meta+",", 1)
-	}
-	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+`}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := readAll(resp)
-	if i := strings.Index(body, "data: "); i >= 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		body = strings.TrimSpace(strings.SplitN(body[i+len("data: "):], "\n", 2)[0])
-	}
-	var msg map[string]any
-	if err := json.Unmarshal([]byte(body), &msg); err != nil {
-		t.Fatalf("%s: %d %q", method, resp.StatusCode, body)
-	}
-	return resp.StatusCode, msg
-}
-
 // headerTool has an argument mirrored into the Mcp-Param-Region header.
-func headerTool() Tool {
-	return Tool{
+func headerTool() runtime.Tool {
+	return runtime.Tool{
 		Name:        "where",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in struct{ Region string }
-			if err := DecodeArgs(args, &in); err != nil {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
 				return nil, err
 			}
-			return TextResult("region " + in.Region), nil
+			return runtime.TextResult("region " + in.Region), nil
 		},
 	}
 }
 
 func TestMCP2026Results(t *testing.T) {
 	tools := append(mcpTools(), headerTool())
-	hs := newHTTPTest(NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}}))
+	hs := newHTTPTest(newTestServer(tools, &runtime.Options{Logger: discard()}, &Options{Stateless: true}))
 	defer hs.Close()
 
 	// tools/list: the result's type and caching hints, in the provider's
 	// order, schemas and hints as generated.
-	code, msg := post2026(t, hs.URL, "tools/list", "", "")
+	code, msg := servertest.Post2026(t, hs.URL, "tools/list", "", "")
 	res, _ := msg["result"].(map[string]any)
 	if code != 200 || res["resultType"] != "complete" || res["ttlMs"] != 0.0 || res["cacheScope"] != "public" {
 		t.Fatalf("tools/list: %d %v", code, msg)
@@ -95,25 +60,25 @@ func TestMCP2026Results(t *testing.T) {
 	}
 
 	// tools/call: the result's type.
-	code, msg = post2026(t, hs.URL, "tools/call", "plain", `{"name":"plain"}`)
+	code, msg = servertest.Post2026(t, hs.URL, "tools/call", "plain", `{"name":"plain"}`)
 	if res, _ := msg["result"].(map[string]any); code != 200 || res["resultType"] != "complete" || mustJSON(t, res["content"]) != `[{"text":"result here","type":"text"}]` {
 		t.Errorf("tools/call: %d %v", code, msg)
 	}
 
 	// The Mcp-Param-* headers the schema asks for are checked by the SDK:
 	// a call whose header does not match its argument is refused.
-	code, msg = post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, "Mcp-Param-Region", "eu")
+	code, msg = servertest.Post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, "Mcp-Param-Region", "eu")
 	if code != 200 || !strings.Contains(mustJSON(t, msg), "region eu") {
 		t.Errorf("matching header: %d %v", code, msg)
 	}
 	for _, h := range [][]string{{"Mcp-Param-Region", "us"}, {}} {
-		code, msg = post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, h...)
+		code, msg = servertest.Post2026(t, hs.URL, "tools/call", "where", `{"name":"where","arguments":{"region":"eu"}}`, h...)
 		if e, _ := msg["error"].(map[string]any); code != 400 || e["code"] != -32020.0 {
 			t.Errorf("header %v: %d %v", h, code, msg)
 		}
 	}
 	// So are Mcp-Method and Mcp-Name.
-	code, msg = post2026(t, hs.URL, "tools/call", "plain", `{"name":"count"}`)
+	code, msg = servertest.Post2026(t, hs.URL, "tools/call", "plain", `{"name":"count"}`)
 	if e, _ := msg["error"].(map[string]any); code != 400 || e["code"] != -32020.0 {
 		t.Errorf("Mcp-Name mismatch: %d %v", code, msg)
 	}
@@ -124,17 +89,17 @@ func TestMCP2026Results(t *testing.T) {
 func TestMCPCacheScope(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		p     ToolsProvider
-		hook  AuthHook
+		p     runtime.ToolsProvider
+		hook  runtime.AuthHook
 		scope string
 	}{
 		{"fixed list", mcpTools(), nil, "public"},
-		{"function provider", ToolsFunc(func(context.Context) ([]Tool, error) { return mcpTools(), nil }), nil, "private"},
-		{"auth hook", mcpTools(), BearerTokens("t"), "private"},
+		{"function provider", runtime.ToolsFunc(func(context.Context) ([]runtime.Tool, error) { return mcpTools(), nil }), nil, "private"},
+		{"auth hook", mcpTools(), runtime.BearerTokens("t"), "private"},
 	} {
-		hs := newHTTPTest(NewServer(c.p, &Options{Logger: discard(), AuthHook: c.hook, MCP: MCPOptions{Stateless: true}}))
+		hs := newHTTPTest(newTestServer(c.p, &runtime.Options{Logger: discard(), AuthHook: c.hook}, &Options{Stateless: true}))
 		for _, method := range []string{"tools/list", "resources/list"} {
-			_, msg := post2026(t, hs.URL, method, "", "", "Authorization", "Bearer t")
+			_, msg := servertest.Post2026(t, hs.URL, method, "", "", "Authorization", "Bearer t")
 			res, _ := msg["result"].(map[string]any)
 			want := c.scope
 			if method == "resources/list" && c.hook == nil {
@@ -149,7 +114,7 @@ func TestMCPCacheScope(t *testing.T) {
 }
 
 // serverInfo: the main module's path and version by default, the title
-// from Options.Title; MCPOptions.Name and Version when set.
+// from Options.Title; Options.Name and Version when set.
 func TestMCPServerIdentity(t *testing.T) {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -159,13 +124,13 @@ func TestMCPServerIdentity(t *testing.T) {
 	if version == "" {
 		version = "(devel)"
 	}
-	info := func(opts *Options) *mcp.Implementation {
-		return connect(t, NewServer(ToolList{}, opts), nil).InitializeResult().ServerInfo
+	info := func(opts *runtime.Options) *sdk.Implementation {
+		return connect(t, runtime.NewServer(runtime.ToolList{}, opts), nil).InitializeResult().ServerInfo
 	}
-	if got := info(&Options{Title: "Weather", Logger: discard()}); got.Name != bi.Main.Path || got.Version != version || got.Title != "Weather" || got.Name == "" {
+	if got := info(&runtime.Options{Title: "Weather", Logger: discard()}); got.Name != bi.Main.Path || got.Version != version || got.Title != "Weather" || got.Name == "" {
 		t.Errorf("default identity %+v, want %s %s", got, bi.Main.Path, version)
 	}
-	if got := info(&Options{Logger: discard(), Name: "wx", Version: "1.2.3"}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != "" {
+	if got := info(&runtime.Options{Logger: discard(), Name: "wx", Version: "1.2.3"}); got.Name != "wx" || got.Version != "1.2.3" || got.Title != "" {
 		t.Errorf("named identity %+v", got)
 	}
 }
@@ -176,9 +141,9 @@ func TestMCPServerIdentity(t *testing.T) {
 func TestMCPRegistryHoldsEveryTool(t *testing.T) {
 	tools := append(mcpTools(), headerTool())
 	for _, stateless := range []bool{false, true} {
-		s := NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{Stateless: stateless}})
+		s := newTestServer(tools, &runtime.Options{Logger: discard()}, &Options{Stateless: stateless})
 		// Not before MCP is served: NewServer stays cheap.
-		if n := len(s.mcp.registry.tools); n != 0 {
+		if n := len(mcpOf(s).registry.tools); n != 0 {
 			t.Errorf("stateless=%v: %d tools registered by NewServer", stateless, n)
 		}
 		cs := mcpSession(t, houseOf(s))
@@ -186,12 +151,12 @@ func TestMCPRegistryHoldsEveryTool(t *testing.T) {
 		if _, err := cs.ListTools(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := slices.Sorted(maps.Keys(s.mcp.registry.tools)); len(got) != len(tools) {
+		if got := slices.Sorted(maps.Keys(mcpOf(s).registry.tools)); len(got) != len(tools) {
 			t.Errorf("stateless=%v: registered %v, want all %d tools", stateless, got, len(tools))
 		}
 		for name, want := range map[string]string{"plain": "result here", "where": "region eu"} {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"region": "eu"}})
-			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != want {
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: map[string]any{"region": "eu"}})
+			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*sdk.TextContent).Text != want {
 				t.Errorf("stateless=%v, %s: %v %v", stateless, name, mustJSON(t, res), err)
 			}
 		}

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bufio"
@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
@@ -19,22 +20,22 @@ import (
 // HTTP: the same tools through the same pipeline, behind the same auth
 // hook and browser guard. Tested with the SDK's SSE client.
 
-func whoamiTool() Tool {
-	return Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFromContext(ctx)
-		r, _ := RequestFromContext(ctx)
-		return TextResult(p.Subject + " " + r.URL.Path), nil
+func whoamiTool() runtime.Tool {
+	return runtime.Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		p, _ := runtime.PrincipalFromContext(ctx)
+		r, _ := runtime.RequestFromContext(ctx)
+		return runtime.TextResult(p.Subject + " " + r.URL.Path), nil
 	}}
 }
 
 // sseClient connects the SDK's SSE client to url as token.
-func sseClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
+func sseClient(t *testing.T, url, token string) (*sdk.ClientSession, error) {
 	t.Helper()
 	client := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Authorization", "Bearer "+token)
 		return http.DefaultTransport.RoundTrip(r)
 	})}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: url + "/sse", HTTPClient: client}, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &sdk.SSEClientTransport{Endpoint: url + "/sse", HTTPClient: client}, nil)
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })
 	}
@@ -43,11 +44,11 @@ func sseClient(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 
 func TestSSE(t *testing.T) {
 	var listed atomic.Int32
-	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+	p := runtime.ToolsFunc(func(context.Context) ([]runtime.Tool, error) {
 		listed.Add(1)
-		return ToolList{whoamiTool()}, nil
+		return runtime.ToolList{whoamiTool()}, nil
 	})
-	s := NewServer(p, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})
+	s := runtime.NewServer(p, &runtime.Options{AuthHook: runtime.BearerTokens("alpha", "bravo"), Logger: discard()})
 	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close) // after the clients' cleanups
 	ctx := context.Background()
@@ -69,13 +70,13 @@ func TestSSE(t *testing.T) {
 	}
 	// The call runs in the context of the stream's GET: its caller, its
 	// request.
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
-	if err != nil || res.Content[0].(*mcp.TextContent).Text != "token-1 /sse" {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"})
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "token-1 /sse" {
 		t.Fatalf("whoami: %v %v", mustJSON(t, res), err)
 	}
 	// Through the one pipeline: recorded, counted.
-	recs, _, _ := s.history.List(ctx, history.Filter{Tool: "whoami"})
-	if len(recs) != 1 || recs[0].Surface != SurfaceMCP || recs[0].Caller == nil || *recs[0].Caller != "token-1" || recs[0].Status != history.Success {
+	recs, _, _ := s.History().List(ctx, history.Filter{Tool: "whoami"})
+	if len(recs) != 1 || recs[0].Surface != runtime.SurfaceMCP || recs[0].Caller == nil || *recs[0].Caller != "token-1" || recs[0].Status != history.Success {
 		t.Errorf("history: %+v", recs)
 	}
 	if r := do(t, s, "GET", "/metrics", ""); !strings.Contains(r.body, `tool="whoami"`) {
@@ -136,7 +137,7 @@ func postSSE(t *testing.T, url, token string, header ...string) int {
 // and foreign Hosts are refused as on every surface; the open streams are
 // bounded.
 func TestSSEGuards(t *testing.T) {
-	s := NewServer(ToolList{whoamiTool()}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard(), MCP: MCPOptions{MaxSessions: 2}})
+	s := newTestServer(runtime.ToolList{whoamiTool()}, &runtime.Options{AuthHook: runtime.BearerTokens("alpha", "bravo"), Logger: discard()}, &Options{MaxSessions: 2})
 	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close)
 
@@ -173,15 +174,15 @@ func TestSSEGuards(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := s.mcp.sse.len(); n != 2 {
+	if n := sseOf(s).sse.len(); n != 2 {
 		t.Errorf("%d streams known, want 2", n)
 	}
 
-	off := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{DisableSSE: true}})
+	off := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{DisableSSE: true})
 	if r := do(t, off, "GET", "/sse", ""); r.status != 404 {
 		t.Errorf("/sse disabled: %d", r.status)
 	}
-	moved := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SSEPath: "/events"}})
+	moved := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{SSEPath: "/events"})
 	if r := do(t, moved, "PUT", "/events", ""); r.status != 405 {
 		t.Errorf("/events: %d", r.status)
 	}
@@ -193,8 +194,8 @@ func TestSSEGuards(t *testing.T) {
 // again.
 func TestSSEAuthOncePerRequest(t *testing.T) {
 	var runs atomic.Int32
-	tokens := BearerTokens("alpha")
-	s := NewServer(ToolList{whoamiTool()}, &Options{AuthHook: func(r *http.Request) (context.Context, error) {
+	tokens := runtime.BearerTokens("alpha")
+	s := runtime.NewServer(runtime.ToolList{whoamiTool()}, &runtime.Options{AuthHook: func(r *http.Request) (context.Context, error) {
 		runs.Add(1)
 		return tokens(r)
 	}, Logger: discard()})
@@ -210,7 +211,7 @@ func TestSSEAuthOncePerRequest(t *testing.T) {
 		do   func() error
 	}{
 		{"tools/list", func() error { _, err := cs.ListTools(ctx, nil); return err }},
-		{"tools/call", func() error { _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); return err }},
+		{"tools/call", func() error { _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"}); return err }},
 	} {
 		before := runs.Load()
 		if err := step.do(); err != nil {

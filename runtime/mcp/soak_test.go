@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // A bounded mixed load over loopback against one server (valid, invalid,
@@ -28,20 +30,21 @@ func TestSoak(t *testing.T) {
 	for i := range tools {
 		if tools[i].Name == "slow" {
 			tools[i].Timeout = 50 * time.Millisecond
-			tools[i].Handler = func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+			tools[i].Handler = func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 				<-ctx.Done()
-				return TextResult("late"), nil
+				return runtime.TextResult("late"), nil
 			}
 		}
 	}
-	s := NewServer(tools, &Options{
+	s := newTestServer(tools, &runtime.Options{
 		AllowExecute: true,
-		AuthHook:     BearerTokens("soak"),
+		AuthHook:     runtime.BearerTokens("soak"),
 		Logger:       discard(),
+	}, &Options{
 		// Long enough that a busy machine's gaps between a worker's uses
 		// of its session do not expire it; short enough for the check at
 		// the end.
-		MCP: MCPOptions{SessionIdleTimeout: 2 * time.Second, MaxSessions: 200},
+		SessionIdleTimeout: 2 * time.Second, MaxSessions: 200,
 	})
 	hs := newHTTPTest(s)
 	defer hs.Close()

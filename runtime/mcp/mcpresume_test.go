@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bufio"
@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // sseEvent is one server-sent event as the SSE spec parses it.
@@ -57,12 +59,12 @@ func readEvents(r io.Reader) []sseEvent {
 func TestMCPResumableStreams(t *testing.T) {
 	closed := make(chan bool, 1)
 	proceed := make(chan struct{})
-	tool := MustNewTool("reconnect", "Closes its stream.", func(ctx context.Context, _ struct{}) (string, error) {
+	tool := runtime.MustNewTool("reconnect", "Closes its stream.", func(ctx context.Context, _ struct{}) (string, error) {
 		can := false
 		if r, ok := MCPRequestFromContext(ctx); ok {
 			if e := r.GetExtra(); e != nil && e.CloseSSEStream != nil {
 				can = true
-				e.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
+				e.CloseSSEStream(sdk.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
 			}
 		}
 		closed <- can
@@ -71,7 +73,7 @@ func TestMCPResumableStreams(t *testing.T) {
 		}
 		return "done", nil
 	})
-	s := NewServer(ToolList{tool}, &Options{Logger: discard(), AllowExecute: true})
+	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{Logger: discard(), AllowExecute: true})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // goWords is what Go-internal text looks like in an MCP answer: the
@@ -18,7 +20,7 @@ var goWords = regexp.MustCompile(`json: |cannot unmarshal|Go struct|Go value|\bm
 // words: in a session (an error in a 200, as the SDK answers), on /sse (a
 // 400 to the POST) and at 2026-07-28 (a 400, as the revision maps -32602).
 func TestMCPParamsErrorsInOurWords(t *testing.T) {
-	s := NewServer(ToolList{sessionTool()}, &Options{Logger: discard(), AllowExecute: true})
+	s := runtime.NewServer(runtime.ToolList{sessionTool()}, &runtime.Options{Logger: discard(), AllowExecute: true})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 	const init = `"capabilities":{},"clientInfo":{"name":"t","version":"1"}`

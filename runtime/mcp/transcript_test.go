@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"bytes"
@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
-// JSON-RPC transcripts: testdata/mcp/*.txtar hold requests (N.request) and
+// JSON-RPC transcripts: testdata/*.txtar hold requests (N.request) and
 // the exact messages the server answers them with (N.response, one message
 // a line: notifications first, then the response), on a session opened
 // with protocol 2025-11-25 against mcpTools() and sessionTool(). They pin the wire shape of
@@ -28,7 +30,7 @@ import (
 var updateTranscripts = flag.Bool("update", false, "rewrite the MCP transcripts' responses")
 
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/mcp/*.txtar")
+	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts: %v", err)
 	}
@@ -38,7 +40,7 @@ func TestTranscripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			conn := rawSession(t, NewServer(append(mcpTools(), sessionTool()), &Options{Logger: discard()}))
+			conn := rawSession(t, runtime.NewServer(append(mcpTools(), sessionTool()), &runtime.Options{Logger: discard()}))
 			responses := map[string]string{}
 			var order []string
 			for _, f := range ar.Files {
@@ -93,7 +95,7 @@ func TestTranscripts(t *testing.T) {
 
 // rawSession connects to s as a bare JSON-RPC peer and completes the
 // initialize handshake.
-func rawSession(t *testing.T, s *Server) mcp.Connection {
+func rawSession(t *testing.T, s *runtime.Server) sdk.Connection {
 	t.Helper()
 	conn, err := serveInMemory(t, context.Background(), s).Connect(context.Background())
 	if err != nil {
@@ -105,7 +107,7 @@ func rawSession(t *testing.T, s *Server) mcp.Connection {
 	return conn
 }
 
-func send(t *testing.T, conn mcp.Connection, data []byte) jsonrpc.Message {
+func send(t *testing.T, conn sdk.Connection, data []byte) jsonrpc.Message {
 	t.Helper()
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
@@ -119,7 +121,7 @@ func send(t *testing.T, conn mcp.Connection, data []byte) jsonrpc.Message {
 
 // exchange sends a request and returns every message up to and including
 // its response, one encoded message a line.
-func exchange(t *testing.T, conn mcp.Connection, data []byte) string {
+func exchange(t *testing.T, conn sdk.Connection, data []byte) string {
 	t.Helper()
 	req, ok := send(t, conn, data).(*jsonrpc.Request)
 	if !ok || !req.IsCall() {

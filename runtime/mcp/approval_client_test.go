@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // Approval by the client (Tool.Approval = ApprovalClient): the calling
@@ -17,23 +19,23 @@ import (
 // input-required result at 2026-07-28; a client that cannot ask is
 // refused, and the tool never runs unasked.
 
-func clientApprovalTool(runs *atomic.Int32) ToolList {
-	return ToolList{{
+func clientApprovalTool(runs *atomic.Int32) runtime.ToolList {
+	return runtime.ToolList{{
 		Name:     "send_mail",
-		Approval: ApprovalClient,
-		Handler: func(context.Context, json.RawMessage) (*Result, error) {
+		Approval: runtime.ApprovalClient,
+		Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
 			runs.Add(1)
-			return TextResult("sent"), nil
+			return runtime.TextResult("sent"), nil
 		},
 	}}
 }
 
 func TestClientApprovalInSession(t *testing.T) {
 	var runs atomic.Int32
-	s := NewServer(clientApprovalTool(&runs), &Options{AllowExecute: true, Logger: discard()})
-	withAnswer := func(res *mcp.ElicitResult) *mcp.ClientSession {
-		var asked atomic.Pointer[mcp.ElicitParams]
-		cs := connect(t, s, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	s := runtime.NewServer(clientApprovalTool(&runs), &runtime.Options{AllowExecute: true, Logger: discard()})
+	withAnswer := func(res *sdk.ElicitResult) *sdk.ClientSession {
+		var asked atomic.Pointer[sdk.ElicitParams]
+		cs := connect(t, s, &sdk.ClientOptions{ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked.Store(r.Params)
 			return res, nil
 		}})
@@ -44,19 +46,19 @@ func TestClientApprovalInSession(t *testing.T) {
 		})
 		return cs
 	}
-	call := func(cs *mcp.ClientSession) (string, bool) {
+	call := func(cs *sdk.ClientSession) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ada"}})
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "send_mail", Arguments: map[string]any{"to": "ada"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
 	}
 
-	if text, isErr := call(withAnswer(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}})); isErr || text != "sent" || runs.Load() != 1 {
+	if text, isErr := call(withAnswer(&sdk.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}})); isErr || text != "sent" || runs.Load() != 1 {
 		t.Errorf("approved: %q %v, runs %d", text, isErr, runs.Load())
 	}
-	for _, no := range []*mcp.ElicitResult{
+	for _, no := range []*sdk.ElicitResult{
 		{Action: "accept", Content: map[string]any{"approve": false}},
 		{Action: "decline"},
 		{Action: "cancel"},
@@ -77,24 +79,24 @@ func TestClientApprovalInSession(t *testing.T) {
 
 func TestClientApprovalInputRequired(t *testing.T) {
 	var runs atomic.Int32
-	s := NewServer(clientApprovalTool(&runs), &Options{Logger: discard(), MCP: MCPOptions{Stateless: true}})
+	s := newTestServer(clientApprovalTool(&runs), &runtime.Options{Logger: discard()}, &Options{Stateless: true})
 	cs := statelessClient(t, s, elicitCaps())
 	ctx := context.Background()
-	r1, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "send_mail"})
+	r1, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "send_mail"})
 	if err != nil || !r1.NeedsInput() || runs.Load() != 0 {
 		t.Fatalf("round 1: %v %v", mustJSON(t, r1), err)
 	}
-	if q, ok := r1.InputRequests["elicitation-1"].(*mcp.ElicitParams); !ok || !strings.HasPrefix(q.Message, "Allow the tool send_mail") {
+	if q, ok := r1.InputRequests["elicitation-1"].(*sdk.ElicitParams); !ok || !strings.HasPrefix(q.Message, "Allow the tool send_mail") {
 		t.Fatalf("round 1 asks %s", mustJSON(t, r1.InputRequests))
 	}
-	r2, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "send_mail", InputResponses: mcp.InputResponseMap{"elicitation-1": accepted(map[string]any{"approve": true})}, RequestState: r1.RequestState})
-	if err != nil || r2.IsError || r2.Content[0].(*mcp.TextContent).Text != "sent" || runs.Load() != 1 {
+	r2, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "send_mail", InputResponses: sdk.InputResponseMap{"elicitation-1": accepted(map[string]any{"approve": true})}, RequestState: r1.RequestState})
+	if err != nil || r2.IsError || r2.Content[0].(*sdk.TextContent).Text != "sent" || runs.Load() != 1 {
 		t.Fatalf("round 2: %v %v", mustJSON(t, r2), err)
 	}
 
-	_, err = statelessClient(t, s, &mcp.ClientCapabilities{}).CallTool(ctx, &mcp.CallToolParams{Name: "send_mail"})
+	_, err = statelessClient(t, s, &sdk.ClientCapabilities{}).CallTool(ctx, &sdk.CallToolParams{Name: "send_mail"})
 	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities || string(je.Data) != `{"requiredCapabilities":{"elicitation":{}}}` {
+	if !errors.As(err, &je) || je.Code != sdk.CodeMissingRequiredClientCapabilities || string(je.Data) != `{"requiredCapabilities":{"elicitation":{}}}` {
 		t.Errorf("without elicitation: %v", err)
 	}
 	if runs.Load() != 1 {

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 //lint:file-ignore SA1019 the tests exercise logging and sampling, deprecated in MCP 2026-07-28 but supported
 
@@ -16,7 +16,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // The MCP surface, tested with the SDK's own client over in-memory
@@ -25,10 +27,10 @@ import (
 // serveInMemory connects s, in a session whose context is ctx, to one end
 // of an in-memory pipe and returns the other end. The session is waited
 // for after the test's own cleanups (registered later) close the client.
-func serveInMemory(t *testing.T, ctx context.Context, s *Server) mcp.Transport {
+func serveInMemory(t *testing.T, ctx context.Context, s *runtime.Server) sdk.Transport {
 	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := mcpOf(s).sdk().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,16 +41,16 @@ func serveInMemory(t *testing.T, ctx context.Context, s *Server) mcp.Transport {
 // connect opens a client session on s over in-memory transports. The
 // protocol is pinned to 2025-11-25, the version in which the server may
 // make requests of the client (sampling, elicitation) and log.
-func connect(t *testing.T, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connect(t *testing.T, s *runtime.Server, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	return connectAs(t, context.Background(), s, opts)
 }
 
 // connectAs is connect with the server session's context.
-func connectAs(t *testing.T, ctx context.Context, s *Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connectAs(t *testing.T, ctx context.Context, s *runtime.Server, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	ct := serveInMemory(t, ctx, s)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts).Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,39 +83,39 @@ func sameJSON(t *testing.T, a, b string) bool {
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // mcpTools are tools for the MCP tests beside callTools.
-func mcpTools() ToolList {
+func mcpTools() runtime.ToolList {
 	return append(callTools(),
-		Tool{
+		runtime.Tool{
 			Name:        "sum",
 			Title:       "Sum",
 			Description: "Adds numbers.",
-			Annotations: &Annotations{ReadOnlyHint: Bool(true), OpenWorldHint: Bool(false)},
+			Annotations: &runtime.Annotations{ReadOnlyHint: runtime.Bool(true), OpenWorldHint: runtime.Bool(false)},
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"xs":{"type":"array","items":{"type":"number"}}},"required":["xs"],"additionalProperties":false,"$defs":{"unused":{"type":"string"}}}`),
 			// Not an object: MCP gets it wrapped as {"result": ...}.
 			OutputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"number","$defs":{"n":{"type":"number"}}}`),
-			Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+			Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 				var in struct{ Xs []float64 }
-				if err := DecodeArgs(args, &in); err != nil {
+				if err := runtime.DecodeArgs(args, &in); err != nil {
 					return nil, err
 				}
 				total := 0.0
 				for _, x := range in.Xs {
 					total += x
 				}
-				return StructuredResult(total)
+				return runtime.StructuredResult(total)
 			},
 		},
-		Tool{
+		runtime.Tool{
 			Name: "picture",
-			Handler: func(context.Context, json.RawMessage) (*Result, error) {
-				return ContentResult(Image([]byte{1, 2}, "image/png")), nil
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return runtime.ContentResult(runtime.Image([]byte{1, 2}, "image/png")), nil
 			},
 		},
 	)
 }
 
 func TestMCPListTools(t *testing.T) {
-	cs := connect(t, NewServer(mcpTools(), &Options{Logger: discard()}), nil)
+	cs := connect(t, runtime.NewServer(mcpTools(), &runtime.Options{Logger: discard()}), nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +147,7 @@ func TestMCPListTools(t *testing.T) {
 }
 
 func TestMCPCallTool(t *testing.T) {
-	s := NewServer(mcpTools(), &Options{Logger: discard()})
+	s := runtime.NewServer(mcpTools(), &runtime.Options{Logger: discard()})
 	cs := connect(t, s, nil)
 	ctx := context.Background()
 	cases := []struct {
@@ -168,7 +170,7 @@ func TestMCPCallTool(t *testing.T) {
 		{"picture", nil, `{"content":[{"type":"image","data":"AQI=","mimeType":"image/png"}]}`},
 	}
 	for _, c := range cases {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.name, Arguments: c.args})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -178,13 +180,13 @@ func TestMCPCallTool(t *testing.T) {
 		}
 	}
 	// An unknown tool is a protocol error, not a result.
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nope"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "nope"}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 		t.Errorf("unknown tool: %v", err)
 	}
 }
 
 // stripServerInfo drops the serverInfo the SDK adds to every result's _meta.
-func stripServerInfo(m mcp.Meta) mcp.Meta {
+func stripServerInfo(m sdk.Meta) sdk.Meta {
 	delete(m, "io.modelcontextprotocol/serverInfo")
 	if len(m) == 0 {
 		return nil
@@ -198,19 +200,19 @@ func TestMCPFunctionProvider(t *testing.T) {
 	var mu sync.Mutex
 	names := []string{"a"}
 	var calls atomic.Int32
-	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+	p := runtime.ToolsFunc(func(context.Context) ([]runtime.Tool, error) {
 		calls.Add(1)
 		mu.Lock()
 		defer mu.Unlock()
-		var tools []Tool
+		var tools []runtime.Tool
 		for _, n := range names {
-			tools = append(tools, Tool{Name: n, Description: n, Handler: func(context.Context, json.RawMessage) (*Result, error) { return TextResult(n), nil }})
+			tools = append(tools, runtime.Tool{Name: n, Description: n, Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(n), nil }})
 		}
 		return tools, nil
 	})
-	s := NewServer(p, &Options{Logger: discard()})
+	s := runtime.NewServer(p, &runtime.Options{Logger: discard()})
 	changed := make(chan struct{}, 10)
-	cs := connect(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }})
+	cs := connect(t, s, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} }})
 	ctx := context.Background()
 	list := func() string {
 		res, err := cs.ListTools(ctx, nil)
@@ -237,7 +239,7 @@ func TestMCPFunctionProvider(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no notifications/tools/list_changed after the provider changed")
 	}
-	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "b"}); err != nil || res.Content[0].(*mcp.TextContent).Text != "b" {
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "b"}); err != nil || res.Content[0].(*sdk.TextContent).Text != "b" {
 		t.Errorf("call b: %v %v", res, err)
 	}
 	if calls.Load() < 3 {
@@ -253,77 +255,77 @@ func TestMCPFunctionProvider(t *testing.T) {
 }
 
 // sessionTool uses everything a tool can do with its MCP client.
-func sessionTool() Tool {
-	return Tool{
+func sessionTool() runtime.Tool {
+	return runtime.Tool{
 		Name:        "interview",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"ask":{"type":"string"}}}`),
-		Handler: func(ctx context.Context, args json.RawMessage) (*Result, error) {
+		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 			var in struct{ Ask string }
-			if err := DecodeArgs(args, &in); err != nil {
+			if err := runtime.DecodeArgs(args, &in); err != nil {
 				return nil, err
 			}
-			if err := Log(ctx, "info", "starting"); err != nil {
+			if err := runtime.Log(ctx, "info", "starting"); err != nil {
 				return nil, err
 			}
 			for i := range 3 {
-				if err := Progress(ctx, float64(i+1), 3, fmt.Sprintf("step %d", i+1)); err != nil {
+				if err := runtime.Progress(ctx, float64(i+1), 3, fmt.Sprintf("step %d", i+1)); err != nil {
 					return nil, err
 				}
 			}
 			switch in.Ask {
 			case "sample":
-				answer, err := Sample(ctx, "Say hi", 10)
+				answer, err := runtime.Sample(ctx, "Say hi", 10)
 				if err != nil {
 					return nil, err
 				}
-				return TextResult("model said: " + answer), nil
+				return runtime.TextResult("model said: " + answer), nil
 			case "elicit":
-				e, err := Elicit(ctx, "Who are you?", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
+				e, err := runtime.Elicit(ctx, "Who are you?", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`))
 				if err != nil {
 					return nil, err
 				}
-				return TextResult(e.Action + " " + fmt.Sprint(e.Content["name"])), nil
+				return runtime.TextResult(e.Action + " " + fmt.Sprint(e.Content["name"])), nil
 			}
-			return TextResult("done"), nil
+			return runtime.TextResult("done"), nil
 		},
 	}
 }
 
 func TestMCPInsideTool(t *testing.T) {
-	s := NewServer(ToolList{sessionTool()}, &Options{AllowExecute: true, Logger: discard()})
+	s := runtime.NewServer(runtime.ToolList{sessionTool()}, &runtime.Options{AllowExecute: true, Logger: discard()})
 	var mu sync.Mutex
 	var logs, progress []string
-	cs := connect(t, s, &mcp.ClientOptions{
-		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+	cs := connect(t, s, &sdk.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) {
 			mu.Lock()
 			defer mu.Unlock()
 			logs = append(logs, fmt.Sprintf("%s:%v", r.Params.Level, r.Params.Data))
 		},
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
 			progress = append(progress, fmt.Sprintf("%v/%v %s", r.Params.Progress, r.Params.Total, r.Params.Message))
 		},
-		CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			prompt := r.Params.Messages[0].Content.(*mcp.TextContent).Text
-			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hi (to " + prompt + ")"}}, nil
+		CreateMessageHandler: func(_ context.Context, r *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			prompt := r.Params.Messages[0].Content.(*sdk.TextContent).Text
+			return &sdk.CreateMessageResult{Model: "m", Role: "assistant", Content: &sdk.TextContent{Text: "hi (to " + prompt + ")"}}, nil
 		},
-		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
 		},
 	})
 	ctx := context.Background()
-	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		t.Fatal(err)
 	}
 	call := func(ask string) string {
-		p := &mcp.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": ask}}
+		p := &sdk.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": ask}}
 		p.SetProgressToken("tok-" + ask)
 		res, err := cs.CallTool(ctx, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Content[0].(*mcp.TextContent).Text
+		return res.Content[0].(*sdk.TextContent).Text
 	}
 	if got := call("sample"); got != "model said: hi (to Say hi)" {
 		t.Errorf("sampling: %q", got)
@@ -350,8 +352,8 @@ func TestMCPInsideTool(t *testing.T) {
 
 	// A client without the sampling capability: the tool learns so.
 	bare := connect(t, s, nil)
-	res, err := bare.CallTool(ctx, &mcp.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": "sample"}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "does not support this: sampling") {
+	res, err := bare.CallTool(ctx, &sdk.CallToolParams{Name: "interview", Arguments: map[string]any{"ask": "sample"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "does not support this: sampling") {
 		t.Errorf("sampling without the capability: %v %v", mustJSON(t, res), err)
 	}
 	// Over the explorer's REST protocol there is no session to talk to.
@@ -359,7 +361,7 @@ func TestMCPInsideTool(t *testing.T) {
 }
 
 func TestMCPRegistry(t *testing.T) {
-	tools := ToolList{{
+	tools := runtime.ToolList{{
 		Name:        "greet",
 		Description: "Greets.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"Who."},"times":{"type":"integer","default":1}},"required":["name"]}`),
@@ -368,8 +370,8 @@ func TestMCPRegistry(t *testing.T) {
 		Handler:     callTools()[1].Handler,
 	}, {Name: "bare", Handler: callTools()[1].Handler}}
 	ctx := context.Background()
-	read := func(cs *mcp.ClientSession, uri string) (string, error) {
-		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	read := func(cs *sdk.ClientSession, uri string) (string, error) {
+		res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		if err != nil {
 			return "", err
 		}
@@ -378,7 +380,7 @@ func TestMCPRegistry(t *testing.T) {
 		}
 		return res.Contents[0].Text, nil
 	}
-	cs := connect(t, NewServer(tools, &Options{Logger: discard()}), nil)
+	cs := connect(t, runtime.NewServer(tools, &runtime.Options{Logger: discard()}), nil)
 	if got, err := read(cs, "toolgen://tools"); err != nil || got != `[{"name":"greet","signature":"greet(name: string, times?: integer = 1) -> string"},{"name":"bare","signature":"bare() -> content"}]` {
 		t.Errorf("toolgen://tools: %s %v", got, err)
 	}
@@ -393,7 +395,7 @@ func TestMCPRegistry(t *testing.T) {
 		t.Errorf("templates: %v %v", templates, err)
 	}
 
-	other := connect(t, NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{RegistryScheme: "mytools"}}), nil)
+	other := connect(t, newTestServer(tools, &runtime.Options{Logger: discard()}, &Options{RegistryScheme: "mytools"}), nil)
 	if got, err := read(other, "mytools://tools"); err != nil || !strings.Contains(got, `"name":"greet"`) {
 		t.Errorf("custom scheme: %s %v", got, err)
 	}
@@ -401,10 +403,10 @@ func TestMCPRegistry(t *testing.T) {
 		t.Error("the default scheme still answers")
 	}
 	// The registry's list can be subscribed to, and changes with the tools.
-	srv := NewServer(tools, &Options{Logger: discard()})
+	srv := runtime.NewServer(tools, &runtime.Options{Logger: discard()})
 	updated := make(chan string, 4)
-	sub := connect(t, srv, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
-	if err := sub.Subscribe(ctx, &mcp.SubscribeParams{URI: "toolgen://tools"}); err != nil {
+	sub := connect(t, srv, &sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
+	if err := sub.Subscribe(ctx, &sdk.SubscribeParams{URI: "toolgen://tools"}); err != nil {
 		t.Fatal(err)
 	}
 	srv.NotifyToolsChanged()
@@ -417,94 +419,94 @@ func TestMCPRegistry(t *testing.T) {
 		t.Error("no update of toolgen://tools when the tools changed")
 	}
 
-	none := connect(t, NewServer(tools, &Options{Logger: discard(), MCP: MCPOptions{DisableRegistry: true}}), nil)
+	none := connect(t, newTestServer(tools, &runtime.Options{Logger: discard()}, &Options{DisableRegistry: true}), nil)
 	if res, err := none.ListResources(ctx, nil); err == nil && len(res.Resources) != 0 {
 		t.Errorf("registry disabled but listed: %v", res.Resources)
 	}
 }
 
 func TestMCPPrompts(t *testing.T) {
-	prompts := []Prompt{{
+	prompts := []runtime.Prompt{{
 		Name:        "explain",
 		Title:       "Explain",
 		Description: "Explains a value.",
-		Arguments:   []PromptArgument{{Name: "value", Description: "The value.", Required: true}, {Name: "tone"}},
-		Handler: func(_ context.Context, args map[string]string) (*PromptResult, error) {
-			return &PromptResult{Messages: []PromptMessage{UserMessage("Explain " + args["value"] + " " + args["tone"]), {Role: "user", Content: Image([]byte{9}, "image/png")}}}, nil
+		Arguments:   []runtime.PromptArgument{{Name: "value", Description: "The value.", Required: true}, {Name: "tone"}},
+		Handler: func(_ context.Context, args map[string]string) (*runtime.PromptResult, error) {
+			return &runtime.PromptResult{Messages: []runtime.PromptMessage{runtime.UserMessage("Explain " + args["value"] + " " + args["tone"]), {Role: "user", Content: runtime.Image([]byte{9}, "image/png")}}}, nil
 		},
 	}, {
 		Name: "broken",
-		Handler: func(context.Context, map[string]string) (*PromptResult, error) {
+		Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
 			return nil, errors.New("template failed")
 		},
 	}}
-	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard(), Prompts: prompts}), nil)
+	cs := connect(t, runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard(), Prompts: prompts}), nil)
 	ctx := context.Background()
 	list, err := cs.ListPrompts(ctx, nil)
 	// The SDK lists prompts by name.
 	if err != nil || len(list.Prompts) != 2 || list.Prompts[1].Title != "Explain" || !list.Prompts[1].Arguments[0].Required || list.Prompts[1].Arguments[1].Required {
 		t.Fatalf("prompts/list: %s %v", mustJSON(t, list), err)
 	}
-	got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "42", "tone": "kindly"}})
+	got, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "42", "tone": "kindly"}})
 	if err != nil || mustJSON(t, got.Messages) != `[{"content":{"type":"text","text":"Explain 42 kindly"},"role":"user"},{"content":{"type":"image","mimeType":"image/png","data":"CQ=="},"role":"user"}]` {
 		t.Errorf("prompts/get: %s %v", mustJSON(t, got), err)
 	}
-	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"tone": "x"}}); err == nil || !strings.Contains(err.Error(), "missing required argument value") {
+	if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "explain", Arguments: map[string]string{"tone": "x"}}); err == nil || !strings.Contains(err.Error(), "missing required argument value") {
 		t.Errorf("missing argument: %v", err)
 	}
-	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "1", "colour": "x"}}); err == nil || !strings.Contains(err.Error(), `unknown argument "colour"`) {
+	if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "explain", Arguments: map[string]string{"value": "1", "colour": "x"}}); err == nil || !strings.Contains(err.Error(), `unknown argument "colour"`) {
 		t.Errorf("unknown argument: %v", err)
 	}
-	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "broken"}); err == nil || !strings.Contains(err.Error(), "template failed") {
+	if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "broken"}); err == nil || !strings.Contains(err.Error(), "template failed") {
 		t.Errorf("failing prompt: %v", err)
 	}
 }
 
 func TestMCPResources(t *testing.T) {
-	opts := &Options{
-		Resources: []Resource{
-			{URI: "test://text", Name: "text", MIMEType: "text/plain", Read: func(context.Context, string, map[string]string) ([]ResourceContents, error) {
-				return []ResourceContents{{Text: "hello"}}, nil
+	opts := &runtime.Options{
+		Resources: []runtime.Resource{
+			{URI: "test://text", Name: "text", MIMEType: "text/plain", Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+				return []runtime.ResourceContents{{Text: "hello"}}, nil
 			}},
-			{URI: "test://binary", Name: "binary", MIMEType: "image/png", Read: func(context.Context, string, map[string]string) ([]ResourceContents, error) {
-				return []ResourceContents{{Blob: []byte{0x89, 'P'}}}, nil
+			{URI: "test://binary", Name: "binary", MIMEType: "image/png", Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
+				return []runtime.ResourceContents{{Blob: []byte{0x89, 'P'}}}, nil
 			}},
 		},
-		ResourceTemplates: []ResourceTemplate{{
+		ResourceTemplates: []runtime.ResourceTemplate{{
 			URITemplate: "test://items/{id}", Name: "item", MIMEType: "application/json",
-			Read: func(_ context.Context, uri string, vars map[string]string) ([]ResourceContents, error) {
+			Read: func(_ context.Context, uri string, vars map[string]string) ([]runtime.ResourceContents, error) {
 				if vars["id"] == "missing" {
-					return nil, ErrResourceNotFound
+					return nil, runtime.ErrResourceNotFound
 				}
-				return []ResourceContents{{Text: `{"id":"` + vars["id"] + `"}`}}, nil
+				return []runtime.ResourceContents{{Text: `{"id":"` + vars["id"] + `"}`}}, nil
 			},
 		}},
 	}
 	opts.Logger = discard()
-	s := NewServer(ToolList{}, opts)
+	s := runtime.NewServer(runtime.ToolList{}, opts)
 	updated := make(chan string, 10)
-	cs := connect(t, s, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
+	cs := connect(t, s, &sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
 	ctx := context.Background()
 	for uri, want := range map[string]string{
 		"test://text":     `[{"uri":"test://text","mimeType":"text/plain","text":"hello"}]`,
 		"test://binary":   `[{"uri":"test://binary","mimeType":"image/png","blob":"iVA="}]`,
 		"test://items/42": `[{"uri":"test://items/42","mimeType":"application/json","text":"{\"id\":\"42\"}"}]`,
 	} {
-		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		if err != nil || mustJSON(t, res.Contents) != want {
 			t.Errorf("%s: %v %v", uri, mustJSON(t, res), err)
 		}
 	}
 	for _, uri := range []string{"test://items/missing", "test://nothing"} {
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "Resource not found") {
+		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "Resource not found") {
 			t.Errorf("%s: %v", uri, err)
 		}
 	}
 	// Subscriptions: updates reach subscribers only, until they unsubscribe.
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://text"}); err != nil {
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "test://text"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://nothing"}); err == nil {
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "test://nothing"}); err == nil {
 		t.Error("subscribed to a resource that does not exist")
 	}
 	s.NotifyResourceUpdated(ctx, "test://binary") // not subscribed
@@ -517,7 +519,7 @@ func TestMCPResources(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no notifications/resources/updated")
 	}
-	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://text"}); err != nil {
+	if err := cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: "test://text"}); err != nil {
 		t.Fatal(err)
 	}
 	s.NotifyResourceUpdated(ctx, "test://text")
@@ -532,16 +534,18 @@ func TestMCPResources(t *testing.T) {
 }
 
 func TestMCPCompletion(t *testing.T) {
-	var got CompletionRequest
-	s := NewServer(ToolList{}, &Options{Logger: discard(),
-		Prompts: []Prompt{{Name: "p", Arguments: []PromptArgument{{Name: "city"}}, Handler: func(context.Context, map[string]string) (*PromptResult, error) { return &PromptResult{}, nil }}},
-		Complete: func(_ context.Context, r CompletionRequest) ([]string, error) {
+	var got runtime.CompletionRequest
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard(),
+		Prompts: []runtime.Prompt{{Name: "p", Arguments: []runtime.PromptArgument{{Name: "city"}}, Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
+			return &runtime.PromptResult{}, nil
+		}}},
+		Complete: func(_ context.Context, r runtime.CompletionRequest) ([]string, error) {
 			got = r
 			return []string{"Oslo", "Ottawa"}, nil
 		},
 	})
 	cs := connect(t, s, nil)
-	res, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "p"}, Argument: mcp.CompleteParamsArgument{Name: "city", Value: "O"}})
+	res, err := cs.Complete(context.Background(), &sdk.CompleteParams{Ref: &sdk.CompleteReference{Type: "ref/prompt", Name: "p"}, Argument: sdk.CompleteParamsArgument{Name: "city", Value: "O"}})
 	if err != nil || strings.Join(res.Completion.Values, ",") != "Oslo,Ottawa" {
 		t.Fatalf("complete: %v %v", res, err)
 	}
@@ -559,21 +563,21 @@ func TestMCPHTTP(t *testing.T) {
 		}
 		return context.WithValue(r.Context(), identityKey{}, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")), nil
 	}
-	whoami := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
+	whoami := runtime.Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
 		who, _ := ctx.Value(identityKey{}).(string)
-		r, ok := RequestFromContext(ctx)
+		r, ok := runtime.RequestFromContext(ctx)
 		if !ok {
 			return nil, errors.New("no request")
 		}
 		// The identity came the SDK's way: in the request's TokenInfo.
-		if c, _ := ctx.Value(mcpCallKey{}).(*mcpCall); c == nil || c.req.GetExtra() == nil || c.req.GetExtra().TokenInfo == nil {
+		if c := mcpCallOf(ctx); c == nil || c.req.GetExtra() == nil || c.req.GetExtra().TokenInfo == nil {
 			return nil, errors.New("no TokenInfo in the request's extra")
 		}
-		return TextResult(who + " " + r.URL.Path), nil
+		return runtime.TextResult(who + " " + r.URL.Path), nil
 	}}
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
-			s := NewServer(ToolList{whoami}, &Options{AuthHook: hook, Logger: discard(), MCP: MCPOptions{Stateless: stateless}})
+			s := newTestServer(runtime.ToolList{whoami}, &runtime.Options{AuthHook: hook, Logger: discard()}, &Options{Stateless: stateless})
 			hs := newHTTPTest(s)
 			defer hs.Close()
 			ctx := context.Background()
@@ -585,21 +589,21 @@ func TestMCPHTTP(t *testing.T) {
 			})}
 			// Without stateless, an older client gets a session; a client
 			// of 2026-07-28 is served statelessly in both modes.
-			var so *mcp.ClientSessionOptions
+			var so *sdk.ClientSessionOptions
 			if !stateless {
-				so = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+				so = &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 			}
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, so)
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, so)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cs.Close()
 			call := func() string {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return res.Content[0].(*mcp.TextContent).Text
+				return res.Content[0].(*sdk.TextContent).Text
 			}
 			if got := call(); got != "good /mcp" {
 				t.Errorf("identity %q", got)
@@ -612,7 +616,7 @@ func TestMCPHTTP(t *testing.T) {
 				if got := call(); got != "other /mcp" {
 					t.Errorf("identity after the token changed %q", got)
 				}
-			} else if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+			} else if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
 				t.Errorf("another token on the session: %v", err)
 			}
 
@@ -652,7 +656,7 @@ func readAll(r *http.Response) string {
 // The DNS-rebinding protection of the SDK stays on: a request to a loopback
 // server naming another host is refused.
 func TestMCPLocalhostProtection(t *testing.T) {
-	hs := newHTTPTest(NewServer(ToolList{}, &Options{Logger: discard()}))
+	hs := newHTTPTest(runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}))
 	defer hs.Close()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	post := func(host string) int {
@@ -676,7 +680,7 @@ func TestMCPLocalhostProtection(t *testing.T) {
 }
 
 func TestMCPPathAndDisable(t *testing.T) {
-	moved := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Path: "/rpc"}})
+	moved := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{Path: "/rpc"})
 	if r := do(t, moved, "GET", "/mcp", ""); r.status != 404 {
 		t.Errorf("/mcp after moving: %d", r.status)
 	}
@@ -684,7 +688,7 @@ func TestMCPPathAndDisable(t *testing.T) {
 	if r := do(t, moved, "POST", "/rpc", initialize, "Content-Type", "application/json", "Accept", "application/json, text/event-stream"); r.status != 200 || !strings.Contains(r.body, `"protocolVersion":"2025-11-25"`) {
 		t.Errorf("initialize at /rpc: %d %s", r.status, r.body)
 	}
-	off := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{Disable: true}})
+	off := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{Disable: true})
 	if r := do(t, off, "POST", "/mcp", "{}"); r.status != 404 {
 		t.Errorf("/mcp disabled: %d", r.status)
 	}
@@ -693,11 +697,11 @@ func TestMCPPathAndDisable(t *testing.T) {
 // With a hook that names principals, a session belongs to the principal
 // that opened it: another principal's requests on it are refused.
 func TestMCPSessionBinding(t *testing.T) {
-	whoami := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFromContext(ctx)
-		return TextResult(p.Subject), nil
+	whoami := runtime.Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		p, _ := runtime.PrincipalFromContext(ctx)
+		return runtime.TextResult(p.Subject), nil
 	}}
-	s := NewServer(ToolList{whoami}, &Options{AuthHook: BearerTokens("alpha", "bravo"), Logger: discard()})
+	s := runtime.NewServer(runtime.ToolList{whoami}, &runtime.Options{AuthHook: runtime.BearerTokens("alpha", "bravo"), Logger: discard()})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 	ctx := context.Background()
@@ -711,13 +715,13 @@ func TestMCPSessionBinding(t *testing.T) {
 		}
 		return resp, err
 	})}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
-	if err != nil || res.Content[0].(*mcp.TextContent).Text != "token-1" {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"})
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "token-1" {
 		t.Fatalf("owner's call: %v %v", mustJSON(t, res), err)
 	}
 	if sessionID == "" {
@@ -737,7 +741,7 @@ func TestMCPSessionBinding(t *testing.T) {
 		t.Errorf("another principal on the session: %d %s", resp.StatusCode, body)
 	}
 	// The owner goes on.
-	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); err != nil || res.Content[0].(*mcp.TextContent).Text != "token-1" {
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"}); err != nil || res.Content[0].(*sdk.TextContent).Text != "token-1" {
 		t.Errorf("owner after the attempt: %v %v", mustJSON(t, res), err)
 	}
 }
@@ -745,15 +749,15 @@ func TestMCPSessionBinding(t *testing.T) {
 // Over HTTP with a hook, a request whose context is not found is refused,
 // not run without the caller's identity.
 func TestMCPFailsClosed(t *testing.T) {
-	s := NewServer(ToolList{}, &Options{AuthHook: BearerTokens("x"), Logger: discard()})
-	if _, err := s.requestContext(context.Background(), &mcp.RequestExtra{Header: http.Header{}}); err == nil {
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{AuthHook: runtime.BearerTokens("x"), Logger: discard()})
+	if _, err := mcpOf(s).requestContext(context.Background(), &sdk.RequestExtra{Header: http.Header{}}); err == nil {
 		t.Error("an HTTP request without its context was accepted")
 	}
-	if _, err := s.requestContext(context.Background(), nil); err != nil {
+	if _, err := mcpOf(s).requestContext(context.Background(), nil); err != nil {
 		t.Errorf("stdio: %v", err)
 	}
-	open := NewServer(ToolList{}, &Options{Logger: discard()})
-	if _, err := open.requestContext(context.Background(), &mcp.RequestExtra{Header: http.Header{}}); err != nil {
+	open := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard()})
+	if _, err := mcpOf(open).requestContext(context.Background(), &sdk.RequestExtra{Header: http.Header{}}); err != nil {
 		t.Errorf("no hook: %v", err)
 	}
 }
@@ -772,29 +776,29 @@ func TestMCPPerCallerToolsNoStorm(t *testing.T) {
 func perCallerToolsNoStorm(t *testing.T) {
 	var mu sync.Mutex
 	version := "1"
-	p := ToolsFunc(func(ctx context.Context) ([]Tool, error) {
+	p := runtime.ToolsFunc(func(ctx context.Context) ([]runtime.Tool, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		who, _ := ctx.Value(callerKey{}).(string)
-		return []Tool{{Name: who + "_tool_v" + version, Description: "x", Handler: callTools()[1].Handler}}, nil
+		return []runtime.Tool{{Name: who + "_tool_v" + version, Description: "x", Handler: callTools()[1].Handler}}, nil
 	})
-	s := NewServer(p, &Options{Logger: discard()})
+	s := runtime.NewServer(p, &runtime.Options{Logger: discard()})
 	var notices atomic.Int32
-	open := func(who string) *mcp.ClientSession {
-		return connectAs(t, context.WithValue(context.Background(), callerKey{}, who), s, &mcp.ClientOptions{
-			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
+	open := func(who string) *sdk.ClientSession {
+		return connectAs(t, context.WithValue(context.Background(), callerKey{}, who), s, &sdk.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { notices.Add(1) },
 		})
 	}
 	a, b := open("a"), open("b")
 	ctx := context.Background()
 	for range 5 {
-		for _, cs := range []*mcp.ClientSession{a, b} {
+		for _, cs := range []*sdk.ClientSession{a, b} {
 			if _, err := cs.ListTools(ctx, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if _, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "a_tool_v1"}); err != nil {
+	if _, err := a.CallTool(ctx, &sdk.CallToolParams{Name: "a_tool_v1"}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond) // past the SDK's 10ms debounce
@@ -818,12 +822,12 @@ func perCallerToolsNoStorm(t *testing.T) {
 // A registry URI with a control character is an error, and the session
 // goes on (the error's data is valid JSON).
 func TestMCPRegistryOddURI(t *testing.T) {
-	cs := connect(t, NewServer(ToolList{}, &Options{Logger: discard()}), nil)
+	cs := connect(t, runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}), nil)
 	ctx := context.Background()
-	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "toolgen://tool/a\x01b"}); err == nil {
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "toolgen://tool/a\x01b"}); err == nil {
 		t.Error("no error")
 	}
-	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "toolgen://tool/a\u0001\u007fb"}); err == nil {
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "toolgen://tool/a\u0001\u007fb"}); err == nil {
 		t.Error("no error")
 	}
 	if err := cs.Ping(ctx, nil); err != nil {

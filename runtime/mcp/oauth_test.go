@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"context"
@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // The server as an OAuth 2.1 resource server, tested with the SDK's
@@ -124,21 +126,21 @@ func TestOAuthResourceServer(t *testing.T) {
 
 func testOAuthResourceServer(t *testing.T, stateless bool) {
 	as := newFakeAS(t)
-	who := Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*Result, error) {
-		p, _ := PrincipalFromContext(ctx)
+	who := runtime.Tool{Name: "whoami", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		p, _ := runtime.PrincipalFromContext(ctx)
 		ti := auth.TokenInfoFromContext(ctx)
-		return TextResult(p.Subject + " " + strings.Join(ti.Scopes, ",")), nil
+		return runtime.TextResult(p.Subject + " " + strings.Join(ti.Scopes, ",")), nil
 	}}
 	// The verifier needs the server's URL, which it has once it listens.
 	var verify auth.TokenVerifier
-	s := NewServer(ToolList{who}, &Options{Logger: discard(), OAuth: &OAuthOptions{
+	s := newTestServer(runtime.ToolList{who}, &runtime.Options{Logger: discard(), OAuth: &runtime.OAuthOptions{
 		AuthorizationServers: []string{as.URL},
 		Scopes:               []string{"tools:call"},
 		Verify: func(ctx context.Context, tok string, r *http.Request) (*auth.TokenInfo, error) {
 			return verify(ctx, tok, r)
 		},
 		ResourceName: "test tools",
-	}, MCP: MCPOptions{Stateless: stateless}})
+	}}, &Options{Stateless: stateless})
 	hs := newHTTPTest(s)
 	t.Cleanup(hs.Close)
 	verify = as.verify(hs.URL + "/mcp")
@@ -154,7 +156,7 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 	}
 	// The metadata, for the endpoint and for the server.
 	for path, resource := range map[string]string{"/mcp": hs.URL + "/mcp", "": hs.URL} {
-		resp, err := http.Get(hs.URL + ProtectedResourceMetadataPath + path)
+		resp, err := http.Get(hs.URL + runtime.ProtectedResourceMetadataPath + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +197,7 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", OAuthHandler: handler}, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp", OAuthHandler: handler}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +207,8 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 	if v, want := cs.InitializeResult().ProtocolVersion, "2026-07-28"; v != want {
 		t.Errorf("protocol %s, want %s", v, want)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
-	if err != nil || res.Content[0].(*mcp.TextContent).Text != "ada tools:call" {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "whoami"})
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "ada tools:call" {
 		t.Fatalf("whoami: %v %v", mustJSON(t, res), err)
 	}
 	if authorized != 1 {
@@ -246,33 +248,33 @@ func testOAuthResourceServer(t *testing.T, stateless bool) {
 // With OAuthOptions.URL, the resource identifiers and the challenge name
 // the public URL, whatever the Host of the request.
 func TestOAuthPublicURL(t *testing.T) {
-	o := &OAuthOptions{AuthorizationServers: []string{"https://as.example"}, URL: "https://tools.example.com/",
+	o := &runtime.OAuthOptions{AuthorizationServers: []string{"https://as.example"}, URL: "https://tools.example.com/",
 		Verify: func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
 			return nil, auth.ErrInvalidToken
 		}}
-	s := NewServer(ToolList{}, &Options{Logger: discard(), OAuth: o})
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard(), OAuth: o})
 	r := do(t, s, "POST", "/mcp", "{}")
 	if r.status != 401 || r.header.Get("WWW-Authenticate") != `Bearer resource_metadata="https://tools.example.com/.well-known/oauth-protected-resource/mcp"` {
 		t.Errorf("challenge: %d %q", r.status, r.header.Get("WWW-Authenticate"))
 	}
-	r = do(t, s, "GET", ProtectedResourceMetadataPath+"/mcp", "")
+	r = do(t, s, "GET", runtime.ProtectedResourceMetadataPath+"/mcp", "")
 	if r.status != 200 || !strings.Contains(r.body, `"resource":"https://tools.example.com/mcp"`) {
 		t.Errorf("metadata: %d %s", r.status, r.body)
 	}
 	// Another auth hook keeps the gate; the metadata is served all the same.
-	s = NewServer(ToolList{}, &Options{Logger: discard(), OAuth: o, AuthHook: BearerTokens("t")})
+	s = runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard(), OAuth: o, AuthHook: runtime.BearerTokens("t")})
 	if r := do(t, s, "POST", "/mcp", "{}"); r.status != 401 || r.header.Get("WWW-Authenticate") != "Bearer" {
 		t.Errorf("own hook: %d %q", r.status, r.header.Get("WWW-Authenticate"))
 	}
-	if r := do(t, s, "GET", ProtectedResourceMetadataPath, ""); r.status != 200 {
+	if r := do(t, s, "GET", runtime.ProtectedResourceMetadataPath, ""); r.status != 200 {
 		t.Errorf("metadata with another hook: %d", r.status)
 	}
 	// scopes_supported: the scopes every token needs, then those the
 	// tools declare.
 	o.Scopes = []string{"tools:call"}
-	scoped := Tool{Name: "close", Scopes: []string{"issues:write", "tools:call"}, Handler: func(context.Context, json.RawMessage) (*Result, error) { return nil, nil }}
-	s = NewServer(ToolList{scoped}, &Options{Logger: discard(), OAuth: o})
-	if r := do(t, s, "GET", ProtectedResourceMetadataPath, ""); !strings.Contains(r.body, `"scopes_supported":["tools:call","issues:write"]`) {
+	scoped := runtime.Tool{Name: "close", Scopes: []string{"issues:write", "tools:call"}, Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return nil, nil }}
+	s = runtime.NewServer(runtime.ToolList{scoped}, &runtime.Options{Logger: discard(), OAuth: o})
+	if r := do(t, s, "GET", runtime.ProtectedResourceMetadataPath, ""); !strings.Contains(r.body, `"scopes_supported":["tools:call","issues:write"]`) {
 		t.Errorf("scopes_supported: %s", r.body)
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/internal/mcpreplay"
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 )
 
 // The MCP call-path benchmark: tools/call of the three-argument forecast
 // tool over Streamable HTTP with a reused session, served by toolgen's /mcp
-// (validation included), by the SDK's typed mcp.AddTool for the same
+// (validation included), by the SDK's typed sdk.AddTool for the same
 // function, and by the SDK's low-level Server.AddTool with raw arguments
 // and no validation: the floor of any server on the SDK's transport. Each
 // side is an httptest server on loopback, called by the SDK's client. See
@@ -24,10 +25,10 @@ import (
 var forecastArgs = map[string]any{"city": "Paris", "days": 3, "units": "celsius"}
 
 // rawForecastServer is the floor: decode, call, encode, nothing else.
-func rawForecastServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "forecast", InputSchema: json.RawMessage(forecastSchema)},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func rawForecastServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "raw", Version: "1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "forecast", InputSchema: json.RawMessage(forecastSchema)},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in forecastIn
 			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 				return nil, err
@@ -40,27 +41,27 @@ func rawForecastServer() *mcp.Server {
 			if err != nil {
 				return nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 		})
 	return s
 }
 
 // typedForecastServer uses the SDK's typed tools: schemas inferred from the
 // Go types, arguments validated and decoded by the SDK.
-func typedForecastServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "typed", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "forecast"}, func(ctx context.Context, _ *mcp.CallToolRequest, in forecastIn) (*mcp.CallToolResult, forecastOut, error) {
+func typedForecastServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "typed", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "forecast"}, func(ctx context.Context, _ *sdk.CallToolRequest, in forecastIn) (*sdk.CallToolResult, forecastOut, error) {
 		out, err := forecast(ctx, in)
 		return nil, out, err
 	})
 	return s
 }
 
-func mcpSession(tb testing.TB, h http.Handler) *mcp.ClientSession {
+func mcpSession(tb testing.TB, h http.Handler) *sdk.ClientSession {
 	tb.Helper()
 	hs := newHTTPTest(h)
 	tb.Cleanup(hs.Close)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -68,17 +69,17 @@ func mcpSession(tb testing.TB, h http.Handler) *mcp.ClientSession {
 	return cs
 }
 
-func sdkHandler(s *mcp.Server) http.Handler { return sdkHandlerWith(s, nil) }
+func sdkHandler(s *sdk.Server) http.Handler { return sdkHandlerWith(s, nil) }
 
-func sdkHandlerWith(s *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {
+func sdkHandlerWith(s *sdk.Server, opts *sdk.StreamableHTTPOptions) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts))
+	mux.Handle("/mcp", sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, opts))
 	return mux
 }
 
-func mcpSessions(tb testing.TB) map[string]*mcp.ClientSession {
-	return map[string]*mcp.ClientSession{
-		"toolgen":   mcpSession(tb, houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard()}))),
+func mcpSessions(tb testing.TB) map[string]*sdk.ClientSession {
+	return map[string]*sdk.ClientSession{
+		"toolgen":   mcpSession(tb, houseOf(runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard()}))),
 		"sdk-typed": mcpSession(tb, sdkHandler(typedForecastServer())),
 		"sdk-raw":   mcpSession(tb, sdkHandler(rawForecastServer())),
 	}
@@ -91,7 +92,7 @@ func BenchmarkMCPCall(b *testing.B) {
 		b.Run("impl="+impl, func(b *testing.B) {
 			b.ReportAllocs()
 			ctx := context.Background()
-			p := &mcp.CallToolParams{Name: "forecast", Arguments: forecastArgs}
+			p := &sdk.CallToolParams{Name: "forecast", Arguments: forecastArgs}
 			for b.Loop() {
 				res, err := cs.CallTool(ctx, p)
 				if err != nil || res.IsError {
@@ -106,7 +107,7 @@ func BenchmarkMCPCall(b *testing.B) {
 func TestMCPBenchmarkServersAgree(t *testing.T) {
 	var want string
 	for impl, cs := range mcpSessions(t) {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "forecast", Arguments: forecastArgs})
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "forecast", Arguments: forecastArgs})
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %v", impl, res, err)
 		}
@@ -176,12 +177,12 @@ func replayResult(tb testing.TB, w *mcpreplay.Writer) string {
 
 // mcpReplayHandlers are the servers of BenchmarkMCPServe, stateful or not.
 func mcpReplayHandlers(stateless bool) map[string]http.Handler {
-	sdkOpts := &mcp.StreamableHTTPOptions{Stateless: stateless}
+	sdkOpts := &sdk.StreamableHTTPOptions{Stateless: stateless}
 	return map[string]http.Handler{
 		"sdk-raw":           sdkHandlerWith(rawForecastServer(), sdkOpts),
 		"sdk-typed":         sdkHandlerWith(typedForecastServer(), sdkOpts),
-		"toolgen":           houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), MCP: MCPOptions{Stateless: stateless}})),
-		"toolgen-nohistory": houseOf(NewServer(ToolList{forecastTool()}, &Options{Logger: discard(), History: history.Discard, MCP: MCPOptions{Stateless: stateless}})),
+		"toolgen":           houseOf(newTestServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard()}, &Options{Stateless: stateless})),
+		"toolgen-nohistory": houseOf(newTestServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard(), History: history.Discard}, &Options{Stateless: stateless})),
 	}
 }
 

@@ -1,4 +1,4 @@
-package runtime
+package mcp
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // openSession sends an initialize without ever closing the session, as an
@@ -55,8 +57,8 @@ func TestMCPAbandonedSessionsExpire(t *testing.T) {
 		t.Skip("opens a thousand sessions")
 	}
 	synctest.Test(t, func(t *testing.T) {
-		s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{SessionIdleTimeout: time.Hour, MaxSessions: -1, MaxSessionsPerCaller: -1}})
-		testClient = &http.Client{Transport: InProcessTransport{Handler: houseOf(s)}}
+		s := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{SessionIdleTimeout: time.Hour, MaxSessions: -1, MaxSessionsPerCaller: -1})
+		testClient = &http.Client{Transport: servertest.InProcessTransport{Handler: houseOf(s)}}
 		defer func() { testClient = http.DefaultClient }()
 		const url = "http://in-process"
 		openSession(t, url) // warm up the server's pools
@@ -89,18 +91,18 @@ func TestMCPAbandonedSessionsExpire(t *testing.T) {
 			t.Fatalf("after the idle timeout: %d sessions, %d goroutines (baseline %d), heap %d KiB (baseline %d KiB)", live, g, baseG, heap>>10, baseHeap>>10)
 		}
 		openSession(t, url)
-		if size := s.mcp.sessions.len(); size > 64 {
+		if size := mcpOf(s).sessions.len(); size > 64 {
 			t.Errorf("the session table holds %d entries after the sessions closed", size)
 		}
-		for ss := range s.mcp.srv.Sessions() {
+		for ss := range mcpOf(s).sdkSrv.Sessions() {
 			ss.Close() // the bubble ends when its goroutines have
 		}
 	})
 }
 
-func countSessions(s *Server) int {
+func countSessions(s *runtime.Server) int {
 	n := 0
-	for range s.mcp.srv.Sessions() {
+	for range mcpOf(s).sdkSrv.Sessions() {
 		n++
 	}
 	return n
@@ -108,7 +110,7 @@ func countSessions(s *Server) int {
 
 // Past MaxSessions, a new session closes the least recently used one.
 func TestMCPMaxSessions(t *testing.T) {
-	s := NewServer(ToolList{}, &Options{Logger: discard(), MCP: MCPOptions{MaxSessions: 3}})
+	s := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard()}, &Options{MaxSessions: 3})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 	var sids []string
@@ -136,11 +138,11 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 	hook := func(r *http.Request) (context.Context, error) {
 		switch r.Header.Get("X-Api-Key") {
 		case "alice-key", "bob-key":
-			return WithPrincipal(r.Context(), &Principal{}), nil
+			return runtime.WithPrincipal(r.Context(), &runtime.Principal{}), nil
 		}
 		return nil, errors.New("bad key")
 	}
-	s := NewServer(ToolList{}, &Options{AuthHook: hook, Logger: discard()})
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{AuthHook: hook, Logger: discard()})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 	sid := openSession(t, hs.URL, "X-Api-Key", "alice-key")
@@ -157,7 +159,7 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode >= 300 {
 		t.Fatalf("DELETE: %v %v", resp, err)
 	}
-	if n := s.mcp.sessions.len(); n != 0 {
+	if n := mcpOf(s).sessions.len(); n != 0 {
 		t.Errorf("%d table entries after DELETE", n)
 	}
 }
@@ -167,9 +169,9 @@ func TestMCPSessionBindingWithoutSubject(t *testing.T) {
 // by client address (whatever the port) without one. /sse streams count
 // the same way.
 func TestMCPSessionsPerCaller(t *testing.T) {
-	s := NewServer(ToolList{}, &Options{Logger: discard(),
-		AuthHook: BearerCredentials(Credential{Secret: "a", Subject: "alice"}, Credential{Secret: "b", Subject: "bob"}),
-		MCP:      MCPOptions{MaxSessions: 10, MaxSessionsPerCaller: 3}})
+	s := newTestServer(runtime.ToolList{}, &runtime.Options{Logger: discard(),
+		AuthHook: runtime.BearerCredentials(runtime.Credential{Secret: "a", Subject: "alice"}, runtime.Credential{Secret: "b", Subject: "bob"})},
+		&Options{MaxSessions: 10, MaxSessionsPerCaller: 3})
 	hs := newHTTPTest(s)
 	defer hs.Close()
 	bob := openSession(t, hs.URL, "Authorization", "Bearer b")
@@ -194,15 +196,15 @@ func TestMCPSessionsPerCaller(t *testing.T) {
 	}
 
 	// Without a hook, the client's address is the caller, not its port.
-	open := NewServer(ToolList{}, &Options{Logger: discard()})
+	open := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discard()})
 	for _, tc := range []struct{ a, b string }{{"192.0.2.1:1000", "192.0.2.1:2000"}, {"[2001:db8::1]:1", "[2001:db8::1]:2"}} {
 		ra := httpkit.WithState(&http.Request{RemoteAddr: tc.a}).Context()
 		rb := httpkit.WithState(&http.Request{RemoteAddr: tc.b}).Context()
-		if open.callerKey(ra) != open.callerKey(rb) {
+		if open.CallerKey(ra) != open.CallerKey(rb) {
 			t.Errorf("%s and %s counted as two callers", tc.a, tc.b)
 		}
 	}
-	if open.callerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.1:1"}).Context()) == open.callerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.2:1"}).Context()) {
+	if open.CallerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.1:1"}).Context()) == open.CallerKey(httpkit.WithState(&http.Request{RemoteAddr: "192.0.2.2:1"}).Context()) {
 		t.Error("two addresses counted as one caller")
 	}
 

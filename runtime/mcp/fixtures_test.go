@@ -1,0 +1,213 @@
+package mcp
+
+// Fixtures of the core's tests (call_test.go, bench_test.go,
+// server_test.go), which live in package runtime and cannot be imported
+// from here: the same tools, so that MCP is tested on what every other
+// surface is.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime"
+)
+
+// slowTimeout bounds the "slow" tool, which outlasts it.
+const slowTimeout = 50 * time.Millisecond
+
+// callTools covers every outcome of the call pipeline.
+func callTools() runtime.ToolList {
+	return runtime.ToolList{
+		{
+			Name: "traced",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return &runtime.Result{Content: []runtime.Content{runtime.Text("result here")}, TraceID: "abc-123"}, nil
+			},
+		},
+		{
+			Name: "plain",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return runtime.TextResult("result here"), nil
+			},
+		},
+		{
+			Name: "soft_fail",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return runtime.ErrorResult("no such city"), nil
+			},
+		},
+		{
+			Name: "hard_fail",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return nil, errors.New("backend exploded")
+			},
+		},
+		{
+			Name:    "panics",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { panic("boom") },
+		},
+		{
+			Name: "slow",
+			// Ignores ctx on purpose, and outlasts any test's wait for a
+			// timeout answer by far: a test that waited for it would show.
+			Timeout: slowTimeout,
+			Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+				time.Sleep(time.Minute)
+				return runtime.TextResult("late"), nil
+			},
+		},
+		{
+			Name:    "nil_result",
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return nil, nil },
+		},
+		{
+			Name: "count",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{
+				"city":{"type":"string","minLength":1},
+				"days":{"type":"integer","minimum":1,"maximum":14},
+				"big":{"type":"integer"},
+				"ratio":{"type":"number"},
+				"tags":{"type":"array","items":{"type":"string"}}
+			},"required":["city"],"additionalProperties":false}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+				var in struct {
+					City  string   `json:"city"`
+					Days  int      `json:"days"`
+					Big   int64    `json:"big"`
+					Ratio float64  `json:"ratio"`
+					Tags  []string `json:"tags"`
+				}
+				if err := runtime.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				return runtime.StructuredResult(in)
+			},
+		},
+	}
+}
+
+// shapeTools cover what callTools do not: decoding refused after
+// validation, and scalar structured results.
+func shapeTools() []runtime.Tool {
+	return []runtime.Tool{
+		{
+			// A schema looser than the Go type: decoding refuses what the
+			// schema let through.
+			Name:        "loose",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
+			Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+				var in struct {
+					N int8 `json:"n"`
+				}
+				if err := runtime.DecodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				return runtime.TextResult(fmt.Sprint(in.N)), nil
+			},
+		},
+		{
+			Name:         "answer",
+			OutputSchema: json.RawMessage(`{"type":"integer"}`),
+			Handler:      func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.StructuredResult(42) },
+		},
+		{
+			Name:         "ping",
+			OutputSchema: json.RawMessage(`{"type":"string"}`),
+			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+				return runtime.StructuredResult("pong")
+			},
+		},
+	}
+}
+
+type forecastIn struct {
+	City  string `json:"city"`
+	Days  int    `json:"days"`
+	Units string `json:"units"`
+}
+
+type forecastOut struct {
+	City    string  `json:"city"`
+	Days    int     `json:"days"`
+	High    float64 `json:"high"`
+	Summary string  `json:"summary"`
+}
+
+func forecast(_ context.Context, in forecastIn) (forecastOut, error) {
+	return forecastOut{City: in.City, Days: in.Days, High: 21.5, Summary: "sunny in " + in.Units}, nil
+}
+
+const forecastSchema = `{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","days","units"],"additionalProperties":false}`
+
+const forecastBody = `{"city":"Paris","days":3,"units":"celsius"}`
+
+// forecastTool is what toolgen generates for forecast.
+func forecastTool() runtime.Tool {
+	return runtime.Tool{
+		Name:        "forecast",
+		InputSchema: json.RawMessage(forecastSchema),
+		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in forecastIn
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			out, err := forecast(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.StructuredResult(out)
+		},
+	}
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, hh any, method, path, body string, header ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	h := houseOf(hh)
+	req := httptest.NewRequest(method, path, rd)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return response{rec.Code, rec.Header(), rec.Body.String()}
+}
+
+func (r response) is(t *testing.T, status int, body string) {
+	t.Helper()
+	if r.status != status || r.body != body {
+		t.Fatalf("got %d %s\nwant %d %s", r.status, r.body, status, body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
+}
+
+func (r response) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(r.body), v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// identityKey is where the tests' auth hooks leave the caller.
+type identityKey struct{}
