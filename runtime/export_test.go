@@ -53,7 +53,3 @@ func (c *FakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c
 
 // Advance moves the clock on by d.
 func (c *FakeClock) Advance(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
-
-// testClient is the client postMCP sends with: http.DefaultClient, or an
-// in-process one for a test in a synctest bubble.
-var testClient = http.DefaultClient

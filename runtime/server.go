@@ -208,7 +208,7 @@ func NewServer(p ToolsProvider, opts *Options) *Server {
 	}
 	s.warnUnapprovable()
 	s.buildChain()
-	s.checkOfferings()
+	s.checkOptions()
 	return s
 }
 
@@ -225,9 +225,17 @@ func checkTool(t *Tool) error {
 	return nil
 }
 
-// checkOfferings panics on a prompt, resource or resource template that
-// cannot be served: programming errors, as a tool without a handler is.
-func (s *Server) checkOfferings() {
+// checkOptions panics on a trusted origin that is not an origin, and on a
+// prompt, resource or resource template that cannot be served:
+// programming errors, as a tool without a handler is. (The surfaces would
+// find them later, each when it is built.)
+func (s *Server) checkOptions() {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range s.opts.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			panic(fmt.Sprintf("runtime.NewServer: TrustedOrigins: %v", err))
+		}
+	}
 	for _, p := range s.opts.Prompts {
 		if p.Name == "" || p.Handler == nil {
 			panic(fmt.Sprintf("runtime.NewServer: prompt %q without a name or a handler", p.Name))

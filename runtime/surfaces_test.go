@@ -349,7 +349,8 @@ func TestServingLeavesTheRequestAlone(t *testing.T) {
 		Tracer:       nopTracer{},
 		Logger:       discardLogger(),
 	})
-	hs := httptest.NewServer(house(s))
+	h := house(s) // one house: an MCP session is its handler's
+	hs := httptest.NewServer(h)
 	defer hs.Close()
 	for _, sf := range surfaces(t, hs.URL, goodToken) {
 		for _, ids := range [][]string{nil, {"X-Request-ID", "req-1", "X-Correlation-ID", "flow-1"}} {
@@ -359,7 +360,7 @@ func TestServingLeavesTheRequestAlone(t *testing.T) {
 			}
 			before := req.Header.Clone()
 			rec := httptest.NewRecorder()
-			house(s).ServeHTTP(rec, req)
+			h.ServeHTTP(rec, req)
 			if !sf.ran(rec.Code, rec.Body.String()) {
 				t.Errorf("%s: %d %.300s", sf.name, rec.Code, rec.Body)
 			}

@@ -200,13 +200,6 @@ func (r response) is(t *testing.T, status int, body string) {
 	}
 }
 
-func (r response) decode(t *testing.T, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(r.body), v); err != nil {
-		t.Fatalf("decode %s: %v", r.body, err)
-	}
-}
-
 const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 // identityKey is where the tests' auth hooks leave the caller.

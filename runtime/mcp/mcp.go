@@ -680,10 +680,6 @@ type mcpToolMeta struct {
 	Version string `json:"io.github.toolgen-go/version"`
 }
 
-// metaToolVersion is the _meta key under which tools/list gives each
-// tool's version.
-const metaToolVersion = "io.github.toolgen-go/version"
-
 func (s *server) mcpTool(t *runtime.Tool) mcpTool {
 	mt := mcpTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: runtime.EffectiveInputSchema(t), Meta: mcpToolMeta{Version: s.core.ToolVersion(t)}}
 	if !t.Annotations.IsZero() {

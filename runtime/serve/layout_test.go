@@ -85,6 +85,7 @@ func TestOneSurfaceLinksNoOther(t *testing.T) {
 	}{
 		{"./testdata/oxpalone", "runtime/oxp"},
 		{"./testdata/exploreralone", "runtime/explorer"},
+		{"./testdata/mcpalone", "runtime/mcp"},
 	} {
 		t.Run(c.mounts, func(t *testing.T) {
 			deps := goList(t, "-deps", c.program)
