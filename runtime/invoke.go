@@ -60,9 +60,10 @@ type Call struct {
 	// ("traceparent", "tracestate", "baggage": HTTP headers, or MCP's
 	// params._meta), for Options.Tracer to continue; nil for none.
 	TraceContext map[string]string
-	// MCP describes the MCP request the call came in; nil on other
-	// surfaces.
-	MCP *MCPInfo
+	// RPC describes the JSON-RPC request the call came in (MCP's
+	// tools/call), for Options.Tracer; nil on surfaces that are not
+	// JSON-RPC.
+	RPC *RPCInfo
 
 	// BeforeRun are called, in order, just before the handler runs
 	// (after validation, approval and the pending record): what a surface

@@ -379,7 +379,7 @@ func (nopTracer) StartCall(ctx context.Context, _ *runtime.Call) (context.Contex
 	return ctx, nopSpan{}
 }
 
-func (nopTracer) StartRequest(ctx context.Context, _ *runtime.MCPInfo) (context.Context, func(error)) {
+func (nopTracer) StartRequest(ctx context.Context, _ *runtime.RPCInfo) (context.Context, func(error)) {
 	return ctx, func(error) {}
 }
 

@@ -67,7 +67,7 @@ type Tool struct {
 	// never, [TaskOptional] when the client declares the extension,
 	// [TaskRequired] always (a client without it is refused).
 	// TaskDeferred makes the call a task only once its handler calls
-	// [StartTask], so that it can ask the client first in input-required
+	// runtime/mcp's StartTask, so that it can ask the client first in input-required
 	// rounds.
 	Task         TaskSupport
 	TaskDeferred bool

@@ -18,11 +18,11 @@ type Tracer interface {
 	// It returns the context the call runs in (carrying its span) and
 	// the span, which the server ends with the call's outcome.
 	StartCall(ctx context.Context, c *Call) (context.Context, CallSpan)
-	// StartRequest is called for an MCP request other than tools/call
-	// (tools/list, resources/read, prompts/get, ...). It returns the
+	// StartRequest is called for a JSON-RPC request that is not a tool
+	// call (MCP's tools/list, resources/read, prompts/get, ...). It returns the
 	// context the request is served in and a function the server calls
 	// with the request's error (nil on success) when it has been served.
-	StartRequest(ctx context.Context, r *MCPInfo) (context.Context, func(err error))
+	StartRequest(ctx context.Context, r *RPCInfo) (context.Context, func(err error))
 }
 
 // CallSpan is the span of one tool call.
@@ -46,8 +46,14 @@ const (
 	StepHistoryFinish = "history.finish"
 )
 
-// MCPInfo tells which MCP request a call or request came in (Call.MCP).
-type MCPInfo struct {
+// RPCInfo tells which JSON-RPC request a call (Call.RPC), or a request
+// that is not a call (Tracer.StartRequest), came in: what a tracer names a
+// span after. A surface that speaks JSON-RPC sets it (MCP's does, with
+// Protocol SurfaceMCP); the core only hands it on.
+type RPCInfo struct {
+	// Protocol is the protocol the request speaks, as a surface's name
+	// (SurfaceMCP).
+	Protocol string
 	// Method is the JSON-RPC method: "tools/call", "tools/list", ...
 	Method string
 	// Name is what the request names: a tool or prompt name, a
@@ -55,8 +61,8 @@ type MCPInfo struct {
 	Name string
 	// ProtocolVersion is the revision the request speaks.
 	ProtocolVersion string
-	// SessionID is the MCP session's id; "" for a request without one
-	// (protocol 2026-07-28, stdio).
+	// SessionID is the protocol's session id (MCP's); "" for a request
+	// without one (MCP 2026-07-28, stdio).
 	SessionID string
 	// RequestID is the JSON-RPC id, as the client wrote it ("7",
 	// "\"abc\""); "" when unknown (a batch, stdio).

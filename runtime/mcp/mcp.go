@@ -45,7 +45,7 @@ type Options struct {
 	// answered with an input-required result and retried by the client;
 	// tools use the same ctx helpers either way (see [Ask]). Older clients
 	// of a stateless server cannot be asked anything: the helpers report
-	// [ErrUnsupported].
+	// [runtime.ErrUnsupported].
 	Stateless bool
 	// JSONResponse answers a POST with application/json instead of an SSE
 	// stream.

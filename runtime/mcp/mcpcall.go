@@ -33,7 +33,7 @@ import (
 
 // A tool call over MCP. The SDK dispatches tools/call to serveToolCall
 // (registered for every tool, see registerTools), which runs the call
-// through [Server.Invoke] and returns the SDK's own CallToolResult, so that
+// through [runtime.Server.Invoke] and returns the SDK's own CallToolResult, so that
 // the SDK does for toolgen's tools what it does for its own: check
 // Mcp-Param-* headers, mark the result's type for the protocol revision,
 // and carry input-required results.
@@ -172,8 +172,8 @@ func (s *server) serveToolCall(ctx context.Context, req *sdk.CallToolRequest) (*
 		c2.TraceID = httpkit.TraceParentID(e.Header.Get(httpkit.HeaderTraceparent))
 	}
 	if s.opts.Tracer != nil {
-		c2.MCP = mcpInfo("tools/call", name, req)
-		c2.TraceContext = c2.MCP.TraceContext
+		c2.RPC = mcpInfo("tools/call", name, req)
+		c2.TraceContext = c2.RPC.TraceContext
 	}
 	out := s.core.Invoke(ctx, c2)
 	switch out.Status {
@@ -234,7 +234,7 @@ func (c *mcpCall) missingCapability(err error) error {
 // Input-required results. A handler that asks the client for something
 // (Elicit, Sample, Roots, Ask) over protocol 2026-07-28 is not answered
 // while it runs: the helper records what it needs and returns an error
-// wrapping [ErrInputRequired], the request is answered with an
+// wrapping [runtime.ErrInputRequired], the request is answered with an
 // input-required result naming each request, and the client retries it
 // with the answers. The handler then runs again from the start, and this
 // time each helper finds its answer. Answers from earlier rounds travel in
@@ -565,13 +565,6 @@ func (ss *stateSealer) open(sealed, bind string) (*inputState, error) {
 	return &st, nil
 }
 
-// ErrInputRequired is wrapped by the error a ctx helper ([Ask], [Elicit],
-// [Sample], [Roots]) returns when the request speaks MCP 2026-07-28 and the
-// client has not answered yet: the handler should return it (as it would
-// any error). The request is then answered with an input-required result,
-// and the handler runs again, from the start, once the client has the
-// answers; it should do nothing it cannot do twice before it has them.
-var ErrInputRequired = errors.New("runtime: waiting for the client's input")
 
 // inputRequiredError is ErrInputRequired for some keys. It is also a
 // ToolError, so that a round that ends waiting is logged as the tool
@@ -589,10 +582,10 @@ func newInputRequired(keys []string) *inputRequiredError {
 }
 
 func (e *inputRequiredError) Error() string {
-	return ErrInputRequired.Error() + ": " + strings.Join(e.keys, ", ")
+	return runtime.ErrInputRequired.Error() + ": " + strings.Join(e.keys, ", ")
 }
 
-func (e *inputRequiredError) Unwrap() []error { return []error{ErrInputRequired, e.tool} }
+func (e *inputRequiredError) Unwrap() []error { return []error{runtime.ErrInputRequired, e.tool} }
 
 // capabilityError is ErrUnsupported for one capability.
 type capabilityError struct{ capability string }

@@ -248,14 +248,14 @@ func (r *recTracer) String() string {
 
 func (r *recTracer) StartCall(ctx context.Context, c *runtime.Call) (context.Context, runtime.CallSpan) {
 	info := "<nil>"
-	if c.MCP != nil {
-		info = fmt.Sprintf("%+v", *c.MCP)
+	if c.RPC != nil {
+		info = fmt.Sprintf("%+v", *c.RPC)
 	}
 	r.add("call %s %s args=%s corr=%s trace=%s mcp=%s tc=%v", c.Tool, c.Surface, c.Arguments, c.CorrelationID, c.TraceID, info, c.TraceContext)
 	return ctx, nil
 }
 
-func (r *recTracer) StartRequest(ctx context.Context, info *runtime.MCPInfo) (context.Context, func(error)) {
+func (r *recTracer) StartRequest(ctx context.Context, info *runtime.RPCInfo) (context.Context, func(error)) {
 	r.add("request %+v", *info)
 	return ctx, func(err error) { r.add("end %v", err) }
 }

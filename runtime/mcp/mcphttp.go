@@ -353,12 +353,12 @@ func (s *server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 }
 
 // headerRPCID is where serveMCP leaves a request's JSON-RPC id for the
-// MCP handlers (see MCPInfo.RequestID); a client's own is dropped.
+// MCP handlers (see RPCInfo.RequestID); a client's own is dropped.
 const headerRPCID = "Toolgen-Jsonrpc-Id"
 
 // mcpInfo describes an MCP request for Options.Tracer.
-func mcpInfo(method, name string, req sdk.Request) *runtime.MCPInfo {
-	info := &runtime.MCPInfo{Method: method, Name: name, ProtocolVersion: protocolOf(req)}
+func mcpInfo(method, name string, req sdk.Request) *runtime.RPCInfo {
+	info := &runtime.RPCInfo{Protocol: runtime.SurfaceMCP, Method: method, Name: name, ProtocolVersion: protocolOf(req)}
 	if ss, ok := req.GetSession().(*sdk.ServerSession); ok && ss != nil {
 		info.SessionID = ss.ID()
 	}

@@ -65,7 +65,7 @@ func MCPRequestFromContext(ctx context.Context) (sdk.Request, bool) {
 }
 
 // ServerFromContext returns the server a request came to over MCP, for a
-// tool that changes what the server offers (see [Server.NotifyToolsChanged]).
+// tool that changes what the server offers (see [runtime.Server.NotifyToolsChanged]).
 func ServerFromContext(ctx context.Context) (*runtime.Server, bool) {
 	c := mcpCallOf(ctx)
 	if c == nil || c.srv == nil {
@@ -125,9 +125,9 @@ func (c *mcpCall) Progress(ctx context.Context, progress, total float64, message
 // under a key of the caller's choosing, and returns the answers under the
 // same keys (an *sdk.ElicitResult, *sdk.CreateMessageWithToolsResult or
 // *sdk.ListRootsResult). A request whose capability the client did not
-// declare fails with an error wrapping [ErrUnsupported]. Over protocol
+// declare fails with an error wrapping [runtime.ErrUnsupported]. Over protocol
 // 2026-07-28 the requests go to the client together, in one input-required
-// result (see [ErrInputRequired]); in older sessions one after the other,
+// result (see [runtime.ErrInputRequired]); in older sessions one after the other,
 // in the order of their keys. An accepted elicitation's content fits its
 // schema, with the schema's defaults filled in.
 func Ask(ctx context.Context, requests sdk.InputRequestMap) (sdk.InputResponseMap, error) {
@@ -185,7 +185,7 @@ func askOne(ctx context.Context, kind string, p sdk.InputRequest) (sdk.InputResp
 	}
 	res, err := Ask(ctx, sdk.InputRequestMap{key: p})
 	if err != nil {
-		if errors.Is(err, runtime.ErrUnsupported) || errors.Is(err, ErrInputRequired) || errors.Is(err, runtime.ErrNoSession) {
+		if errors.Is(err, runtime.ErrUnsupported) || errors.Is(err, runtime.ErrInputRequired) || errors.Is(err, runtime.ErrNoSession) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", kind, err)

@@ -25,7 +25,7 @@ import (
 // with protocol 2025-11-25 against mcpTools() and sessionTool(). They pin the wire shape of
 // tools/list and tools/call.
 //
-//	go test ./runtime -run Transcript -update   rewrites the responses.
+//	go test ./runtime/mcp -run Transcript -update  rewrites the responses.
 
 var updateTranscripts = flag.Bool("update", false, "rewrite the MCP transcripts' responses")
 

@@ -185,7 +185,14 @@ func (t *tracer) parent(ctx context.Context, carrier map[string]string) context.
 	return t.prop.Extract(ctx, propagation.MapCarrier(carrier))
 }
 
-func mcpAttrs(info *runtime.MCPInfo) []attribute.KeyValue {
+// isMCP reports whether info is an MCP request, which MCP's semantic
+// conventions describe.
+func isMCP(info *runtime.RPCInfo) bool { return info != nil && info.Protocol == runtime.SurfaceMCP }
+
+func mcpAttrs(info *runtime.RPCInfo) []attribute.KeyValue {
+	if !isMCP(info) {
+		return nil
+	}
 	attrs := []attribute.KeyValue{semconv.McpMethodNameKey.String(info.Method)}
 	if info.ProtocolVersion != "" {
 		attrs = append(attrs, semconv.McpProtocolVersionKey.String(info.ProtocolVersion))
@@ -207,9 +214,7 @@ func mcpAttrs(info *runtime.MCPInfo) []attribute.KeyValue {
 func (t *tracer) StartCall(ctx context.Context, c *runtime.Call) (context.Context, runtime.CallSpan) {
 	st := t.start(c)
 	attrs := st.attrs
-	if c.MCP != nil {
-		attrs = append(attrs, mcpAttrs(c.MCP)...)
-	}
+	attrs = append(attrs, mcpAttrs(c.RPC)...)
 	if c.ID != "" {
 		attrs = append(attrs, semconv.GenAIToolCallIDKey.String(c.ID))
 	}
@@ -228,7 +233,7 @@ func (t *tracer) StartCall(ctx context.Context, c *runtime.Call) (context.Contex
 	}
 	ctx, span := t.tracer.Start(t.parent(ctx, c.TraceContext), st.name, opts...)
 	cs := &callSpan{t: t, span: span, call: c, ctx: ctx}
-	if c.MCP != nil {
+	if isMCP(c.RPC) {
 		cs.start = time.Now() // for mcp.server.operation.duration
 	}
 	return ctx, cs
@@ -313,15 +318,15 @@ func (cs *callSpan) End(o *runtime.Outcome) {
 	}
 	span.SetAttributes(attrs...)
 	span.End()
-	if c := cs.call; c.MCP != nil {
+	if c := cs.call; isMCP(c.RPC) {
 		mattrs := []attribute.KeyValue{semconv.GenAIToolNameKey.String(c.Tool), semconv.GenAIOperationNameKey.String("execute_tool")}
-		if c.MCP.ProtocolVersion != "" {
-			mattrs = append(mattrs, semconv.McpProtocolVersionKey.String(c.MCP.ProtocolVersion))
+		if c.RPC.ProtocolVersion != "" {
+			mattrs = append(mattrs, semconv.McpProtocolVersionKey.String(c.RPC.ProtocolVersion))
 		}
 		if errType != "" {
 			mattrs = append(mattrs, semconv.ErrorTypeKey.String(errType))
 		}
-		cs.t.duration.Record(cs.ctx, time.Since(cs.start).Seconds(), mcpconv.MethodNameAttr(c.MCP.Method), mattrs...)
+		cs.t.duration.Record(cs.ctx, time.Since(cs.start).Seconds(), mcpconv.MethodNameAttr(c.RPC.Method), mattrs...)
 	}
 }
 
@@ -339,7 +344,7 @@ func resultJSON(r *runtime.Result) json.RawMessage {
 	return b
 }
 
-func (t *tracer) StartRequest(ctx context.Context, r *runtime.MCPInfo) (context.Context, func(error)) {
+func (t *tracer) StartRequest(ctx context.Context, r *runtime.RPCInfo) (context.Context, func(error)) {
 	name := r.Method
 	attrs := mcpAttrs(r)
 	switch r.Method {

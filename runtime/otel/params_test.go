@@ -61,7 +61,7 @@ func (panicTracer) StartCall(context.Context, *runtime.Call) (context.Context, r
 	panic("tracer: StartCall")
 }
 
-func (panicTracer) StartRequest(context.Context, *runtime.MCPInfo) (context.Context, func(error)) {
+func (panicTracer) StartRequest(context.Context, *runtime.RPCInfo) (context.Context, func(error)) {
 	panic("tracer: StartRequest")
 }
 
