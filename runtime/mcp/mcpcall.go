@@ -565,7 +565,6 @@ func (ss *stateSealer) open(sealed, bind string) (*inputState, error) {
 	return &st, nil
 }
 
-
 // inputRequiredError is ErrInputRequired for some keys. It is also a
 // ToolError, so that a round that ends waiting is logged as the tool
 // working as meant.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
@@ -521,7 +522,39 @@ func (s *server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 	buf := fastBuffers.Get().(*bytes.Buffer)
 	defer fastBuffers.Put(buf)
 	buf.Reset()
-	status := 0
+	status := encodeRPC(buf, id, result, err, s.log)
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-cache, no-transform")
+	if status != 0 || s.mopts.JSONResponse {
+		hd.Set("Content-Type", "application/json")
+		if status == 0 {
+			status = http.StatusOK
+		} else if !s.mopts.JSONResponse {
+			hd.Set("Connection", "keep-alive") // set before the SDK knew it was an error
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(buf.Bytes())
+		return
+	}
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("event: message\ndata: "))
+	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write([]byte("\n\n"))
+	_ = http.NewResponseController(w).Flush()
+}
+
+// encodeRPC writes into buf the JSON-RPC response to the request with id
+// (null when nil): result, or err, which is a *jsonrpc.Error or becomes
+// an internal error. It is the one encoder of every JSON-RPC response
+// toolgen writes itself (fastReply, writeRPC). It returns the HTTP status
+// revision 2026-07-28 gives the error (extractErrorStatus), 0 for a
+// result or an error it gives none.
+func encodeRPC(buf *bytes.Buffer, id []byte, result any, err error, log *slog.Logger) (status int) {
+	if len(id) == 0 {
+		id = []byte("null")
+	}
 	buf.WriteString(`{"jsonrpc":"2.0","id":`)
 	buf.Write(id)
 	if err == nil {
@@ -542,7 +575,7 @@ func (s *server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 			}
 		}
 		if e != nil {
-			s.log.Error("MCP result does not encode", "err", e)
+			log.Error("MCP result does not encode", "err", e)
 			buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id))
 			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
 		} else {
@@ -575,24 +608,5 @@ func (s *server) fastReply(w http.ResponseWriter, id []byte, result any, err err
 		buf.Truncate(buf.Len() - 1)
 		buf.WriteByte('}')
 	}
-	hd := w.Header()
-	hd.Set("Cache-Control", "no-cache, no-transform")
-	if status != 0 || s.mopts.JSONResponse {
-		hd.Set("Content-Type", "application/json")
-		if status == 0 {
-			status = http.StatusOK
-		} else if !s.mopts.JSONResponse {
-			hd.Set("Connection", "keep-alive") // set before the SDK knew it was an error
-		}
-		w.WriteHeader(status)
-		_, _ = w.Write(buf.Bytes())
-		return
-	}
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Connection", "keep-alive")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("event: message\ndata: "))
-	_, _ = w.Write(buf.Bytes())
-	_, _ = w.Write([]byte("\n\n"))
-	_ = http.NewResponseController(w).Flush()
+	return status
 }

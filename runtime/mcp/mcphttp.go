@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -52,31 +53,22 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 // mcpSurface is MCP over HTTP: a refusal is a JSON-RPC error response.
 var mcpSurface = &httpkit.Surface{Name: runtime.SurfaceMCP, WriteError: writeRPCError}
 
-// rpcResponse is a JSON-RPC response as the HTTP surfaces of MCP write it
-// outside the go-sdk and the native fast path (fastReply): a refusal of
-// the serving path, a task method's answer. writeRPC is its one writer.
-type rpcResponse struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"` // null when unknown
-	Result  any             `json:"result,omitempty"`
-	Error   *rpcErrorValue  `json:"error,omitempty"`
-}
-
-type rpcErrorValue struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-// writeRPC writes the response to request id with status: e when it is
-// not nil, else result.
-func writeRPC(w http.ResponseWriter, status int, id json.RawMessage, result any, e *jsonrpc.Error) {
-	resp := rpcResponse{JSONRPC: "2.0", ID: id, Result: result}
+// writeRPC writes the response to request id (nil: null) with status:
+// e when it is not nil, else result; encoded by encodeRPC, as every
+// response toolgen writes itself (a refusal of the serving path, a task
+// method's answer, the fast path's).
+func writeRPC(w http.ResponseWriter, log *slog.Logger, status int, id json.RawMessage, result any, e *jsonrpc.Error) {
+	buf := fastBuffers.Get().(*bytes.Buffer)
+	defer fastBuffers.Put(buf)
+	buf.Reset()
+	var err error
 	if e != nil {
-		resp.Result = nil
-		resp.Error = &rpcErrorValue{Code: e.Code, Message: e.Message, Data: e.Data}
+		err = e
 	}
-	httpkit.WriteJSON(w, status, resp)
+	encodeRPC(buf, id, result, err, log)
+	httpkit.SetHeaders(w.Header(), "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
 }
 
 // writeRPCError answers a refusal of the serving path: e's status, a
@@ -90,7 +82,8 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 			code = jsonrpc.CodeInternalError
 		}
 	}
-	writeRPC(w, e.Status, e.ID, nil, &jsonrpc.Error{Code: code, Message: e.Msg})
+	// An error always encodes: nothing is logged.
+	writeRPC(w, slog.Default(), e.Status, e.ID, nil, &jsonrpc.Error{Code: code, Message: e.Msg})
 }
 
 // NewHandler returns MCP's Streamable HTTP for srv's tools, served at

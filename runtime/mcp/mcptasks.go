@@ -516,7 +516,7 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 		return false
 	}
 	reply := func(status int, result any, e *jsonrpc.Error) {
-		writeRPC(rq.W, status, m.ID, result, e)
+		writeRPC(rq.W, s.log, status, m.ID, result, e)
 	}
 	var p taskRequest
 	if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
