@@ -9,8 +9,8 @@ import (
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/bench/wire"
 	"github.com/toolgen-go/toolgen/runtime"
-	tgmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/history"
+	tgmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
 
