@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -25,10 +24,10 @@ func TestPanicOnEverySurface(t *testing.T) {
 		}},
 	})
 	hs := httptest.NewServer(house(s))
-	defer hs.Close()
-	for _, sf := range surfaces(t, hs.URL, goodToken) {
+	t.Cleanup(hs.Close) // after the streams the surfaces opened close
+	for _, sf := range append(surfaces(t, hs.URL, goodToken), sseSurface(t, hs.URL, goodToken), stdioSurface(t, s)) {
 		t.Run(sf.name, func(t *testing.T) {
-			resp, err := http.DefaultClient.Do(sf.request(t, hs.URL, "forecast", []byte(`{"city":"Paris"}`)))
+			resp, err := sf.do(t, sf.request(t, hs.URL, "forecast", []byte(`{"city":"Paris"}`)))
 			if err != nil {
 				t.Fatalf("no answer (the connection dropped?): %v", err)
 			}

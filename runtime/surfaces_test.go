@@ -39,6 +39,16 @@ type callSurface struct {
 	// hook, as the explorer's protocol says); a good request is answered
 	// {"valid":true}.
 	validate bool
+	// send, when set, sends a request and returns its answer as a
+	// response (streams_test.go); nil means http.DefaultClient.Do.
+	send func(t *testing.T, req *http.Request) (*http.Response, error)
+	// streamCtx: a call runs in the context of the stream that opened
+	// the session (/sse), not of its request's: the request's
+	// correlation id does not reach the tool.
+	streamCtx bool
+	// noHTTP: no HTTP at all (stdio): no ids, no auth hook, no body
+	// limit; the requests that test those are not sent.
+	noHTTP bool
 }
 
 const goodToken = "surface-token"
@@ -67,14 +77,6 @@ func surfaces(t *testing.T, url, token string) []callSurface {
 		return envelope(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"`+tool+`","arguments":ARGS`+meta+`}}`, args)
 	}
 	const meta2026 = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
-	mcpRan := func(status int, body string) bool {
-		var m struct {
-			Result *struct {
-				IsError bool `json:"isError"`
-			} `json:"result"`
-		}
-		return status == 200 && json.Unmarshal([]byte(rpcBody(body)), &m) == nil && m.Result != nil && !m.Result.IsError
-	}
 	session := openSession(t, url, token)
 	return []callSurface{
 		{
@@ -123,6 +125,16 @@ func surfaces(t *testing.T, url, token string) []callSurface {
 			ran: mcpRan,
 		},
 	}
+}
+
+// mcpRan reports whether an MCP answer is the tool's success.
+func mcpRan(status int, body string) bool {
+	var m struct {
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	return status == 200 && json.Unmarshal([]byte(rpcBody(body)), &m) == nil && m.Result != nil && !m.Result.IsError
 }
 
 // oxpName is a tool's name in an OXP tool_id.
@@ -213,7 +225,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 		Logger:       discardLogger(),
 	})
 	hs := httptest.NewServer(house(s))
-	defer hs.Close()
+	t.Cleanup(hs.Close) // after the streams the surfaces opened close
 
 	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
 	long := strings.Repeat("x", 200)
@@ -273,8 +285,12 @@ func TestEverySurfaceAlike(t *testing.T) {
 	}
 
 	n := 0
-	for _, sf := range surfaces(t, hs.URL, goodToken) {
+	all := append(surfaces(t, hs.URL, goodToken), sseSurface(t, hs.URL, goodToken), stdioSurface(t, s))
+	for _, sf := range all {
 		for _, tc := range cases {
+			if sf.noHTTP && (tc.status != 0 || tc.header != nil) {
+				continue // what HTTP carries: credentials, ids, the body limit
+			}
 			t.Run(sf.name+"/"+tc.name, func(t *testing.T) {
 				n++
 				tool := tc.tool
@@ -290,7 +306,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 					}
 				}
 				before := runs.Load()
-				resp, err := http.DefaultClient.Do(req)
+				resp, err := sf.do(t, req)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -299,7 +315,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 				body := string(b)
 				ran := runs.Load() > before
 
-				if resp.Header.Get("X-Request-ID") == "" || resp.Header.Get("X-Correlation-ID") == "" {
+				if !sf.noHTTP && (resp.Header.Get("X-Request-ID") == "" || resp.Header.Get("X-Correlation-ID") == "") {
 					t.Errorf("ids missing: %v", resp.Header)
 				}
 				if msg := rpcBody(body); !json.Valid([]byte(msg)) {
@@ -321,7 +337,7 @@ func TestEverySurfaceAlike(t *testing.T) {
 				if ok := sf.ran(resp.StatusCode, body); ok != wantRun {
 					t.Errorf("answered as a success: %v, want %v (%d %.300s)", ok, wantRun, resp.StatusCode, body)
 				}
-				if got, _ := corr.Load().(string); ran && tc.correlation != "" && got != tc.correlation {
+				if got, _ := corr.Load().(string); ran && tc.correlation != "" && !sf.streamCtx && got != tc.correlation {
 					t.Errorf("the tool was called with correlation id %q, want %q", got, tc.correlation)
 				}
 				if tc.check != nil {
@@ -330,8 +346,8 @@ func TestEverySurfaceAlike(t *testing.T) {
 			})
 		}
 	}
-	if n < 150 {
-		t.Errorf("%d requests, want at least 150", n)
+	if n < 200 {
+		t.Errorf("%d requests, want at least 200", n)
 	}
 }
 
@@ -483,10 +499,10 @@ func TestAuthHookRunsOncePerRequest(t *testing.T) {
 	t.Run("bearer token", func(t *testing.T) {
 		s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{AllowExecute: true, AuthHook: counted(runtime.BearerTokens(goodToken)), Logger: discardLogger()})
 		hs := httptest.NewServer(house(s))
-		defer hs.Close()
-		for _, sf := range surfaces(t, hs.URL, goodToken) {
+		t.Cleanup(hs.Close) // after the streams the surfaces opened close
+		for _, sf := range append(surfaces(t, hs.URL, goodToken), sseSurface(t, hs.URL, goodToken)) {
 			runs.Store(0)
-			resp, err := http.DefaultClient.Do(sf.request(t, hs.URL, "forecast", []byte(`{"city":"Paris"}`)))
+			resp, err := sf.do(t, sf.request(t, hs.URL, "forecast", []byte(`{"city":"Paris"}`)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -321,13 +321,6 @@ func (s *server) sdk() *sdk.Server {
 	return s.sdkSrv
 }
 
-// ServeStdio serves MCP on standard input and output until the client
-// disconnects or ctx is done. The auth hook does not apply: the client is
-// the process that started this one. Log to standard error.
-func ServeStdio(ctx context.Context, srv *runtime.Server, opts *Options) error {
-	return newServer(srv, opts).sdk().Run(ctx, &sdk.StdioTransport{})
-}
-
 // Connect serves MCP over t, any of the go-sdk's transports (an in-memory
 // one in tests, a pipe), and returns the session it opened; the session
 // ends when the client closes it. ServeStdio is Connect over standard

@@ -1,0 +1,134 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+)
+
+// ServeStdio serves MCP on standard input and output until the client
+// disconnects or ctx is done. The auth hook does not apply: the client is
+// the process that started this one. Log to standard error.
+//
+// A line that is not a JSON-RPC message is answered with a JSON-RPC
+// error, as over HTTP, and the session goes on: the SDK's own stdio
+// transport would end the session on it, with its decoder's Go text.
+func ServeStdio(ctx context.Context, srv *runtime.Server, opts *Options) error {
+	return ServeIO(ctx, srv, opts, os.Stdin, os.Stdout)
+}
+
+// ServeIO is ServeStdio on in and out (a pipe, a socket): one JSON-RPC
+// message a line, until in ends or ctx is done.
+func ServeIO(ctx context.Context, srv *runtime.Server, opts *Options, in io.Reader, out io.Writer) error {
+	s := newServer(srv, opts)
+	w := &lineWriter{w: out}
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(s.checkLines(in, pw, w))
+	}()
+	err := s.sdk().Run(ctx, &sdk.IOTransport{Reader: pr, Writer: w})
+	pr.Close()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+		return nil
+	}
+	return err
+}
+
+// checkLines hands the SDK each line of in that is a JSON-RPC message (or
+// batch), and answers any other line itself on w. A line is bounded by
+// the server's body limit.
+func (s *server) checkLines(in io.Reader, sdkIn io.Writer, w *lineWriter) error {
+	r := bufio.NewReader(in)
+	limit := s.opts.MaxBodyBytes
+	for {
+		line, err := readLine(r, limit)
+		if errors.Is(err, errLineTooLong) {
+			w.refuse(&httpkit.Error{Code: jsonrpc.CodeParseError, Msg: "Parse error: the line is longer than the limit."}, s)
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			var refusal error
+			if info, e := inspectRPC(line); e != nil {
+				refusal = e
+			} else if e := info.paramsError(0); e != nil {
+				refusal = e
+			}
+			if refusal != nil {
+				w.refuse(refusal, s)
+			} else if _, werr := sdkIn.Write(append(line, '\n')); werr != nil {
+				return werr
+			}
+		}
+		if err != nil && !errors.Is(err, errLineTooLong) {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line of r without its newline; past limit bytes (a
+// positive limit) it drops the rest of the line and reports
+// errLineTooLong.
+func readLine(r *bufio.Reader, limit int64) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if limit > 0 && int64(len(line)) > limit {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err == nil {
+				err = errLineTooLong
+			}
+			return line[:0], err
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return bytes.TrimRight(line, "\r\n"), err
+		}
+	}
+}
+
+// lineWriter is standard output shared by the SDK and checkLines: one
+// message (one Write, as the SDK writes them) at a time.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (l *lineWriter) Close() error { return nil }
+
+// refuse answers a line that is not a JSON-RPC message, in the words the
+// HTTP transports use, with "line" for "body".
+func (l *lineWriter) refuse(err error, s *server) {
+	var he *httpkit.Error
+	if !errors.As(err, &he) {
+		return
+	}
+	buf := fastBuffers.Get().(*bytes.Buffer)
+	defer fastBuffers.Put(buf)
+	buf.Reset()
+	msg := strings.Replace(he.Msg, "the body", "the line", 1)
+	encodeRPC(buf, he.ID, nil, &jsonrpc.Error{Code: he.Code, Message: msg}, s.log)
+	buf.WriteByte('\n')
+	_, _ = l.Write(buf.Bytes())
+}
