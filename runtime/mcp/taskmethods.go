@@ -1,0 +1,256 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+)
+
+// rpcErrorObject is err as a JSON-RPC error object.
+func rpcErrorObject(err error) json.RawMessage {
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) {
+		we = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	b, _ := json.Marshal(struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{we.Code, we.Message, we.Data})
+	return b
+}
+
+// taskFailure is the protocol error of a call that ended without a
+// result: a panic, a store or provider failure. Anything else the tool
+// reported is a result (isError) of a completed task.
+func taskFailure(out *runtime.Outcome) error {
+	switch {
+	case errors.Is(out.Err, runtime.ErrPanic):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: out.Err.Error()}
+	case out.Status == runtime.StatusUnavailable, out.Status == runtime.StatusUnrecorded:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: out.Result.ErrorText()}
+	}
+	return nil
+}
+
+// The tasks/* methods, served before the SDK (which knows none of them)
+// for requests of protocol 2026-07-28.
+
+// taskRequest is the params of tasks/get, tasks/update and tasks/cancel.
+type taskRequest struct {
+	TaskID         *string                    `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	Meta           struct {
+		Capabilities *sdk.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+	} `json:"_meta"`
+}
+
+// serveTaskMethod answers a tasks/get, tasks/update or tasks/cancel
+// request; it reports false for any other body, which goes to the SDK.
+func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
+	var m rpcMessage
+	b := bytes.TrimSpace(rq.Body)
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil || m.Method == nil || len(m.ID) == 0 {
+		return false
+	}
+	method := *m.Method
+	if method != "tasks/get" && method != "tasks/update" && method != "tasks/cancel" {
+		return false
+	}
+	reply := func(status int, result any, e *jsonrpc.Error) {
+		writeRPC(rq.W, s.log, status, m.ID, result, e)
+	}
+	var p taskRequest
+	if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
+		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"})
+		return true
+	}
+	h := rq.R.Header
+	if v := strings.TrimSpace(h.Get("Mcp-Method")); v != "" && v != method {
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("Header mismatch: Mcp-Method %q does not match the method %q.", v, method)})
+		return true
+	}
+	if v := strings.TrimSpace(h.Get("Mcp-Name")); v != "" && (p.TaskID == nil || v != *p.TaskID) {
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Header mismatch: Mcp-Name does not match params.taskId."})
+		return true
+	}
+	if !declaresTasks(p.Meta.Capabilities) {
+		e := missingTasksError("").(*jsonrpc.Error)
+		e.Message = fmt.Sprintf("%s needs the extension %s, which the request's client capabilities do not declare.", method, tasksExtension)
+		reply(http.StatusBadRequest, nil, e)
+		return true
+	}
+	if p.TaskID == nil || *p.TaskID == "" {
+		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
+		return true
+	}
+	caller := s.core.CallerID(rq.Ctx)
+	id := *p.TaskID
+	st, err := s.taskLookup(rq.Ctx, id, caller)
+	if err != nil {
+		reply(http.StatusOK, nil, err)
+		return true
+	}
+	switch method {
+	case "tasks/get":
+		reply(http.StatusOK, st, nil)
+	case "tasks/update":
+		if run := s.tasks.get(id); run != nil {
+			run.update(p.InputResponses)
+		}
+		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
+	case "tasks/cancel":
+		if run := s.tasks.get(id); run != nil {
+			run.mu.Lock()
+			live := run.final == nil
+			if live {
+				run.cancelled = true
+			}
+			run.mu.Unlock()
+			if live {
+				run.cancel(&runtime.ToolError{Message: msgTaskCancelled})
+			}
+		}
+		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
+	}
+	return true
+}
+
+// codeHeaderMismatch is SEP-2243's error for a routing header that does not
+// match the body.
+const codeHeaderMismatch = -32020
+
+// errTaskNotFound answers a task id that is unknown, expired or another
+// caller's, alike.
+var errTaskNotFound = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Task not found."}
+
+// taskGetResult is tasks/get's answer.
+type taskGetResult struct {
+	ResultType string `json:"resultType"`
+	taskWire
+	Result        any                 `json:"result,omitempty"`
+	Error         json.RawMessage     `json:"error,omitempty"`
+	InputRequests sdk.InputRequestMap `json:"inputRequests,omitempty"`
+}
+
+// taskLookup finds a task of caller's: from this process when it runs it,
+// else from its record.
+func (s *server) taskLookup(ctx context.Context, id, caller string) (*taskGetResult, *jsonrpc.Error) {
+	rec, err := s.core.History().Get(ctx, id)
+	if errors.Is(err, history.ErrNotFound) {
+		return nil, errTaskNotFound
+	}
+	if err != nil {
+		s.log.ErrorContext(ctx, "reading a task's record failed", "task", id, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal}
+	}
+	owner := ""
+	if rec.Caller != nil {
+		owner = *rec.Caller
+	}
+	if owner != caller || rec.Surface != runtime.SurfaceMCP || time.Now().After(rec.CreatedAt.Add(s.taskTTL())) {
+		return nil, errTaskNotFound
+	}
+	if run := s.tasks.get(id); run != nil {
+		return run.state(), nil
+	}
+	return s.recordTask(ctx, history.Effective(rec, time.Now())), nil
+}
+
+// state is a live task's tasks/get answer.
+func (r *taskRun) state() *taskGetResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := &taskGetResult{ResultType: "complete"}
+	switch {
+	case r.final != nil:
+		out.taskWire = r.srv.taskWire(r.id, r.final.Status, "", r.createdAt, r.updatedAt)
+		out.Result, out.Error = r.final.Result, r.final.Error
+	case len(r.pending) > 0:
+		out.taskWire = r.srv.taskWire(r.id, "input_required", "", r.createdAt, r.updatedAt)
+		out.InputRequests = maps.Clone(r.pending)
+	default:
+		out.taskWire = r.srv.taskWire(r.id, "working", "", r.createdAt, r.updatedAt)
+	}
+	return out
+}
+
+// recordTask is a task as its record tells it, for a task this process
+// does not run (another replica's, or one from before a restart).
+func (s *server) recordTask(ctx context.Context, rec *history.Record) *taskGetResult {
+	updated := rec.CreatedAt
+	if rec.CompletedAt != nil {
+		updated = *rec.CompletedAt
+	}
+	out := &taskGetResult{ResultType: "complete"}
+	status := "working"
+	msg := ""
+	if rec.Error != nil {
+		msg = *rec.Error
+	}
+	switch rec.Status {
+	case history.Success:
+		status = "completed"
+		out.Result = s.recordResult(ctx, rec)
+	case history.Failed:
+		switch {
+		case msg == history.Interrupted, strings.HasPrefix(msg, "tool panicked: "):
+			status = "failed"
+			out.Error = rpcErrorObject(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg})
+		case msg == msgTaskCancelled:
+			status = "cancelled"
+		default:
+			status = "completed"
+			out.Result = &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}
+		}
+	}
+	out.taskWire = s.taskWire(rec.ID, status, "", rec.CreatedAt, updated)
+	return out
+}
+
+// recordResult rebuilds a tool's result from the value its record keeps
+// (see resultValue): a text, content blocks, or structured content.
+func (s *server) recordResult(ctx context.Context, rec *history.Record) *sdk.CallToolResult {
+	raw := bytes.TrimSpace(rec.Result)
+	res := &sdk.CallToolResult{Content: []sdk.Content{}}
+	var text string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &text) == nil {
+		res.Content = append(res.Content, &sdk.TextContent{Text: text})
+		return res
+	}
+	if len(raw) > 0 && raw[0] == '[' {
+		var blocks []runtime.Content
+		if json.Unmarshal(raw, &blocks) == nil {
+			if r, err := sdkCallResult(&runtime.Result{Content: blocks}); err == nil {
+				return r
+			}
+		}
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return res
+	}
+	var v any
+	if json.Unmarshal(raw, &v) == nil {
+		if t, err := s.core.Lookup(ctx, rec.Tool); err == nil && t != nil && s.core.WrapsOutput(t) {
+			v = map[string]any{"result": v}
+		}
+		if _, ok := v.(map[string]any); ok {
+			res.StructuredContent = v
+		}
+	}
+	res.Content = append(res.Content, &sdk.TextContent{Text: string(raw)})
+	return res
+}
