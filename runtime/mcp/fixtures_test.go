@@ -10,14 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // slowTimeout bounds the "slow" tool, which outlasts it.
@@ -168,36 +166,24 @@ func forecastTool() runtime.Tool {
 	}
 }
 
+// response is servertest's, with the field names the tests were written
+// with.
 type response struct {
 	status int
 	header http.Header
 	body   string
 }
 
+// do sends one request to hh's test house in process.
 func do(t *testing.T, hh any, method, path, body string, header ...string) response {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	h := houseOf(hh)
-	req := httptest.NewRequest(method, path, rd)
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return response{rec.Code, rec.Header(), rec.Body.String()}
+	r := servertest.Do(t, houseOf(hh), method, path, body, header...)
+	return response{r.Status, r.Header, r.Body}
 }
 
 func (r response) is(t *testing.T, status int, body string) {
 	t.Helper()
-	if r.status != status || r.body != body {
-		t.Fatalf("got %d %s\nwant %d %s", r.status, r.body, status, body)
-	}
-	if ct := r.header.Get("Content-Type"); ct != "application/json" {
-		t.Errorf("Content-Type = %q, want application/json", ct)
-	}
+	servertest.Response{Status: r.status, Header: r.header, Body: r.body}.Is(t, status, body)
 }
 
 const mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`

@@ -64,14 +64,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 
 // newStreamable is NewHandler, with the server it built.
 func newStreamable(srv *runtime.Server, opts *Options) (http.Handler, *server) {
-	s := newServer(srv, opts)
-	s.mcpHTTP()
-	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
-		Surface: mcpSurface,
-		Methods: []string{http.MethodPost, http.MethodGet, http.MethodDelete},
-		Auth:    true, Body: true,
-		Serve: s.serveMCP,
-	})), s
+	return newEndpoint(srv, opts, (*server).mcpHTTP, (*server).serveMCP, http.MethodPost, http.MethodGet, http.MethodDelete)
 }
 
 // NewSSEHandler returns the HTTP+SSE transport of protocol 2024-11-05,
@@ -87,13 +80,19 @@ func NewSSEHandler(srv *runtime.Server, opts *Options) http.Handler {
 
 // newSSE is NewSSEHandler, with the server it built.
 func newSSE(srv *runtime.Server, opts *Options) (http.Handler, *server) {
+	return newEndpoint(srv, opts, (*server).sseHTTP, (*server).serveSSE, http.MethodGet, http.MethodPost)
+}
+
+// newEndpoint builds a server, readies its SDK handlers with setup, and
+// serves it at one endpoint behind the shared serving path.
+func newEndpoint(srv *runtime.Server, opts *Options, setup func(*server), serve func(*server, *httpkit.Request) error, methods ...string) (http.Handler, *server) {
 	s := newServer(srv, opts)
-	s.sseHTTP()
+	setup(s)
 	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
 		Surface: mcpSurface,
-		Methods: []string{http.MethodGet, http.MethodPost},
+		Methods: methods,
 		Auth:    true, Body: true,
-		Serve: s.serveSSE,
+		Serve: func(rq *httpkit.Request) error { return serve(s, rq) },
 	})), s
 }
 
