@@ -282,8 +282,8 @@ func (s *Server) execute(ctx context.Context, c *Call) *Outcome {
 		return o.forbidden(err)
 	}
 	if t.RateLimit.N > 0 && !c.ValidateOnly {
-		if ok, wait := s.limiter.allow(t.Name, s.CallerKey(ctx), t.RateLimit); !ok {
-			return o.rateLimited(t, wait)
+		if out := s.takeRate(ctx, o, t); out != nil {
+			return out
 		}
 	}
 	args := c.Arguments
@@ -352,6 +352,38 @@ func (o *Outcome) rateLimited(t *Tool, wait time.Duration) *Outcome {
 	te := rateLimitedError(t, wait)
 	o.Status, o.Err, o.Result = StatusRateLimited, te, ErrorResult(te.Message)
 	return o
+}
+
+// takeRate takes a call from t's rate limit for the caller: from the
+// store's buckets when it holds them for a fleet (history.RateLimiter),
+// else from this process's. It returns the outcome of a call that may not
+// go ahead, nil for one that may. A store that cannot be asked refuses
+// the call as a history that cannot record it does (503, retry), unless
+// Options.HistoryBestEffort, which falls back to this process's buckets.
+//
+//go:noinline
+func (s *Server) takeRate(ctx context.Context, o *Outcome, t *Tool) *Outcome {
+	caller := s.CallerKey(ctx)
+	if rl, ok := s.history.(history.RateLimiter); ok {
+		ok, wait, err := rl.Take(ctx, t.Name+"/"+caller, t.RateLimit.N, t.RateLimit.Per, s.limiter.clock())
+		switch {
+		case err == nil && ok:
+			return nil
+		case err == nil:
+			return o.rateLimited(t, wait)
+		}
+		s.storeError("rate limit")
+		s.log.ErrorContext(ctx, "rate limit not checked: the history store failed", "tool", t.Name, "err", err)
+		if !s.opts.HistoryBestEffort {
+			te := &ToolError{Message: fmt.Sprintf("The rate limit of tool %s could not be checked; retry.", t.Name), CanRetry: true, RetryAfter: time.Second}
+			o.Status, o.Err, o.Result = StatusUnrecorded, te, ErrorResult(te.Message)
+			return o
+		}
+	}
+	if ok, wait := s.limiter.allow(t.Name, caller, t.RateLimit); !ok {
+		return o.rateLimited(t, wait)
+	}
+	return nil
 }
 
 //go:noinline

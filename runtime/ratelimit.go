@@ -11,8 +11,10 @@ import (
 
 // Rate is a tool's rate limit: at most N calls per Per, per caller (the
 // principal's subject, else the client's address). The zero Rate is no
-// limit. Limits are kept per process: replicas behind a load balancer
-// each allow the rate.
+// limit. Limits are kept per process, unless the history store holds
+// them for every process that shares it (history.RateLimiter: the
+// PostgreSQL store does), so that replicas behind a load balancer allow
+// the rate together.
 type Rate struct {
 	N   int
 	Per time.Duration

@@ -198,6 +198,13 @@ var migrations = []string{
 		response_metadata text NOT NULL,
 		created_at        timestamptz NOT NULL
 	);`,
+	// 5: the rate limits a fleet shares (ratelimit.go): a bucket's
+	// theoretical arrival time (GCRA), in microseconds since 1970, by
+	// tool and caller.
+	`CREATE TABLE toolgen_rate_limits (
+		key text PRIMARY KEY,
+		tat bigint NOT NULL
+	);`,
 }
 
 // migrate brings the schema to len(steps) in one transaction, under an
@@ -480,7 +487,7 @@ func (s *Store) retainErr(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", t.table, err)
 		}
 	}
-	return nil
+	return s.retainRates(ctx)
 }
 
 func (s *Store) retainTable(ctx context.Context, table, key string) error {
