@@ -224,7 +224,13 @@ func TestReplicasBehindHAProxy(t *testing.T) {
 	bin := buildServer(t)
 	// A call timeout bounds each record's deadline: the killed replica's
 	// pending records read "interrupted" within seconds.
-	args := []string{"-history", dsn, "-stateless", "-call-timeout", "1s"}
+	// One state key for the fleet: -stateless on a shared store refuses
+	// to start without one.
+	keyFile := filepath.Join(t.TempDir(), "state.key")
+	if err := os.WriteFile(keyFile, []byte("a key the replicas share, 32 bytes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-history", dsn, "-stateless", "-call-timeout", "1s", "-state-key-file", keyFile}
 	a, killA := startServer(t, bin, args...)
 	b, _ := startServer(t, bin, args...)
 
@@ -405,4 +411,27 @@ backend replicas
 			}
 		}
 	}
+}
+
+// On PostgreSQL, which replicas share, -stateless (replicas without
+// sticky routing) does not start without a state key they share, and
+// says how to give one; with one it serves.
+func TestStatelessFleetNeedsStateKey(t *testing.T) {
+	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
+		}
+		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
+	}
+	dsn = freshSchema(t, dsn)
+	bin := buildServer(t)
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-history", dsn, "-stateless")
+	cmd.Env = append(os.Environ(), "TOOLGEN_STATE_KEY=")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "-state-key-file or $TOOLGEN_STATE_KEY") {
+		t.Fatalf("-stateless on PostgreSQL without a key: %v\n%s", err, out)
+	}
+	t.Setenv("TOOLGEN_STATE_KEY", "the fleet's key, long enough")
+	startServer(t, bin, "-history", dsn, "-stateless") // fails the test unless it serves
 }

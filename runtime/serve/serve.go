@@ -16,6 +16,8 @@
 //	-history DSN      where to record invocations: memory, a SQLite file
 //	                  (PATH or sqlite:PATH), or a postgres:// URL
 //	-history-max-rows N, -history-max-age D   retention of the records
+//	-state-key-file F the key that seals MCP's input-required state
+//	                  (default: $TOOLGEN_STATE_KEY); replicas share one
 //
 // By default a program that imports runtime/history/sqlite records into
 // a SQLite file in the user's cache directory (printed at start); any
@@ -92,6 +94,7 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	historyDSN := fs.String("history", "", "where to record invocations: memory, a SQLite file (PATH or sqlite:PATH), or a postgres:// URL (default: a SQLite file in the cache directory when the program imports runtime/history/sqlite, else memory)")
 	maxRows := fs.Int("history-max-rows", 0, "keep at most this many invocation records (0: no bound but the store's)")
 	maxAge := fs.Duration("history-max-age", 0, "delete invocation records older than this (0: keep them)")
+	stateKeyFile := fs.String("state-key-file", "", "read the key that seals MCP's input-required state from this file, the same on every replica (default: $"+EnvStateKey+")")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -131,6 +134,10 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 			}()
 		}
 	}
+	key, err := stateKey(*stateKeyFile, os.Getenv(EnvStateKey))
+	if err != nil {
+		return err
+	}
 	var historyNote string
 	if *historyDSN != "" || o.History == nil {
 		dsn := *historyDSN
@@ -152,6 +159,18 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	}
 	if *stateless {
 		so.MCP.Stateless = true
+	}
+	if so.MCP.StateKey == nil {
+		so.MCP.StateKey = key
+	}
+	if so.MCP.StateKey == nil && shared(o.History) {
+		// A fleet: an input-required round may be retried on another
+		// replica, which must open the state this one sealed.
+		const msg = "the history store is shared by replicas, but MCP's input-required state is sealed with a key of this process alone: give every replica the same key with -state-key-file or $" + EnvStateKey
+		if *stateless {
+			return errors.New(msg + " (-stateless serves replicas without sticky routing)")
+		}
+		o.Logger.Warn(msg)
 	}
 	if *stdio {
 		// Standard output is the protocol's: the logger writes to
@@ -348,4 +367,38 @@ func setups() []Setup {
 	setupMu.Lock()
 	defer setupMu.Unlock()
 	return slices.Clone(setupFns)
+}
+
+// EnvStateKey is the environment variable that gives the key that seals
+// MCP's input-required state (mcp.Options.StateKey) when -state-key-file
+// does not: the same on every replica of a fleet, at least 16 bytes (say
+// 32 random bytes in base64). Leading and trailing white space is not
+// part of it.
+const EnvStateKey = "TOOLGEN_STATE_KEY"
+
+// stateKey is the key from file, else from env; nil for none.
+func stateKey(file, env string) ([]byte, error) {
+	from, key := "$"+EnvStateKey, []byte(env)
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("-state-key-file: %w", err)
+		}
+		from, key = "-state-key-file "+file, b
+	}
+	key = []byte(strings.TrimSpace(string(key)))
+	switch {
+	case len(key) == 0 && file == "":
+		return nil, nil
+	case len(key) < 16:
+		return nil, fmt.Errorf("%s: the state key is %d bytes, want at least 16 (for example: openssl rand -base64 32)", from, len(key))
+	}
+	return key, nil
+}
+
+// shared reports whether a history store is one replicas share (the
+// PostgreSQL store).
+func shared(st history.Store) bool {
+	n, ok := st.(fmt.Stringer)
+	return ok && n.String() == "postgres"
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -378,5 +380,33 @@ func TestRunHistory(t *testing.T) {
 	err := run(context.Background(), []string{"-history", "postgres://localhost/x"}, tools(), quiet, nil, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "import github.com/toolgen-go/toolgen/runtime/history/postgres") {
 		t.Errorf("postgres without its package: %v", err)
+	}
+}
+
+// The key that seals MCP's input-required state comes from
+// -state-key-file, else $TOOLGEN_STATE_KEY, trimmed; a short one is
+// refused with what to do.
+func TestStateKey(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(file, []byte("  from the file, long enough\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file, env, want, err string
+	}{
+		{"", "", "", ""},
+		{"", "from the environment, long enough", "from the environment, long enough", ""},
+		{file, "from the environment, long enough", "from the file, long enough", ""},
+		{"", "short", "", "$TOOLGEN_STATE_KEY: the state key is 5 bytes, want at least 16"},
+		{file + ".missing", "", "", "-state-key-file"},
+	} {
+		key, err := stateKey(c.file, c.env)
+		if string(key) != c.want || (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("stateKey(%q, %q) = %q, %v; want %q, %q", c.file, c.env, key, err, c.want, c.err)
+		}
+	}
+	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-state-key-file", file + ".missing"}, tools(), quiet, nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-state-key-file") {
+		t.Errorf("a missing key file: %v", err)
 	}
 }
