@@ -182,6 +182,7 @@ func newServer(core *runtime.Server, opts *Options) *server {
 		s.addRegistry()
 	}
 	core.AddNotifier(s)
+	s.listenTasks()
 	return s
 }
 

@@ -534,3 +534,68 @@ func houseWith(s *runtime.Server, o *mcp.Options) http.Handler {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestMCPTaskSteeredFromAnotherReplica: on PostgreSQL, tasks/cancel and
+// tasks/update sent to a replica that does not run the task reach the one
+// that does (through the store's LISTEN/NOTIFY): the handler's ctx ends,
+// the answer gets to the tool. The waits are for conditions, with a
+// generous ceiling.
+func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
+	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test under .ci/postgres")
+		}
+		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	dsn += sep + "search_path=steer_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	g := newGate()
+	tools := runtime.ToolList{g.tool("slow", runtime.TaskOptional), elicitTool()}
+	replica := func() *taskClient {
+		st, err := postgres.Open(context.Background(), dsn, history.Retention{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		hs := httptest.NewServer(house(runtime.NewServer(tools, &runtime.Options{History: st, Logger: discardLogger()})))
+		t.Cleanup(hs.Close)
+		return &taskClient{t: t, url: hs.URL}
+	}
+	a, b := replica(), replica()
+
+	id := a.create("slow", nil)
+	<-g.started
+	if res, e := b.rpc("tasks/cancel", map[string]any{"taskId": id}); e != nil || res["resultType"] != "complete" {
+		t.Fatalf("tasks/cancel through b: %v %v", res, e)
+	}
+	select {
+	case cause := <-g.ended:
+		var te *runtime.ToolError
+		if !errors.As(cause, &te) {
+			t.Errorf("the handler's ctx ended with %v, want the task's cancellation", cause)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a cancel sent through b did not reach the handler on a")
+	}
+	b.await(id, "cancelled", taskStatus("cancelled"))
+
+	id = a.create("ask", nil)
+	waiting := a.await(id, "input_required", taskStatus("input_required"))
+	var key string
+	for k := range waiting["inputRequests"].(map[string]any) {
+		key = k
+	}
+	if _, e := b.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": map[string]any{"colour": "teal"}},
+	}}); e != nil {
+		t.Fatalf("tasks/update through b: %v", e)
+	}
+	done := b.await(id, "completed", taskStatus("completed"))
+	if got := taskText(t, done); got != "colour accept teal" {
+		t.Errorf("result %q", got)
+	}
+}

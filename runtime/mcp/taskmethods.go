@@ -107,26 +107,90 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 	switch method {
 	case "tasks/get":
 		reply(http.StatusOK, st, nil)
-	case "tasks/update":
-		if run := s.tasks.get(id); run != nil {
-			run.update(p.InputResponses)
-		}
-		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
-	case "tasks/cancel":
-		if run := s.tasks.get(id); run != nil {
-			run.mu.Lock()
-			live := run.final == nil
-			if live {
-				run.cancelled = true
-			}
-			run.mu.Unlock()
-			if live {
-				run.cancel(&runtime.ToolError{Message: msgTaskCancelled})
-			}
+	case "tasks/update", "tasks/cancel":
+		msg := taskMessage{Op: strings.TrimPrefix(method, "tasks/"), ID: id, Responses: p.InputResponses}
+		if err := s.steerTask(rq.Ctx, msg); err != nil {
+			s.log.ErrorContext(rq.Ctx, "a task's message could not reach the replica running it", "task", id, "op", msg.Op, "err", err)
+			reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal})
+			return true
 		}
 		reply(http.StatusOK, map[string]any{"resultType": "complete"}, nil)
 	}
 	return true
+}
+
+// taskMessage is a tasks/update or tasks/cancel for one task, as one
+// replica hands it to the one running the task (over the store's bus).
+type taskMessage struct {
+	Op        string                     `json:"op"` // "update" or "cancel"
+	ID        string                     `json:"id"`
+	Responses map[string]json.RawMessage `json:"responses,omitempty"`
+}
+
+// tasksChannel is the bus channel of taskMessages.
+const tasksChannel = "toolgen_tasks"
+
+// steerTask applies msg to the task when this server runs it; else, on a
+// store that is a bus (PostgreSQL), sends it to every replica, one of
+// which runs it. A task no one runs (done, expired, its process gone)
+// takes nothing, as the protocol allows.
+func (s *server) steerTask(ctx context.Context, msg taskMessage) error {
+	if s.applyTask(msg) {
+		return nil
+	}
+	bus, ok := s.core.History().(history.Bus)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	return bus.Publish(ctx, tasksChannel, string(b))
+}
+
+// applyTask applies msg to a task this server runs, and reports whether
+// it runs it.
+func (s *server) applyTask(msg taskMessage) bool {
+	run := s.tasks.get(msg.ID)
+	if run == nil {
+		return false
+	}
+	switch msg.Op {
+	case "update":
+		run.update(msg.Responses)
+	case "cancel":
+		run.mu.Lock()
+		live := run.final == nil
+		if live {
+			run.cancelled = true
+		}
+		run.mu.Unlock()
+		if live {
+			run.cancel(&runtime.ToolError{Message: msgTaskCancelled})
+		}
+	}
+	return true
+}
+
+// listenTasks, on a store that is a bus, applies the taskMessages other
+// replicas send to the tasks this server runs.
+func (s *server) listenTasks() {
+	bus, ok := s.core.History().(history.Bus)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := bus.Listen(ctx, tasksChannel, func(payload string) {
+		var msg taskMessage
+		if json.Unmarshal([]byte(payload), &msg) == nil {
+			s.applyTask(msg)
+		}
+	})
+	if err != nil {
+		s.log.Error("tasks/update and tasks/cancel will not reach this replica from others: the store's bus failed", "err", err)
+	}
 }
 
 // codeHeaderMismatch is SEP-2243's error for a routing header that does not

@@ -67,6 +67,7 @@ type Store struct {
 	cancel context.CancelFunc // cancels a retention pass under way at Close
 	wg     sync.WaitGroup
 	once   sync.Once
+	bus    bus // LISTEN/NOTIFY (bus.go)
 }
 
 var _ history.Store = (*Store)(nil)
