@@ -201,8 +201,10 @@ var migrations = []string{
 	);`,
 	// 5: the rate limits a fleet shares (ratelimit.go): a bucket's
 	// theoretical arrival time (GCRA), in microseconds since 1970, by
-	// tool and caller.
-	`CREATE TABLE toolgen_rate_limits (
+	// tool and caller. Unlogged: no write-ahead log, so no flush to disk
+	// per call (a crash empties it, which only gives every caller a full
+	// bucket).
+	`CREATE UNLOGGED TABLE toolgen_rate_limits (
 		key text PRIMARY KEY,
 		tat bigint NOT NULL
 	);`,

@@ -119,3 +119,16 @@ func TestRateLimitAcrossReplicas(t *testing.T) {
 		t.Errorf("with its store unreachable: %v %v (ran %d), want a refusal to retry", out.Status, out.Err, runs.Load())
 	}
 }
+
+// BenchmarkTake is what a rate-limited call pays for its limit on
+// PostgreSQL: one statement, one round trip.
+func BenchmarkTake(b *testing.B) {
+	s := openIn(b, newSchema(b), history.Retention{})
+	defer s.Close()
+	now := time.Now()
+	for b.Loop() {
+		if _, _, err := s.Take(b.Context(), "bench", 1_000_000_000, time.Hour, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

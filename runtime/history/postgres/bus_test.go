@@ -1,0 +1,81 @@
+package postgres
+
+import (
+	"testing"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/history"
+)
+
+// A payload published through one store reaches the listeners of
+// another on the same database, each channel its own; a stopped listener
+// hears nothing more.
+func TestBus(t *testing.T) {
+	schema := newSchema(t)
+	a := openIn(t, schema, history.Retention{})
+	defer a.Close()
+	b := openIn(t, schema, history.Retention{})
+	defer b.Close()
+	got := make(chan string, 8)
+	stop, err := b.Listen(t.Context(), "toolgen_test_one", func(p string) { got <- "one " + p })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Listen(t.Context(), "toolgen_test_two", func(p string) { got <- "two " + p }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ channel, payload, want string }{
+		{"toolgen_test_one", "hello", "one hello"},
+		{"toolgen_test_two", "there", "two there"},
+	} {
+		if err := a.Publish(t.Context(), c.channel, c.payload); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case p := <-got:
+			if p != c.want {
+				t.Errorf("heard %q, want %q", p, c.want)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%q never arrived", c.want)
+		}
+	}
+	stop()
+	if err := a.Publish(t.Context(), "toolgen_test_one", "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Publish(t.Context(), "toolgen_test_two", "last"); err != nil {
+		t.Fatal(err)
+	}
+	// Notifications arrive in the order they were sent: once "last" is
+	// heard, "gone" would have been.
+	select {
+	case p := <-got:
+		if p != "two last" {
+			t.Errorf("heard %q after stop, want only %q", p, "two last")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the last payload never arrived")
+	}
+}
+
+// BenchmarkBusRoundTrip is the latency from a Publish on one replica to
+// the listener on another: what a tasks/cancel sent to the wrong replica
+// adds before the handler's ctx ends.
+func BenchmarkBusRoundTrip(b *testing.B) {
+	schema := newSchema(b)
+	pub := openIn(b, schema, history.Retention{})
+	defer pub.Close()
+	sub := openIn(b, schema, history.Retention{})
+	defer sub.Close()
+	got := make(chan struct{}, 1)
+	if _, err := sub.Listen(b.Context(), "toolgen_bench", func(string) { got <- struct{}{} }); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := pub.Publish(b.Context(), "toolgen_bench", "x"); err != nil {
+			b.Fatal(err)
+		}
+		<-got
+	}
+}
