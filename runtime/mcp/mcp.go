@@ -112,8 +112,10 @@ type server struct {
 	registerOnce sync.Once
 	// sealer seals and opens the requestState of input-required results.
 	sealer *stateSealer
-	// tasks are the MCP tasks this server runs (mcptasks.go).
-	tasks taskTable
+	// tasks are the MCP tasks this server runs (mcptasks.go); remote,
+	// the questions of those other replicas run (taskmethods.go).
+	tasks  taskTable
+	remote remoteQuestions
 	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
 	fast fastState
 	// impl is the server's identity, as the SDK's server was given it

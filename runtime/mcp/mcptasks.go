@@ -216,6 +216,7 @@ func (r *taskRun) ask(ctx context.Context, caps *sdk.ClientCapabilities, request
 	}
 	r.touch()
 	r.mu.Unlock()
+	r.srv.tellQuestion(r)
 	defer func() {
 		r.mu.Lock()
 		for _, w := range wire {
@@ -224,6 +225,7 @@ func (r *taskRun) ask(ctx context.Context, caps *sdk.ClientCapabilities, request
 		}
 		r.touch()
 		r.mu.Unlock()
+		r.srv.tellQuestion(r)
 	}()
 	for {
 		r.mu.Lock()

@@ -538,7 +538,8 @@ func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // TestMCPTaskSteeredFromAnotherReplica: on PostgreSQL, tasks/cancel and
 // tasks/update sent to a replica that does not run the task reach the one
 // that does (through the store's LISTEN/NOTIFY): the handler's ctx ends,
-// the answer gets to the tool. The waits are for conditions, with a
+// the answer gets to the tool; and a task waiting for input reads
+// input_required, with its question, on every replica. The waits are for conditions, with a
 // generous ceiling.
 func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
 	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
@@ -588,6 +589,11 @@ func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
 	var key string
 	for k := range waiting["inputRequests"].(map[string]any) {
 		key = k
+	}
+	// b reads the question too: a told every replica.
+	fromB := b.await(id, "input_required", taskStatus("input_required"))
+	if q, _ := fromB["inputRequests"].(map[string]any); q[key] == nil {
+		t.Fatalf("replica b reads the task waiting for input without its question: %v", fromB)
 	}
 	if _, e := b.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
 		key: map[string]any{"action": "accept", "content": map[string]any{"colour": "teal"}},

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -120,11 +121,82 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 }
 
 // taskMessage is a tasks/update or tasks/cancel for one task, as one
-// replica hands it to the one running the task (over the store's bus).
+// replica hands it to the one running the task (over the store's bus);
+// or the task's questions, as the replica running it tells the others.
 type taskMessage struct {
-	Op        string                     `json:"op"` // "update" or "cancel"
+	Op        string                     `json:"op"` // "update", "cancel" or "question"
 	ID        string                     `json:"id"`
 	Responses map[string]json.RawMessage `json:"responses,omitempty"`
+	// Question is the task's pending input requests (an
+	// sdk.InputRequestMap), absent when it has none.
+	Question json.RawMessage `json:"question,omitempty"`
+}
+
+// remoteQuestions are the questions of tasks other replicas run, as they
+// told them, until the task's TTL.
+type remoteQuestions struct {
+	mu sync.Mutex
+	m  map[string]remoteQuestion
+}
+
+type remoteQuestion struct {
+	q     json.RawMessage
+	until time.Time
+}
+
+func (rq *remoteQuestions) set(id string, q json.RawMessage, ttl time.Duration) {
+	rq.mu.Lock()
+	defer rq.mu.Unlock()
+	now := time.Now()
+	for k, v := range rq.m {
+		if now.After(v.until) {
+			delete(rq.m, k)
+		}
+	}
+	if len(q) == 0 || string(q) == "null" || string(q) == "{}" {
+		delete(rq.m, id)
+		return
+	}
+	if rq.m == nil {
+		rq.m = map[string]remoteQuestion{}
+	}
+	rq.m[id] = remoteQuestion{q, now.Add(ttl)}
+}
+
+func (rq *remoteQuestions) question(id string) json.RawMessage {
+	rq.mu.Lock()
+	defer rq.mu.Unlock()
+	if v, ok := rq.m[id]; ok && time.Now().Before(v.until) {
+		return v.q
+	}
+	return nil
+}
+
+// tellQuestion tells the other replicas, on a store that is a bus, what
+// a task this server runs now asks (nothing, once answered).
+func (s *server) tellQuestion(r *taskRun) {
+	bus, ok := s.core.History().(history.Bus)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	msg := taskMessage{Op: "question", ID: r.id}
+	if len(r.pending) > 0 {
+		msg.Question, _ = json.Marshal(r.pending)
+	}
+	r.mu.Unlock()
+	if msg.ID == "" {
+		return
+	}
+	b, err := json.Marshal(msg)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err = bus.Publish(ctx, tasksChannel, string(b))
+	}
+	if err != nil {
+		s.log.Warn("a task's question could not be told to the other replicas", "task", r.id, "err", err)
+	}
 }
 
 // tasksChannel is the bus channel of taskMessages.
@@ -154,6 +226,9 @@ func (s *server) steerTask(ctx context.Context, msg taskMessage) error {
 func (s *server) applyTask(msg taskMessage) bool {
 	run := s.tasks.get(msg.ID)
 	if run == nil {
+		if msg.Op == "question" {
+			s.remote.set(msg.ID, msg.Question, s.taskTTL())
+		}
 		return false
 	}
 	switch msg.Op {
@@ -205,9 +280,11 @@ var errTaskNotFound = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "
 type taskGetResult struct {
 	ResultType string `json:"resultType"`
 	taskWire
-	Result        any                 `json:"result,omitempty"`
-	Error         json.RawMessage     `json:"error,omitempty"`
-	InputRequests sdk.InputRequestMap `json:"inputRequests,omitempty"`
+	Result any             `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+	// InputRequests is an sdk.InputRequestMap, or the JSON of one as the
+	// replica running the task sent it.
+	InputRequests any `json:"inputRequests,omitempty"`
 }
 
 // taskLookup finds a task of caller's: from this process when it runs it,
@@ -231,7 +308,12 @@ func (s *server) taskLookup(ctx context.Context, id, caller string) (*taskGetRes
 	if run := s.tasks.get(id); run != nil {
 		return run.state(), nil
 	}
-	return s.recordTask(ctx, history.Effective(rec, time.Now())), nil
+	out := s.recordTask(ctx, history.Effective(rec, time.Now()))
+	if q := s.remote.question(id); q != nil && out.Status == "working" {
+		// Another replica runs it, and told every replica its question.
+		out.Status, out.InputRequests = "input_required", q
+	}
+	return out, nil
 }
 
 // state is a live task's tasks/get answer.
