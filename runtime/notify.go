@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // Notifier is told of changes to what a server offers, to pass on to the
@@ -18,12 +19,19 @@ type Notifier interface {
 	ResourceUpdated(ctx context.Context, uri string) error
 }
 
-// AddNotifier adds n to those the server tells of its changes, for as
-// long as the server lives.
-func (s *Server) AddNotifier(n Notifier) {
+// AddNotifier adds n to those the server tells of its changes, until
+// remove is called (a surface whose clients are gone: runtime/mcp's
+// ServeIO when its input ends).
+func (s *Server) AddNotifier(n Notifier) (remove func()) {
 	s.notifyMu.Lock()
 	defer s.notifyMu.Unlock()
 	s.notifiers = append(s.notifiers, n)
+	return func() {
+		s.notifyMu.Lock()
+		defer s.notifyMu.Unlock()
+		// A new slice: notifyAll's callers range over the old one.
+		s.notifiers = slices.DeleteFunc(slices.Clone(s.notifiers), func(m Notifier) bool { return m == n })
+	}
 }
 
 func (s *Server) notifyAll() []Notifier {

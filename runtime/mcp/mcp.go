@@ -121,6 +121,9 @@ type server struct {
 	// impl is the server's identity, as the SDK's server was given it
 	// (the fast path's results carry it too).
 	impl *sdk.Implementation
+	// release takes the server off the core's notifiers and the store's
+	// bus: for a server whose clients are gone (ServeIO's, Connect's).
+	release func()
 }
 
 // newServer builds the MCP side of core. Each constructor of this package
@@ -183,8 +186,12 @@ func newServer(core *runtime.Server, opts *Options) *server {
 	if !o.DisableRegistry {
 		s.addRegistry()
 	}
-	core.AddNotifier(s)
-	s.listenTasks()
+	removeNotifier := core.AddNotifier(s)
+	stopListening := s.listenTasks()
+	s.release = func() {
+		removeNotifier()
+		stopListening()
+	}
 	return s
 }
 
@@ -204,7 +211,17 @@ func (s *server) sdk() *sdk.Server {
 // ends when the client closes it. ServeStdio is Connect over standard
 // input and output, waited for.
 func Connect(ctx context.Context, srv *runtime.Server, opts *Options, t sdk.Transport) (*sdk.ServerSession, error) {
-	return newServer(srv, opts).sdk().Connect(ctx, t, nil)
+	s := newServer(srv, opts)
+	ss, err := s.sdk().Connect(ctx, t, nil)
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	go func() {
+		_ = ss.Wait()
+		s.release()
+	}()
+	return ss, nil
 }
 
 // owner is whom a session or a requestState opened in ctx belongs to: its

@@ -191,7 +191,7 @@ func (s *server) noticeToolChanges(ss *sdk.ServerSession, tools []runtime.Tool) 
 	if !seen {
 		goruntime.AddCleanup(ss, func(k weak.Pointer[sdk.ServerSession]) { s.listed.Delete(k) }, key)
 	} else if old.(uint64) != sum {
-		s.ToolsChanged()
+		s.core.NotifyToolsChanged() // every handler's sessions, /sse's too
 	}
 }
 

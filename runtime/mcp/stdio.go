@@ -32,6 +32,7 @@ func ServeStdio(ctx context.Context, srv *runtime.Server, opts *Options) error {
 // message a line, until in ends or ctx is done.
 func ServeIO(ctx context.Context, srv *runtime.Server, opts *Options, in io.Reader, out io.Writer) error {
 	s := newServer(srv, opts)
+	defer s.release()
 	w := &lineWriter{w: out}
 	pr, pw := io.Pipe()
 	go func() {
@@ -46,29 +47,35 @@ func ServeIO(ctx context.Context, srv *runtime.Server, opts *Options, in io.Read
 }
 
 // checkLines hands the SDK each line of in that is a JSON-RPC message (or
-// batch), and answers any other line itself on w. A line is bounded by
-// the server's body limit.
+// batch), and answers any other line itself on w: a parse error, or
+// invalid params for a request (a notification with bad params is
+// dropped, as it may not be answered). A line is bounded by the server's
+// body limit, its newline not counted.
 func (s *server) checkLines(in io.Reader, sdkIn io.Writer, w *lineWriter) error {
 	r := bufio.NewReader(in)
 	limit := s.opts.MaxBodyBytes
 	for {
-		line, err := readLine(r, limit)
-		if errors.Is(err, errLineTooLong) {
+		line, tooLong, err := readLine(r, limit)
+		switch {
+		case tooLong:
 			w.refuse(&httpkit.Error{Code: jsonrpc.CodeParseError, Msg: "Parse error: the line is longer than the limit."}, s)
-		} else if len(bytes.TrimSpace(line)) > 0 {
-			var refusal error
-			if info, e := inspectRPC(line); e != nil {
-				refusal = e
-			} else if e := info.paramsError(0); e != nil {
-				refusal = e
+		case len(bytes.TrimSpace(line)) > 0:
+			info, e := inspectRPC(line)
+			if e == nil {
+				if pe := info.paramsError(0); pe != nil {
+					if len(info.badID) > 0 {
+						w.refuse(pe, s)
+					}
+					break
+				}
+				if _, werr := sdkIn.Write(append(line, '\n')); werr != nil {
+					return werr
+				}
+				break
 			}
-			if refusal != nil {
-				w.refuse(refusal, s)
-			} else if _, werr := sdkIn.Write(append(line, '\n')); werr != nil {
-				return werr
-			}
+			w.refuse(e, s)
 		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
+		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
@@ -77,27 +84,22 @@ func (s *server) checkLines(in io.Reader, sdkIn io.Writer, w *lineWriter) error 
 	}
 }
 
-var errLineTooLong = errors.New("line too long")
-
-// readLine reads one line of r without its newline; past limit bytes (a
-// positive limit) it drops the rest of the line and reports
-// errLineTooLong.
-func readLine(r *bufio.Reader, limit int64) ([]byte, error) {
-	var line []byte
+// readLine reads one line of r without its newline. Past limit bytes (a
+// positive limit) it drops the rest of the line and reports tooLong.
+func readLine(r *bufio.Reader, limit int64) (line []byte, tooLong bool, err error) {
 	for {
-		chunk, err := r.ReadSlice('\n')
+		var chunk []byte
+		chunk, err = r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if limit > 0 && int64(len(line)) > limit {
+		content := bytes.TrimRight(line, "\r\n")
+		if limit > 0 && int64(len(content)) > limit {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
-			if err == nil {
-				err = errLineTooLong
-			}
-			return line[:0], err
+			return nil, true, err
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			return bytes.TrimRight(line, "\r\n"), err
+			return content, false, err
 		}
 	}
 }

@@ -33,6 +33,11 @@ func TestStdioRefusesBadLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":2,"method":"ping"`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is not valid JSON."}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("y", 1000) + `"}}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the line is longer than the limit."}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"ping"}`, `{"jsonrpc":"2.0","id":4,"result":{}}`},
+		// A notification with bad params is dropped (it may not be
+		// answered): the next answer is the ping's.
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}` + "\n" + `{"jsonrpc":"2.0","id":5,"method":"ping"}`, `{"jsonrpc":"2.0","id":5,"result":{}}`},
+		// A request with bad params is answered, with its id.
+		{`{"jsonrpc":"2.0","id":6,"method":"ping","params":[1]}`, `{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid params: params must be an object."}}`},
 	} {
 		if _, err := io.WriteString(inW, c.line+"\n"); err != nil {
 			t.Fatal(err)

@@ -110,7 +110,10 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 		reply(http.StatusOK, st, nil)
 	case "tasks/update", "tasks/cancel":
 		msg := taskMessage{Op: strings.TrimPrefix(method, "tasks/"), ID: id, Responses: p.InputResponses}
-		if err := s.steerTask(rq.Ctx, msg); err != nil {
+		if err := s.steerTask(rq.Ctx, msg); errors.Is(err, history.ErrPayloadTooLarge) {
+			reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("This %s is too large to reach the replica running the task (more than %d bytes): send it to that replica.", method, history.MaxBusPayload)})
+			return true
+		} else if err != nil {
 			s.log.ErrorContext(rq.Ctx, "a task's message could not reach the replica running it", "task", id, "op", msg.Op, "err", err)
 			reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal})
 			return true
@@ -249,23 +252,30 @@ func (s *server) applyTask(msg taskMessage) bool {
 }
 
 // listenTasks, on a store that is a bus, applies the taskMessages other
-// replicas send to the tasks this server runs.
-func (s *server) listenTasks() {
+// replicas send to the tasks this server runs, until the returned stop.
+// It waits a little for the store to listen, so that a task started just
+// after can be steered; past that it goes on, and the store listens
+// once it can.
+func (s *server) listenTasks() (stop func()) {
 	bus, ok := s.core.History().(history.Bus)
 	if !ok {
-		return
+		return func() {}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := bus.Listen(ctx, tasksChannel, func(payload string) {
+	stop, err := bus.Listen(ctx, tasksChannel, func(payload string) {
 		var msg taskMessage
 		if json.Unmarshal([]byte(payload), &msg) == nil {
 			s.applyTask(msg)
 		}
 	})
 	if err != nil {
-		s.log.Error("tasks/update and tasks/cancel will not reach this replica from others: the store's bus failed", "err", err)
+		s.log.Warn("tasks/update and tasks/cancel from other replicas reach this one once the store listens", "err", err)
 	}
+	if stop == nil {
+		stop = func() {}
+	}
+	return stop
 }
 
 // codeHeaderMismatch is SEP-2243's error for a routing header that does not

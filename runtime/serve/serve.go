@@ -167,7 +167,7 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 		// A fleet: an input-required round may be retried on another
 		// replica, which must open the state this one sealed.
 		const msg = "the history store is shared by replicas, but MCP's input-required state is sealed with a key of this process alone: give every replica the same key with -state-key-file or $" + EnvStateKey
-		if *stateless {
+		if so.MCP.Stateless {
 			return errors.New(msg + " (-stateless serves replicas without sticky routing)")
 		}
 		o.Logger.Warn(msg)
@@ -396,9 +396,9 @@ func stateKey(file, env string) ([]byte, error) {
 	return key, nil
 }
 
-// shared reports whether a history store is one replicas share (the
-// PostgreSQL store).
+// shared reports whether a history store is one replicas share: one
+// through which they signal each other (the PostgreSQL store).
 func shared(st history.Store) bool {
-	n, ok := st.(fmt.Stringer)
-	return ok && n.String() == "postgres"
+	_, ok := st.(history.Bus)
+	return ok
 }

@@ -30,8 +30,12 @@ type bus struct {
 	started    bool
 }
 
-// Publish sends payload on channel with pg_notify.
+// Publish sends payload on channel with pg_notify; one of more than
+// history.MaxBusPayload bytes is refused with history.ErrPayloadTooLarge.
 func (s *Store) Publish(ctx context.Context, channel, payload string) error {
+	if len(payload) > history.MaxBusPayload {
+		return history.ErrPayloadTooLarge
+	}
 	if _, err := s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, payload); err != nil {
 		return fmt.Errorf("history/postgres: notify: %w", err)
 	}
@@ -72,8 +76,8 @@ func (s *Store) Listen(ctx context.Context, channel string, f func(string)) (fun
 	case <-subscribed:
 		return stop, nil
 	case <-ctx.Done():
-		stop()
-		return nil, ctx.Err()
+		// Still registered: the loop listens once it can connect.
+		return stop, fmt.Errorf("history/postgres: not listening yet: %w", ctx.Err())
 	}
 }
 
@@ -113,32 +117,46 @@ func (s *Store) listenOnce(ctx context.Context) error {
 	defer conn.Close(context.Background())
 	b := &s.bus
 	listened := map[string]bool{}
-	subscribe := func() error {
-		b.mu.Lock()
-		channels := []string{wakeChannel}
-		for ch := range b.handlers {
-			channels = append(channels, ch)
+	listenTo := func(ch string) error {
+		if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
 		}
-		b.mu.Unlock()
-		for _, ch := range channels {
-			if listened[ch] {
-				continue
+		listened[ch] = true
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if c := b.subscribed[ch]; c != nil {
+			select {
+			case <-c:
+			default:
+				close(c)
 			}
-			if _, err := conn.Exec(ctx, `LISTEN `+pgx.Identifier{ch}.Sanitize()); err != nil {
-				return err
-			}
-			listened[ch] = true
-			b.mu.Lock()
-			if c := b.subscribed[ch]; c != nil {
-				select {
-				case <-c:
-				default:
-					close(c)
-				}
-			}
-			b.mu.Unlock()
 		}
 		return nil
+	}
+	// subscribe LISTENs to the wake channel first, then to every channel
+	// with a handler, and looks again until none is new: a Listen that
+	// registers before the wake channel is listened to is found so.
+	subscribe := func() error {
+		for {
+			b.mu.Lock()
+			channels := []string{wakeChannel}
+			for ch := range b.handlers {
+				channels = append(channels, ch)
+			}
+			b.mu.Unlock()
+			fresh := false
+			for _, ch := range channels {
+				if !listened[ch] {
+					fresh = true
+					if err := listenTo(ch); err != nil {
+						return err
+					}
+				}
+			}
+			if !fresh {
+				return nil
+			}
+		}
 	}
 	if err := subscribe(); err != nil {
 		return err

@@ -102,6 +102,14 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, r history.Retention) (
 	rctx, cancel := context.WithCancel(context.Background())
 	s := &Store{pool: pool, ret: r, stop: make(chan struct{}), cancel: cancel}
 	s.wg.Go(func() { r.Every(s.stop, func() { s.retain(rctx) }) })
+	// The rate-limit buckets are swept whatever the records' retention.
+	s.wg.Go(func() {
+		history.Retention{MaxAge: time.Hour, Interval: time.Hour}.Every(s.stop, func() {
+			if err := s.retainRates(rctx); err != nil && rctx.Err() == nil {
+				slog.Default().Warn("history/postgres: sweeping the rate limits failed", "err", err)
+			}
+		})
+	})
 	return s, nil
 }
 
@@ -326,7 +334,7 @@ func (s *Store) retainErr(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", t.table, err)
 		}
 	}
-	return s.retainRates(ctx)
+	return nil
 }
 
 func (s *Store) retainTable(ctx context.Context, table, key string) error {

@@ -46,6 +46,13 @@ func (s *Store) Take(ctx context.Context, key string, n int, per time.Duration, 
 	if taken != nil {
 		return true, 0, nil
 	}
+	// Refused. The statement's snapshot may predate the row that refused
+	// it (another replica's, committed while this one waited for its
+	// lock): read it again, in a snapshot of its own, for the wait.
+	var after *int64
+	if err := s.pool.QueryRow(ctx, `SELECT tat FROM toolgen_rate_limits WHERE key = $1`, key).Scan(&after); err == nil && after != nil {
+		before = after
+	}
 	tat := nowUS
 	if before != nil && *before > tat {
 		tat = *before
@@ -58,7 +65,8 @@ func (s *Store) Take(ctx context.Context, key string, n int, per time.Duration, 
 
 // retainRates drops the buckets that have been full again for a day (tat
 // in the past), which say nothing a missing row does not. (A day, not
-// now: a server's clock may run behind the database host's.)
+// now: a server's clock may run behind the database host's.) It runs
+// every hour whatever the store's Retention (see OpenConfig).
 func (s *Store) retainRates(ctx context.Context) error {
 	if _, err := s.pool.Exec(ctx, `DELETE FROM toolgen_rate_limits WHERE tat < $1`, time.Now().Add(-24*time.Hour).UnixMicro()); err != nil {
 		return fmt.Errorf("toolgen_rate_limits: %w", err)

@@ -132,3 +132,58 @@ func BenchmarkTake(b *testing.B) {
 		}
 	}
 }
+
+// A call refused because another replica took the bucket while this one
+// waited for the row's lock is told the wait the bucket really has, not
+// one read from before (which would be none, and a retry at once).
+func TestTakeRateWaitAfterARace(t *testing.T) {
+	ctx := t.Context()
+	s := openIn(t, newSchema(t), history.Retention{})
+	defer s.Close()
+	now := time.Now().Truncate(time.Second)
+	if ok, _, err := s.Take(ctx, "race", 1, 10*time.Second, now.Add(-time.Hour)); err != nil || !ok {
+		t.Fatalf("the bucket's first call: %v %v", ok, err)
+	}
+	// Another replica takes the bucket (its tat 10 s on), holding the row
+	// until this replica's call waits for it.
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `UPDATE toolgen_rate_limits SET tat = $1 WHERE key = 'race'`, now.Add(10*time.Second).UnixMicro()); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		ok   bool
+		wait time.Duration
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		ok, wait, err := s.Take(ctx, "race", 1, 10*time.Second, now)
+		got <- answer{ok, wait, err}
+	}()
+	// Commit once the call waits for the row's lock.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var waiting int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%toolgen_rate_limits%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the call never waited for the row")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := <-got
+	if a.err != nil || a.ok || a.wait != 10*time.Second {
+		t.Errorf("refused after the race: ok %v, wait %v, %v; want refused, 10s", a.ok, a.wait, a.err)
+	}
+}
