@@ -28,6 +28,7 @@ type bus struct {
 	subscribed map[string]chan struct{}
 	next       int
 	started    bool
+	pid        uint32 // the listening connection's backend, for tests
 }
 
 // Publish sends payload on channel with pg_notify; one of more than
@@ -81,8 +82,12 @@ func (s *Store) Listen(ctx context.Context, channel string, f func(string)) (fun
 	}
 }
 
-// wakeChannel is the channel the loop always listens to, to be woken.
+// wakeChannel is the channel the loop always listens to, to be woken
+// (and to hear that its connection still works: see busCheck).
 const wakeChannel = "toolgen_bus_wake"
+
+// busCheck is how often the bus checks that its connection still hears.
+var busCheck = 20 * time.Second
 
 // listen is the loop: connect, LISTEN to every channel, dispatch
 // notifications; again after a failure, until the store closes.
@@ -161,10 +166,44 @@ func (s *Store) listenOnce(ctx context.Context) error {
 	if err := subscribe(); err != nil {
 		return err
 	}
+	b.mu.Lock()
+	b.pid = conn.PgConn().PID()
+	b.mu.Unlock()
+	// The watchdog: a connection the network lost without a word (a
+	// half-open TCP connection) would wait for notifications forever. Every
+	// busCheck the store wakes its own loop; three wakes unheard and the
+	// connection is closed under the loop, which connects again.
+	heard := make(chan struct{}, 1)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go func() {
+		t := time.NewTicker(busCheck)
+		defer t.Stop()
+		unheard := 0
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-heard:
+				unheard = 0
+			case <-t.C:
+				if unheard++; unheard > 3 {
+					slog.Default().Warn("history/postgres: the bus connection stopped hearing; connecting again")
+					_ = conn.PgConn().Conn().Close() // ends WaitForNotification
+					return
+				}
+				_, _ = s.pool.Exec(wctx, `SELECT pg_notify($1, '')`, wakeChannel)
+			}
+		}
+	}()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
+		}
+		select {
+		case heard <- struct{}{}:
+		default:
 		}
 		if n.Channel == wakeChannel {
 			if err := subscribe(); err != nil {

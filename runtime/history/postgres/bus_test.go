@@ -79,3 +79,36 @@ func BenchmarkBusRoundTrip(b *testing.B) {
 		<-got
 	}
 }
+
+// A bus whose connection the database ends (a restart, an
+// administrator's pg_terminate_backend) connects again and hears again.
+func TestBusReconnects(t *testing.T) {
+	schema := newSchema(t)
+	a := openIn(t, schema, history.Retention{})
+	defer a.Close()
+	got := make(chan string, 64)
+	if _, err := a.Listen(t.Context(), "toolgen_test_again", func(p string) { got <- p }); err != nil {
+		t.Fatal(err)
+	}
+	a.bus.mu.Lock()
+	pid := a.bus.pid
+	a.bus.mu.Unlock()
+	if _, err := a.pool.Exec(t.Context(), `SELECT pg_terminate_backend($1)`, int64(pid)); err != nil {
+		t.Fatal(err)
+	}
+	// Publish until heard: the bus is back within a generous ceiling.
+	deadline := time.Now().Add(time.Minute)
+	for i := 0; ; i++ {
+		if err := a.Publish(t.Context(), "toolgen_test_again", "after"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-got:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the bus did not hear again after its connection ended")
+		}
+	}
+}
