@@ -230,11 +230,8 @@ func checkTool(t *Tool) error {
 // programming errors, as a tool without a handler is. (The surfaces would
 // find them later, each when it is built.)
 func (s *Server) checkOptions() {
-	cop := http.NewCrossOriginProtection()
-	for _, o := range s.opts.TrustedOrigins {
-		if err := cop.AddTrustedOrigin(o); err != nil {
-			panic(fmt.Sprintf("runtime.NewServer: TrustedOrigins: %v", err))
-		}
+	if _, err := httpkit.CrossOriginProtection(s.opts.TrustedOrigins); err != nil {
+		panic("runtime.NewServer: " + err.Error())
 	}
 	for _, p := range s.opts.Prompts {
 		if p.Name == "" || p.Handler == nil {
@@ -347,7 +344,7 @@ func (s *Server) listProvider(ctx context.Context) ([]Tool, error) {
 // RequestFromContext returns the HTTP request a tool call came in on, when
 // it came over HTTP.
 func RequestFromContext(ctx context.Context) (*http.Request, bool) {
-	if st := httpkit.StateFrom(ctx); st != nil {
+	if st := httpkit.StateFrom(ctx); st != nil && st.Req != nil {
 		return st.Req, true
 	}
 	return nil, false

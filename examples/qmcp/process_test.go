@@ -141,17 +141,10 @@ func TestKill9KeepsAnsweredInvocations(t *testing.T) {
 // Two replicas on one PostgreSQL database: calls made on one are listed by
 // the other.
 func TestReplicasShareHistory(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
+	dsn := testDSN(t)
 	if testing.Short() {
 		t.Skip("builds two servers")
 	}
-	dsn = freshSchema(t, dsn)
 	bin := buildServer(t)
 	a, _ := startServer(t, bin, "-history", dsn)
 	b, _ := startServer(t, bin, "-history", dsn)
@@ -187,10 +180,19 @@ func TestReplicasShareHistory(t *testing.T) {
 	}
 }
 
-// freshSchema returns dsn with a search_path of its own, which the store
-// creates on open, so that runs do not see each other's records.
-func freshSchema(t *testing.T, dsn string) string {
+// testDSN is the test database's DSN ($TOOLGEN_TEST_POSTGRES) with a
+// search_path of its own, which the store creates. Without the variable
+// the test is skipped, except in CI (.ci/postgres sets it), where a
+// missing database is a broken setup.
+func testDSN(t *testing.T) string {
 	t.Helper()
+	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
+		}
+		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
+	}
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
@@ -206,13 +208,7 @@ func freshSchema(t *testing.T, dsn string) string {
 // twice, and every record is success or failed (the killed replica's
 // pending ones read "interrupted" once their deadline has passed).
 func TestReplicasBehindHAProxy(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
+	dsn := testDSN(t)
 	haproxy, err := exec.LookPath("haproxy")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -220,7 +216,6 @@ func TestReplicasBehindHAProxy(t *testing.T) {
 		}
 		t.Skip("haproxy is not installed")
 	}
-	dsn = freshSchema(t, dsn)
 	bin := buildServer(t)
 	// A call timeout bounds each record's deadline: the killed replica's
 	// pending records read "interrupted" within seconds.
@@ -417,14 +412,7 @@ backend replicas
 // sticky routing) does not start without a state key they share, and
 // says how to give one; with one it serves.
 func TestStatelessFleetNeedsStateKey(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test against a real PostgreSQL (.ci/postgres)")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
-	dsn = freshSchema(t, dsn)
+	dsn := testDSN(t)
 	bin := buildServer(t)
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-history", dsn, "-stateless")
 	cmd.Env = append(os.Environ(), "TOOLGEN_STATE_KEY=")

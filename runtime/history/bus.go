@@ -18,7 +18,7 @@ type Bus interface {
 	// sent on channel from then on, until stop is called. It returns
 	// once it listens; when ctx ends first it returns an error, and f
 	// stays registered, called once the store can listen. f must not
-	// block for long.
+	// block for long; a panic in f is recovered and logged.
 	Listen(ctx context.Context, channel string, f func(payload string)) (stop func(), err error)
 }
 

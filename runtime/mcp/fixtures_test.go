@@ -1,9 +1,9 @@
 package mcp
 
-// Fixtures of the core's tests (call_test.go, bench_test.go,
-// server_test.go), which live in package runtime and cannot be imported
-// from here: the same tools, so that MCP is tested on what every other
-// surface is.
+// Fixtures of the core's tests (call_test.go), which live in package
+// runtime and cannot be imported from here: the same tools, so that MCP
+// is tested on what every other surface is. (The forecast tool of the
+// benchmarks is internal/testtools'.)
 
 import (
 	"context"
@@ -122,46 +122,6 @@ func shapeTools() []runtime.Tool {
 			Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
 				return runtime.StructuredResult("pong")
 			},
-		},
-	}
-}
-
-type forecastIn struct {
-	City  string `json:"city"`
-	Days  int    `json:"days"`
-	Units string `json:"units"`
-}
-
-type forecastOut struct {
-	City    string  `json:"city"`
-	Days    int     `json:"days"`
-	High    float64 `json:"high"`
-	Summary string  `json:"summary"`
-}
-
-func forecast(_ context.Context, in forecastIn) (forecastOut, error) {
-	return forecastOut{City: in.City, Days: in.Days, High: 21.5, Summary: "sunny in " + in.Units}, nil
-}
-
-const forecastSchema = `{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","days","units"],"additionalProperties":false}`
-
-const forecastBody = `{"city":"Paris","days":3,"units":"celsius"}`
-
-// forecastTool is what toolgen generates for forecast.
-func forecastTool() runtime.Tool {
-	return runtime.Tool{
-		Name:        "forecast",
-		InputSchema: json.RawMessage(forecastSchema),
-		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in forecastIn
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			out, err := forecast(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(out)
 		},
 	}
 }

@@ -2,36 +2,22 @@ package mcp
 
 import (
 	"context"
-	"os"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/history/postgres"
+	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
 )
 
 // Two replicas on one PostgreSQL with one state key (serve's
 // -state-key-file): an input-required round started on one is retried on
 // the other, and both rounds are in the history either reads.
 func TestInputRoundAcrossReplicas(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test under .ci/postgres")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	dsn += sep + "search_path=fleet_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	dsn := servertest.PostgresDSN(t, "fleet")
 	var runs atomic.Int32
 	key := []byte("the fleet's one key, long enough")
 	replica := func() (*runtime.Server, history.Store) {

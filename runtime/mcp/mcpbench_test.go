@@ -12,6 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/mcpreplay"
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/history"
+	"github.com/toolgen-go/toolgen/runtime/internal/testtools"
 )
 
 // The MCP call-path benchmark: tools/call of the three-argument forecast
@@ -27,13 +28,13 @@ var forecastArgs = map[string]any{"city": "Paris", "days": 3, "units": "celsius"
 // rawForecastServer is the floor: decode, call, encode, nothing else.
 func rawForecastServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "raw", Version: "1"}, nil)
-	s.AddTool(&sdk.Tool{Name: "forecast", InputSchema: json.RawMessage(forecastSchema)},
+	s.AddTool(&sdk.Tool{Name: "forecast", InputSchema: json.RawMessage(testtools.ForecastSchema)},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			var in forecastIn
+			var in testtools.ForecastIn
 			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 				return nil, err
 			}
-			out, err := forecast(ctx, in)
+			out, err := testtools.Forecast(ctx, in)
 			if err != nil {
 				return nil, err
 			}
@@ -50,8 +51,8 @@ func rawForecastServer() *sdk.Server {
 // Go types, arguments validated and decoded by the SDK.
 func typedForecastServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "typed", Version: "1"}, nil)
-	sdk.AddTool(s, &sdk.Tool{Name: "forecast"}, func(ctx context.Context, _ *sdk.CallToolRequest, in forecastIn) (*sdk.CallToolResult, forecastOut, error) {
-		out, err := forecast(ctx, in)
+	sdk.AddTool(s, &sdk.Tool{Name: "forecast"}, func(ctx context.Context, _ *sdk.CallToolRequest, in testtools.ForecastIn) (*sdk.CallToolResult, testtools.ForecastOut, error) {
+		out, err := testtools.Forecast(ctx, in)
 		return nil, out, err
 	})
 	return s
@@ -79,7 +80,7 @@ func sdkHandlerWith(s *sdk.Server, opts *sdk.StreamableHTTPOptions) http.Handler
 
 func mcpSessions(tb testing.TB) map[string]*sdk.ClientSession {
 	return map[string]*sdk.ClientSession{
-		"toolgen":   mcpSession(tb, houseOf(runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard()}))),
+		"toolgen":   mcpSession(tb, houseOf(runtime.NewServer(runtime.ToolList{testtools.ForecastTool()}, &runtime.Options{Logger: discard()}))),
 		"sdk-typed": mcpSession(tb, sdkHandler(typedForecastServer())),
 		"sdk-raw":   mcpSession(tb, sdkHandler(rawForecastServer())),
 	}
@@ -153,7 +154,7 @@ func cpuTime() int64 {
 // newReplay readies a tools/call of forecast on h, stateful or not.
 func newReplay(tb testing.TB, h http.Handler, stateless bool) *mcpreplay.Call {
 	tb.Helper()
-	c, err := mcpreplay.New(h, "http://localhost/mcp", "forecast", forecastBody, stateless)
+	c, err := mcpreplay.New(h, "http://localhost/mcp", "forecast", testtools.ForecastBody, stateless)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -181,8 +182,8 @@ func mcpReplayHandlers(stateless bool) map[string]http.Handler {
 	return map[string]http.Handler{
 		"sdk-raw":           sdkHandlerWith(rawForecastServer(), sdkOpts),
 		"sdk-typed":         sdkHandlerWith(typedForecastServer(), sdkOpts),
-		"toolgen":           houseOf(newTestServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard()}, &Options{Stateless: stateless})),
-		"toolgen-nohistory": houseOf(newTestServer(runtime.ToolList{forecastTool()}, &runtime.Options{Logger: discard(), History: history.Discard}, &Options{Stateless: stateless})),
+		"toolgen":           houseOf(newTestServer(runtime.ToolList{testtools.ForecastTool()}, &runtime.Options{Logger: discard()}, &Options{Stateless: stateless})),
+		"toolgen-nohistory": houseOf(newTestServer(runtime.ToolList{testtools.ForecastTool()}, &runtime.Options{Logger: discard(), History: history.Discard}, &Options{Stateless: stateless})),
 	}
 }
 

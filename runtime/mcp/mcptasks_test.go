@@ -7,9 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -384,18 +382,7 @@ func TestMCPTaskSurvivesRestart(t *testing.T) {
 // TestMCPTaskOnAnotherReplica: a task made on one replica is read on
 // another sharing PostgreSQL, while it runs and when it is done.
 func TestMCPTaskOnAnotherReplica(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test under .ci/postgres")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	dsn += sep + "search_path=tasks_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	dsn := servertest.PostgresDSN(t, "tasks")
 	g := newGate()
 	tools := runtime.ToolList{g.tool("slow", runtime.TaskOptional)}
 	replica := func() string {
@@ -542,18 +529,7 @@ func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // input_required, with its question, on every replica. The waits are for conditions, with a
 // generous ceiling.
 func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
-	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test under .ci/postgres")
-		}
-		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
-	}
-	sep := "?"
-	if strings.Contains(dsn, "?") {
-		sep = "&"
-	}
-	dsn += sep + "search_path=steer_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	dsn := servertest.PostgresDSN(t, "steer")
 	g := newGate()
 	tools := runtime.ToolList{g.tool("slow", runtime.TaskOptional), elicitTool()}
 	replica := func() *taskClient {

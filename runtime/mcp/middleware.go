@@ -44,10 +44,14 @@ func (c valuesCtx) Value(k any) any {
 // gets a fresh request state, so that a provider is asked again for each.
 func (s *server) requestContext(ctx context.Context, extra *sdk.RequestExtra) (context.Context, error) {
 	if extra == nil || extra.Header == nil {
-		if st := httpkit.StateFrom(ctx); st != nil {
-			return httpkit.NewContext(ctx, &httpkit.State{Req: st.Req, RequestID: st.RequestID, CorrelationID: st.CorrelationID}), nil
+		// A fresh request state for each message, so that the provider
+		// is asked once per message: /sse's keep the stream's request and
+		// ids; stdio's and in memory's have none (no HTTP, no hook).
+		st := &httpkit.State{}
+		if old := httpkit.StateFrom(ctx); old != nil {
+			st.Req, st.RequestID, st.CorrelationID = old.Req, old.RequestID, old.CorrelationID
 		}
-		return ctx, nil // stdio, in memory: no HTTP, no hook
+		return httpkit.NewContext(ctx, st), nil
 	}
 	if s.opts.AuthHook == nil {
 		return ctx, nil

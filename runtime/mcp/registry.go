@@ -197,8 +197,9 @@ func (s *server) noticeToolChanges(ss *sdk.ServerSession, tools []runtime.Tool) 
 
 // noticeChanges notices, after a request of a session that listed or
 // called tools, whether the provider's tools changed for that session
-// (noticeToolChanges). Over HTTP the provider is not asked again: a
-// request asks it once (runtime.Server.Tools).
+// (noticeToolChanges). The provider is not asked again: a request asks
+// it once (runtime.Server.Tools keeps its answer in the request's state,
+// which requestContext gives every message).
 func (s *server) noticeChanges(ctx context.Context, req sdk.Request) {
 	ss, _ := req.GetSession().(*sdk.ServerSession)
 	if ss == nil || ss == s.fast.session {

@@ -36,6 +36,14 @@ func ServeIO(ctx context.Context, srv *runtime.Server, opts *Options, in io.Read
 	w := &lineWriter{w: out}
 	pr, pw := io.Pipe()
 	go func() {
+		// Toolgen's code on a goroutine of its own: a panic ends the
+		// session, not the process.
+		defer func() {
+			if v := recover(); v != nil {
+				s.logPanic("MCP over stdio", v)
+				pw.CloseWithError(errors.New("mcp: reading the input failed"))
+			}
+		}()
 		pw.CloseWithError(s.checkLines(in, pw, w))
 	}()
 	err := s.sdk().Run(ctx, &sdk.IOTransport{Reader: pr, Writer: w})

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/internal/testtools"
 	"github.com/toolgen-go/toolgen/runtime/otel"
 	"github.com/toolgen-go/toolgen/runtime/serve"
 )
@@ -48,36 +49,6 @@ func BenchmarkInvoke(b *testing.B) {
 	}
 }
 
-// forecastIn, forecastTool: a three-argument tool as toolgen generates it
-// (a schema, a handler that decodes into a struct), as runtime's
-// BenchmarkCall has.
-type forecastIn struct {
-	City  string `json:"city"`
-	Days  int    `json:"days"`
-	Units string `json:"units"`
-}
-
-type forecastOut struct {
-	City    string  `json:"city"`
-	Days    int     `json:"days"`
-	High    float64 `json:"high"`
-	Summary string  `json:"summary"`
-}
-
-func forecastTool() runtime.Tool {
-	return runtime.Tool{
-		Name:        "forecast",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","days","units"],"additionalProperties":false}`),
-		Handler: func(_ context.Context, args json.RawMessage) (*runtime.Result, error) {
-			var in forecastIn
-			if err := runtime.DecodeArgs(args, &in); err != nil {
-				return nil, err
-			}
-			return runtime.StructuredResult(forecastOut{City: in.City, Days: in.Days, High: 21.5, Summary: "sunny in " + in.Units})
-		},
-	}
-}
-
 // BenchmarkRESTCall is the cost tracing adds to a whole REST call: POST
 // /tools/forecast/call through Server.ServeHTTP (the default memory
 // history), untraced and traced (every span sampled, handed to a batch
@@ -98,7 +69,7 @@ func BenchmarkRESTCall(b *testing.B) {
 		{"tracing=on", otel.NewTracer(&otel.Options{TracerProvider: tp})},
 		{"tracing=steps", otel.NewTracer(&otel.Options{TracerProvider: tp, StepSpans: true})},
 	} {
-		h := serve.NewHandler(runtime.NewServer(runtime.ToolList{forecastTool()}, &runtime.Options{AllowExecute: true, Tracer: bc.tracer, Logger: slog.New(slog.DiscardHandler)}), nil)
+		h := serve.NewHandler(runtime.NewServer(runtime.ToolList{testtools.ForecastTool()}, &runtime.Options{AllowExecute: true, Tracer: bc.tracer, Logger: slog.New(slog.DiscardHandler)}), nil)
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			r := strings.NewReader(body)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -218,7 +219,18 @@ func (s *Store) listenOnce(ctx context.Context) error {
 		}
 		b.mu.Unlock()
 		for _, f := range fs {
-			f(n.Payload)
+			dispatch(f, n.Channel, n.Payload)
 		}
 	}
+}
+
+// dispatch calls f with payload; a panic in f is logged, and the loop
+// goes on (it is the store's goroutine: a panic would end the process).
+func dispatch(f func(string), channel, payload string) {
+	defer func() {
+		if v := recover(); v != nil {
+			slog.Default().Error("history/postgres: a bus listener panicked", "channel", channel, "panic", v, "stack", string(debug.Stack()))
+		}
+	}()
+	f(payload)
 }

@@ -112,3 +112,32 @@ func TestBusReconnects(t *testing.T) {
 		}
 	}
 }
+
+// A listener that panics stops neither the process nor the bus: the
+// next payload is heard.
+func TestBusListenerPanics(t *testing.T) {
+	s := openIn(t, newSchema(t), history.Retention{})
+	defer s.Close()
+	got := make(chan string, 4)
+	if _, err := s.Listen(t.Context(), "toolgen_test_panic", func(p string) {
+		if p == "boom" {
+			panic("a listener's bug")
+		}
+		got <- p
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"boom", "after"} {
+		if err := s.Publish(t.Context(), "toolgen_test_panic", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case p := <-got:
+		if p != "after" {
+			t.Errorf("heard %q, want %q", p, "after")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the bus stopped after its listener panicked")
+	}
+}

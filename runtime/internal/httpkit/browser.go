@@ -23,11 +23,9 @@ import (
 // error, and panics as NewServer does for bad tools. A request another
 // Guard already let through is not checked twice.
 func Guard(h http.Handler, log *slog.Logger, trustedOrigins, allowedHosts []string) http.Handler {
-	cop := http.NewCrossOriginProtection()
-	for _, o := range trustedOrigins {
-		if err := cop.AddTrustedOrigin(o); err != nil {
-			panic(fmt.Sprintf("runtime: TrustedOrigins: %v", err))
-		}
+	cop, err := CrossOriginProtection(trustedOrigins)
+	if err != nil {
+		panic("runtime: " + err.Error())
 	}
 	anyHost := false
 	hosts := make(map[string]bool, len(allowedHosts))
@@ -135,4 +133,17 @@ func isLoopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// CrossOriginProtection is net/http's protection trusting origins, or
+// the error of the first that is not an origin: what Guard checks, and
+// runtime.NewServer checks first.
+func CrossOriginProtection(origins []string) (*http.CrossOriginProtection, error) {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range origins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("TrustedOrigins: %w", err)
+		}
+	}
+	return cop, nil
 }

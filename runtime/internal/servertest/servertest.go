@@ -11,9 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // LogBuffer captures a server's logs.
@@ -142,4 +145,25 @@ var ArgSeeds = []string{
 	"{\"city\":\"\xff\"}", strings.Repeat("[", 200), `{"city":"x","tags":["a",1]}`, `{"a/b":1}`,
 	`{"city":"x","ratio":-0.0e-7}`, `{"city":"x","big":9223372036854775807}`, `{"city":"x","big":-9223372036854775809}`,
 	`{"city":"x","big":1e19}`, `{"city":"x","big":-9.223372036854775808e18}`, `{"city":"x","big":[9223372036854775808]}`, `{"city":"\u0000"}`, `{"city":"x"} {}`,
+}
+
+// PostgresDSN is the DSN of the test database ($TOOLGEN_TEST_POSTGRES,
+// which .ci/postgres sets) with a search_path of a schema of its own,
+// prefix and a unique suffix: the store creates it when it opens. Without
+// the variable the test is skipped, except in CI, where a missing
+// database is a broken setup, not a pass.
+func PostgresDSN(t testing.TB, prefix string) string {
+	t.Helper()
+	dsn := os.Getenv("TOOLGEN_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("TOOLGEN_TEST_POSTGRES is not set: CI runs this test under .ci/postgres")
+		}
+		t.Skip("TOOLGEN_TEST_POSTGRES is not set")
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	return dsn + sep + "search_path=" + prefix + "_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 }

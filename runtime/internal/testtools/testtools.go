@@ -40,3 +40,51 @@ func QMCP() runtime.ToolList {
 		},
 	}}
 }
+
+// ForecastIn and ForecastOut are the arguments and result of
+// ForecastTool: a three-argument tool as toolgen generates it (a schema,
+// a handler that decodes into a struct), for the benchmarks of the
+// surfaces and of tracing, as runtime's own BenchmarkCall has it.
+type ForecastIn struct {
+	City  string `json:"city"`
+	Days  int    `json:"days"`
+	Units string `json:"units"`
+}
+
+type ForecastOut struct {
+	City    string  `json:"city"`
+	Days    int     `json:"days"`
+	High    float64 `json:"high"`
+	Summary string  `json:"summary"`
+}
+
+// Forecast is the tool's function.
+func Forecast(_ context.Context, in ForecastIn) (ForecastOut, error) {
+	return ForecastOut{City: in.City, Days: in.Days, High: 21.5, Summary: "sunny in " + in.Units}, nil
+}
+
+// ForecastSchema is the tool's input schema, and ForecastBody good
+// arguments for it.
+const (
+	ForecastSchema = `{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","days","units"],"additionalProperties":false}`
+	ForecastBody   = `{"city":"Paris","days":3,"units":"celsius"}`
+)
+
+// ForecastTool is the tool.
+func ForecastTool() runtime.Tool {
+	return runtime.Tool{
+		Name:        "forecast",
+		InputSchema: json.RawMessage(ForecastSchema),
+		Handler: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var in ForecastIn
+			if err := runtime.DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			out, err := Forecast(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return runtime.StructuredResult(out)
+		},
+	}
+}
