@@ -182,6 +182,21 @@ func (g *gate) tool(name string, task runtime.TaskSupport) runtime.Tool {
 	return t
 }
 
+// awaitCancelled waits (a minute at most, failing with msg) for the
+// tool's ctx to end with the task's cancellation.
+func (g *gate) awaitCancelled(t *testing.T, msg string) {
+	t.Helper()
+	select {
+	case cause := <-g.ended:
+		var te *runtime.ToolError
+		if !errors.As(cause, &te) {
+			t.Errorf("the handler's ctx ended with %v, want the task's cancellation", cause)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal(msg)
+	}
+}
+
 // elicitTool asks the user a question while it runs.
 func elicitTool() runtime.Tool {
 	t := runtime.MustNewTool("ask", "Asks for a colour.", func(ctx context.Context, _ struct{}) (string, error) {
@@ -241,15 +256,7 @@ func TestMCPTaskCancelled(t *testing.T) {
 	if e != nil || res["resultType"] != "complete" || res["taskId"] != nil {
 		t.Fatalf("tasks/cancel: %v %v", res, e)
 	}
-	select {
-	case cause := <-g.ended:
-		var te *runtime.ToolError
-		if !errors.As(cause, &te) {
-			t.Errorf("the handler's ctx ended with %v, want the task's cancellation", cause)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the handler's ctx did not end")
-	}
+	g.awaitCancelled(t, "the handler's ctx did not end")
 	c.await(id, "cancelled", taskStatus("cancelled"))
 	inv := getTaskJSON(t, hs.URL+"/v1/invocations/"+id)
 	if inv["status"] != "failed" || !strings.Contains(inv["error"].(string), "cancelled") {
@@ -549,15 +556,7 @@ func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
 	if res, e := b.rpc("tasks/cancel", map[string]any{"taskId": id}); e != nil || res["resultType"] != "complete" {
 		t.Fatalf("tasks/cancel through b: %v %v", res, e)
 	}
-	select {
-	case cause := <-g.ended:
-		var te *runtime.ToolError
-		if !errors.As(cause, &te) {
-			t.Errorf("the handler's ctx ended with %v, want the task's cancellation", cause)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a cancel sent through b did not reach the handler on a")
-	}
+	g.awaitCancelled(t, "a cancel sent through b did not reach the handler on a")
 	b.await(id, "cancelled", taskStatus("cancelled"))
 
 	id = a.create("ask", nil)
