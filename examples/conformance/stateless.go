@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
@@ -27,11 +25,11 @@ var nameSchema = json.RawMessage(`{"type":"object","properties":{"name":{"type":
 
 // askName asks the user for a name under key, with message.
 func askName(ctx context.Context, key, message string) (string, error) {
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{key: &sdk.ElicitParams{Message: message, RequestedSchema: nameSchema}})
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{key: {Elicit: &mcp.ElicitQuestion{Message: message, Schema: nameSchema}}})
 	if err != nil {
 		return "", err
 	}
-	e := res[key].(*sdk.ElicitResult)
+	e := res[key].Elicitation
 	if e.Action != "accept" {
 		return "", runtime.RetryableError(0, "No name was given (%s).", e.Action)
 	}
@@ -83,11 +81,11 @@ var confirmSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type"
 
 // confirm asks the user to confirm.
 func confirm(ctx context.Context) (bool, error) {
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"confirm": &sdk.ElicitParams{Message: "Please confirm", RequestedSchema: confirmSchema}})
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{"confirm": {Elicit: &mcp.ElicitQuestion{Message: "Please confirm", Schema: confirmSchema}}})
 	if err != nil {
 		return false, err
 	}
-	e := res["confirm"].(*sdk.ElicitResult)
+	e := res["confirm"].Elicitation
 	ok, _ := e.Content["ok"].(bool)
 	return e.Action == "accept" && ok, nil
 }
@@ -122,25 +120,17 @@ func TestInputRequiredResultTamperedState(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultMultipleInputs(ctx context.Context) (string, error) {
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{
-		"user_name": &sdk.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema},
-		"greeting": &sdk.CreateMessageParams{
-			Messages:  []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Generate a greeting"}}},
-			MaxTokens: 50,
-		},
-		"client_roots": &sdk.ListRootsParams{},
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{
+		"user_name":    {Elicit: &mcp.ElicitQuestion{Message: "What is your name?", Schema: nameSchema}},
+		"greeting":     {Sample: &mcp.SampleQuestion{Prompt: "Generate a greeting", MaxTokens: 50}},
+		"client_roots": {Roots: &mcp.RootsQuestion{}},
 	})
 	if err != nil {
 		return "", err
 	}
-	name, _ := res["user_name"].(*sdk.ElicitResult).Content["name"].(string)
-	greeting := "Hello"
-	for _, c := range res["greeting"].(*sdk.CreateMessageWithToolsResult).Content {
-		if t, ok := c.(*sdk.TextContent); ok {
-			greeting = t.Text
-		}
-	}
-	roots := res["client_roots"].(*sdk.ListRootsResult).Roots
+	name, _ := res["user_name"].Elicitation.Content["name"].(string)
+	greeting := res["greeting"].Sample.Text
+	roots := res["client_roots"].Roots
 	return fmt.Sprintf("%s %s — %d root(s) visible", greeting, name, len(roots)), nil
 }
 
@@ -153,14 +143,14 @@ func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"step2": &sdk.ElicitParams{
-		Message:         "Step 2: What is your favorite color?",
-		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`),
-	}})
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{"step2": {Elicit: &mcp.ElicitQuestion{
+		Message: "Step 2: What is your favorite color?",
+		Schema:  json.RawMessage(`{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`),
+	}}})
 	if err != nil {
 		return "", err
 	}
-	color, _ := res["step2"].(*sdk.ElicitResult).Content["color"].(string)
+	color, _ := res["step2"].Elicitation.Content["color"].(string)
 	return fmt.Sprintf("Multi-round complete: %s likes %s", name, color), nil
 }
 
@@ -169,19 +159,15 @@ func TestInputRequiredResultMultiRound(ctx context.Context) (string, error) {
 //
 //toolgen:tool
 func TestInputRequiredResultCapabilities(ctx context.Context) (string, error) {
-	caps, _ := mcp.ClientCapabilitiesFromContext(ctx)
-	reqs := sdk.InputRequestMap{}
-	if caps != nil && caps.Elicitation != nil {
-		reqs["user_name"] = &sdk.ElicitParams{Message: "What is your name?", RequestedSchema: nameSchema}
-	}
-	if caps != nil && caps.Sampling != nil {
-		reqs["greeting"] = &sdk.CreateMessageParams{
-			Messages:  []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Generate a short greeting"}}},
-			MaxTokens: 50,
+	reqs := map[string]mcp.Question{}
+	for key, q := range map[string]mcp.Question{
+		"user_name":    {Elicit: &mcp.ElicitQuestion{Message: "What is your name?", Schema: nameSchema}},
+		"greeting":     {Sample: &mcp.SampleQuestion{Prompt: "Generate a short greeting", MaxTokens: 50}},
+		"client_roots": {Roots: &mcp.RootsQuestion{}},
+	} {
+		if mcp.CanAsk(ctx, q) {
+			reqs[key] = q
 		}
-	}
-	if caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged) {
-		reqs["client_roots"] = &sdk.ListRootsParams{}
 	}
 	if len(reqs) == 0 {
 		return "No declared client capability supports an in-band input request", nil
@@ -273,11 +259,7 @@ func TestXMcpHeader(in HeaderInput) string { return "region=" + in.Region }
 //
 //toolgen:tool
 func TestReconnection(ctx context.Context) (string, error) {
-	if r, ok := mcp.MCPRequestFromContext(ctx); ok {
-		if e := r.GetExtra(); e != nil && e.CloseSSEStream != nil {
-			e.CloseSSEStream(sdk.CloseSSEStreamArgs{RetryAfter: 10 * time.Millisecond})
-		}
-	}
+	mcp.CloseStream(ctx, 10*time.Millisecond)
 	if err := sleep(ctx, 100*time.Millisecond); err != nil {
 		return "", err
 	}
@@ -289,13 +271,13 @@ func TestReconnection(ctx context.Context) (string, error) {
 //
 //toolgen:prompt
 func TestInputRequiredResultPrompt(ctx context.Context, in struct{}) (string, error) {
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{"user_context": &sdk.ElicitParams{
-		Message:         "What context should the prompt use?",
-		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}`),
-	}})
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{"user_context": {Elicit: &mcp.ElicitQuestion{
+		Message: "What context should the prompt use?",
+		Schema:  json.RawMessage(`{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}`),
+	}}})
 	if err != nil {
 		return "", err
 	}
-	text, _ := res["user_context"].(*sdk.ElicitResult).Content["context"].(string)
+	text, _ := res["user_context"].Elicitation.Content["context"].(string)
 	return "Context: " + text, nil
 }

@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
@@ -88,16 +86,16 @@ func ConfirmDelete(ctx context.Context, filename string) (string, error) {
 //
 //toolgen:tool task=optional
 func MultiInput(ctx context.Context) (string, error) {
-	res, err := mcp.Ask(ctx, sdk.InputRequestMap{
-		"first":  &sdk.ElicitParams{Message: "First answer?", RequestedSchema: taskConfirmSchema},
-		"second": &sdk.ElicitParams{Message: "Second answer?", RequestedSchema: taskConfirmSchema},
+	res, err := mcp.Ask(ctx, map[string]mcp.Question{
+		"first":  {Elicit: &mcp.ElicitQuestion{Message: "First answer?", Schema: taskConfirmSchema}},
+		"second": {Elicit: &mcp.ElicitQuestion{Message: "Second answer?", Schema: taskConfirmSchema}},
 	})
 	if err != nil {
 		return "", err
 	}
 	names := [2]string{}
 	for i, k := range []string{"first", "second"} {
-		if e, ok := res[k].(*sdk.ElicitResult); ok {
+		if e := res[k].Elicitation; e != nil {
 			names[i], _ = e.Content["name"].(string)
 		}
 	}

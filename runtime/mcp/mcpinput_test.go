@@ -303,15 +303,15 @@ func TestMCPAskInSession(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := Ask(ctx, sdk.InputRequestMap{
-			"who":   &sdk.ElicitParams{Message: "Who?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"nobody"}}}`)},
-			"model": &sdk.CreateMessageParams{Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "Hi"}}}, MaxTokens: 5},
+		res, err := Ask(ctx, map[string]Question{
+			"who":   {Elicit: &ElicitQuestion{Message: "Who?", Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"nobody"}}}`)}},
+			"model": {Sample: &SampleQuestion{Prompt: "Hi", MaxTokens: 5}},
 		})
 		if err != nil {
 			return nil, err
 		}
-		name := res["who"].(*sdk.ElicitResult).Content["name"]
-		said := res["model"].(*sdk.CreateMessageWithToolsResult).Content[0].(*sdk.TextContent).Text
+		name := res["who"].Elicitation.Content["name"]
+		said := res["model"].Sample.Text
 		return runtime.TextResult(fmt.Sprintf("%s %v %s", roots[0].URI, name, said)), nil
 	}}
 	s := runtime.NewServer(runtime.ToolList{tool}, &runtime.Options{AllowExecute: true, Logger: discard()})

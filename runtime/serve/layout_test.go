@@ -104,3 +104,25 @@ func TestOneSurfaceLinksNoOther(t *testing.T) {
 		})
 	}
 }
+
+// A tool author's package names no go-sdk type: every example's tools ask,
+// log and report through the runtime's helpers and runtime/mcp's own
+// types (mcp.Ask, mcp.Question, runtime.ElicitAs). Its direct imports are
+// what the author wrote; the go-sdk still reaches it through the core,
+// whose runtime.MCPCaller (contract) takes a go-sdk client session.
+func TestToolPackagesImportNoSDK(t *testing.T) {
+	lines := goList(t, "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"examples/...")
+	seen := false
+	for _, line := range lines {
+		f := strings.Fields(line)
+		seen = seen || f[0] == module+"examples/conformance"
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, "github.com/modelcontextprotocol/") {
+				t.Errorf("%s imports %s", strings.TrimPrefix(f[0], module), imp)
+			}
+		}
+	}
+	if !seen || len(lines) < 3 {
+		t.Fatalf("examples/conformance not among the packages listed: %v", lines)
+	}
+}
