@@ -32,14 +32,22 @@ func planPaths(pl *jsonPlan, uses []string) []string {
 // decoderText is the decoder c calls (c.decode, which c declares: the
 // tools of one input type share it), as gofmt lays it out.
 func decoderText(q qualifiers, what string, c *call) string {
+	return decoderDoc(q, c, func(name, v string) string {
+		if c.decode.shared {
+			what += ", and of the tools after it with the same input type,"
+		}
+		return name + " reads the arguments of " + what + " into " + v + " without reflection when they are plain JSON; false, " + v + " as it was, leaves them to runtime.DecodeArgs."
+	})
+}
+
+// decoderDoc is a decoder of c.in, c.read's plan, with the doc comment
+// doc writes for the decoder's name and its value's variable.
+func decoderDoc(q qualifiers, c *call, doc func(name, v string) string) string {
 	name := c.decode.name
 	w := newCodeWriter(q, c.read, typeText(q, c.in), q.qual(jsonreadPath, "New"))
 	v, d, args := w.name("v"), w.name("d"), w.name("args")
 	w.r = w.name("r")
-	if c.decode.shared {
-		what += ", and of the tools after it with the same input type,"
-	}
-	for _, l := range wrapComment(name + " reads the arguments of " + what + " into " + v + " without reflection when they are plain JSON; false, " + v + " as it was, leaves them to runtime.DecodeArgs.") {
+	for _, l := range wrapComment(doc(name, v)) {
 		w.line(0, "// "+l)
 	}
 	w.line(0, "func "+name+"("+args+" []byte, "+v+" *"+typeText(q, c.in)+") bool {")

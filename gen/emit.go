@@ -89,6 +89,7 @@ func render(u *unit) ([]byte, *textPieces, error) {
 	for _, o := range u.defaultFuncs {
 		emitDefaultsFunc(f, o)
 	}
+	emitForms(f, text, u)
 	text.probe(f)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {

@@ -172,8 +172,9 @@ func (g *generator) readPackage(pkg *packages.Package) *unit {
 			}
 		}
 	}
+	r.readForms(files)
 	u := r.u
-	if len(u.tools) == 0 && len(u.prompts) == 0 {
+	if len(u.tools) == 0 && len(u.prompts) == 0 && len(u.forms) == 0 {
 		if _, err := os.Stat(out); err != nil {
 			return nil
 		}

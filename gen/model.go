@@ -27,6 +27,9 @@ type unit struct {
 
 	tools   []*tool
 	prompts []*prompt
+	// forms are the types the package asks for with runtime.ElicitAs
+	// (forms.go), in the order of their first call.
+	forms []*form
 	// receivers are the named types whose methods are tools, in the order
 	// of their first tool: each gets a Tools method (code-first).
 	receivers []*receiver

@@ -127,6 +127,7 @@ func (u *unit) declarations() []declaration {
 	for _, o := range u.defaultFuncs {
 		add("the defaults of "+o.name, token.Position{}, o.fn)
 	}
+	u.formDeclarations(add)
 	for _, r := range append([]*receiver{nil}, u.receivers...) {
 		var tools []*tool
 		for _, t := range u.tools {

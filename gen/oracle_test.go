@@ -24,6 +24,7 @@ import (
 	directivecase "github.com/toolgen-go/toolgen/testdata/golden/directives"
 	"github.com/toolgen-go/toolgen/testdata/golden/docs"
 	"github.com/toolgen-go/toolgen/testdata/golden/enums"
+	"github.com/toolgen-go/toolgen/testdata/golden/forms"
 	"github.com/toolgen-go/toolgen/testdata/golden/guards"
 	names "github.com/toolgen-go/toolgen/testdata/golden/import_names"
 	"github.com/toolgen-go/toolgen/testdata/golden/many"
@@ -60,6 +61,7 @@ var oracleFuncs = map[string][]any{
 	"directives":      {directivecase.ReadFile, directivecase.RemoveFile, directivecase.HTTPGet, directivecase.ParseV2Data},
 	"docs":            {docs.AddTask, docs.Describe, docs.Undocumented},
 	"enums":           {enums.Greet, enums.Schedule},
+	"forms":           {forms.Ship, forms.Reship, forms.Confirm},
 	"guards":          {guards.Save, guards.Resize},
 	"import_names":    {names.Area, names.Plan},
 	"many":            {many.F1, many.F2, many.F3, many.F4, many.F5, many.F6, many.F7, many.F8, many.F9, many.F10, many.F11, many.F12, many.F13, many.F14, many.F15, many.F16, many.F17, many.F18, many.F19, many.F20, many.F21, many.F22, many.F23, many.F24, many.F25, many.F26, many.F27, many.F28, many.F29, many.F30, many.F31, many.F32, many.F33, many.F34, many.F35, many.F36, many.F37, many.F38, many.F39, many.F40, many.F41, many.F42, many.F43, many.F44, many.F45, many.F46, many.F47, many.F48, many.F49, many.F50, many.F51, many.F52, many.F53, many.F54, many.F55, many.F56, many.F57, many.F58, many.F59, many.F60, (*many.Counter).M1, (*many.Counter).M2, (*many.Counter).M3, (*many.Counter).M4, (*many.Counter).M5, (*many.Counter).M6, (*many.Counter).M7, (*many.Counter).M8, (*many.Counter).M9, (*many.Counter).M10, (*many.Counter).M11, (*many.Counter).M12, (*many.Counter).M13, (*many.Counter).M14, (*many.Counter).M15, (*many.Counter).M16, (*many.Counter).M17, (*many.Counter).M18, (*many.Counter).M19, (*many.Counter).M20, (*many.Counter).M21, (*many.Counter).M22, (*many.Counter).M23, (*many.Counter).M24, (*many.Counter).M25, (*many.Counter).M26, (*many.Counter).M27, (*many.Counter).M28, (*many.Counter).M29, (*many.Counter).M30, (*many.Counter).M31, (*many.Counter).M32, (*many.Counter).M33, (*many.Counter).M34, (*many.Counter).M35, (*many.Counter).M36, (*many.Counter).M37, (*many.Counter).M38, (*many.Counter).M39, (*many.Counter).M40, (*many.Counter).M41, (*many.Counter).M42, (*many.Counter).M43, (*many.Counter).M44, (*many.Counter).M45, (*many.Counter).M46, (*many.Counter).M47, (*many.Counter).M48, (*many.Counter).M49, (*many.Counter).M50, (*many.Counter).M51, (*many.Counter).M52, (*many.Counter).M53, (*many.Counter).M54, (*many.Counter).M55, (*many.Counter).M56, (*many.Counter).M57, (*many.Counter).M58, (*many.Counter).M59, (*many.Counter).M60},

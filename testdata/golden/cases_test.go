@@ -18,6 +18,7 @@ import (
 	client "github.com/toolgen-go/toolgen/testdata/golden/client"
 	collections "github.com/toolgen-go/toolgen/testdata/golden/collections"
 	defaults "github.com/toolgen-go/toolgen/testdata/golden/defaults"
+	forms "github.com/toolgen-go/toolgen/testdata/golden/forms"
 	many "github.com/toolgen-go/toolgen/testdata/golden/many"
 	methods "github.com/toolgen-go/toolgen/testdata/golden/methods"
 	params "github.com/toolgen-go/toolgen/testdata/golden/params"
@@ -57,6 +58,7 @@ func TestCases(t *testing.T) {
 		{"params/TestParams", params.TestParams},
 		{"policy/TestPolicy", func(t *testing.T) { checkPolicy(t, policy.Tools()) }},
 		{"prompts/TestPrompts", prompts.TestPrompts},
+		{"forms/TestForms", forms.TestForms},
 		{"results/TestResults", results.TestResults},
 		{"secrets/TestSecrets", func(t *testing.T) { checkSecrets(t, secrets.Tools()) }},
 		{"signatures/TestSignatures", signatures.TestSignatures},
