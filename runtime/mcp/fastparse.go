@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"mime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -92,7 +93,33 @@ func parseFast(body []byte) (fastRequest, bool) {
 			return fr, false
 		}
 	default:
-		return fr, false
+		m := fr.method
+		if len(m) < 2 || m[0] != '"' || bytes.IndexByte(m, '\\') >= 0 {
+			return fr, false
+		}
+		keys, known := nativeMethods[string(m[1:len(m)-1])]
+		if !known {
+			return fr, false
+		}
+		fr.method = m[1 : len(m)-1]
+		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
+			if k == "_meta" {
+				return once(&fr.meta, v)
+			}
+			if !slices.Contains(keys, k) {
+				return false
+			}
+			for _, m := range fr.members {
+				if m.key == k {
+					return false
+				}
+			}
+			fr.members = append(fr.members, member{k, v})
+			return true
+		})
+		if !ok {
+			return fr, false
+		}
 	}
 	return fr, len(fr.meta) > 0
 }

@@ -74,6 +74,9 @@ type fastState struct {
 type fastRequest struct {
 	id, method, params []byte // raw JSON
 	meta, name, args   []byte // raw JSON of params' members
+	// members are the other members of params, for the methods of
+	// native.go.
+	members []member
 }
 
 // serveMCPFast answers rq, a POST, if it is a tools/call or tools/list of
@@ -174,7 +177,7 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		list.Meta = s.fastServerInfo(list.Meta)
 		s.fastReply(rq.W, fr.id, list, nil)
 	default:
-		return false
+		return s.serveNative(rq, &fr, meta, extra)
 	}
 	return true
 }
@@ -291,6 +294,11 @@ func (r callResultJSON) MarshalJSON() ([]byte, error) {
 	// The SDK's own encoding, called directly: through json.Marshal its
 	// output would be scanned and copied once more.
 	b, err := r.CallToolResult.MarshalJSON()
+	return withResultType(b, err, r.resultType)
+}
+
+// withResultType adds "resultType" to b, an object's compact JSON.
+func withResultType(b []byte, err error, rt string) ([]byte, error) {
 	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
 		return b, err
 	}
@@ -300,7 +308,7 @@ func (r callResultJSON) MarshalJSON() ([]byte, error) {
 		out = append(out, ',')
 	}
 	out = append(out, `"resultType":"`...)
-	out = append(out, r.resultType...)
+	out = append(out, rt...)
 	return append(out, `"}`...), nil
 }
 

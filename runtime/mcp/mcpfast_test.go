@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -67,8 +68,17 @@ func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
 				runtime.Credential{Secret: "reader", Subject: "reader"},
 				runtime.Credential{Secret: "admin", Subject: "admin", Scopes: []string{"admin"}},
 			),
-			Tracer:          tr,
-			ApprovalTimeout: 20 * time.Millisecond,
+			Tracer:            tr,
+			ApprovalTimeout:   20 * time.Millisecond,
+			Prompts:           nativePrompts(),
+			Resources:         nativeResources(),
+			ResourceTemplates: nativeTemplates(),
+			Complete: func(_ context.Context, r runtime.CompletionRequest) ([]string, error) {
+				if r.Value == "fail" {
+					return nil, errors.New("no completions today")
+				}
+				return []string{r.Ref + ":" + r.Argument + "=" + r.Value}, nil
+			},
 		}, &Options{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")})
 	}
 	p.on, p.off = mk(p.tron), mk(p.troff)
@@ -123,8 +133,11 @@ func (p *fastPair) send(t testing.TB, s *runtime.Server, tr *recTracer, r fastRe
 		"Authorization":        "Bearer admin",
 		"X-Correlation-Id":     "corr-1",
 	}
-	if strings.Contains(r.body, `"tools/list"`) {
-		h["Mcp-Method"] = "tools/list"
+	var m struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal([]byte(r.body), &m) == nil && m.Method != "" {
+		h["Mcp-Method"] = m.Method
 	}
 	for k, v := range r.header {
 		h[k] = v
@@ -422,10 +435,17 @@ func TestMCPFastPathAnswers(t *testing.T) {
 
 // FuzzMCPFastPath sends the same request, body and MCP headers fuzzed, to
 // a server with the fast path and one without, and requires the same
-// answer.
+// answer: tools/call and tools/list, and the methods of native.go.
 func FuzzMCPFastPath(f *testing.F) {
-	for _, c := range fastCases() {
-		f.Add(c.body, c.header["Mcp-Method"], c.header["Mcp-Name"], c.header["Mcp-Protocol-Version"])
+	for _, c := range append(fastCases(), nativeCases()...) {
+		method := c.header["Mcp-Method"]
+		var m struct {
+			Method string `json:"method"`
+		}
+		if method == "" && json.Unmarshal([]byte(c.body), &m) == nil {
+			method = m.Method
+		}
+		f.Add(c.body, method, c.header["Mcp-Name"], c.header["Mcp-Protocol-Version"])
 	}
 	f.Add(call2026("plain", "").body, "tools/call", "plain", "2026-07-28")
 	f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+fastMeta2026+`}}`, "tools/list", "", "2026-07-28")

@@ -25,6 +25,10 @@ type registry struct {
 	last    *sdk.Tool // the tool registered last, registered again to announce a change
 	prompts []*sdk.Prompt
 	handler []sdk.PromptHandler
+	// resources and templates are what the SDK was given, for the
+	// native path (native.go).
+	resources []registeredResource
+	templates []registeredTemplate
 }
 
 // registered reports whether the SDK's registry has a tool of that name.

@@ -21,7 +21,7 @@ func (s *server) addResource(r *runtime.Resource) {
 	if name == "" {
 		name = r.URI
 	}
-	s.sdkSrv.AddResource(&sdk.Resource{URI: r.URI, Name: name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size},
+	s.addSDKResource(&sdk.Resource{URI: r.URI, Name: name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size},
 		s.resourceHandler(r.MIMEType, func(ctx context.Context, uri string) ([]runtime.ResourceContents, error) {
 			return r.Read(ctx, uri, nil)
 		}))
@@ -33,7 +33,7 @@ func (s *server) addResourceTemplate(t *runtime.ResourceTemplate) {
 	if name == "" {
 		name = t.URITemplate
 	}
-	s.sdkSrv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: t.URITemplate, Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType},
+	s.addSDKTemplate(&sdk.ResourceTemplate{URITemplate: t.URITemplate, Name: name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType},
 		s.resourceHandler(t.MIMEType, func(ctx context.Context, uri string) ([]runtime.ResourceContents, error) {
 			vars, _ := t.Match(uri)
 			return t.Read(ctx, uri, vars)
@@ -158,7 +158,7 @@ func signatureOf(t *runtime.Tool) string {
 }
 
 func (s *server) addRegistry() {
-	s.sdkSrv.AddResource(&sdk.Resource{
+	s.addSDKResource(&sdk.Resource{
 		URI: s.registryURI("tools"), Name: "tools", Title: "Tools",
 		Description: "Every tool of this server with its signature.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
@@ -172,7 +172,7 @@ func (s *server) addRegistry() {
 		}
 		return jsonResource(req.Params.URI, list)
 	})
-	s.sdkSrv.AddResourceTemplate(&sdk.ResourceTemplate{
+	s.addSDKTemplate(&sdk.ResourceTemplate{
 		URITemplate: s.registryURI("tool/{name}"), Name: "tool", Title: "Tool",
 		Description: "One tool: its signature, description, arguments and examples.", MIMEType: "application/json",
 	}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {

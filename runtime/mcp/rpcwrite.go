@@ -169,6 +169,16 @@ func sdkMessage(status int, r *http.Request) string {
 // toolgen writes itself (fastReply, writeRPC). It returns the HTTP status
 // revision 2026-07-28 gives the error (extractErrorStatus), 0 for a
 // result or an error it gives none.
+// compactResult is a result whose MarshalJSON writes compact JSON, which
+// encodeRPC writes as it is.
+type compactResult interface {
+	json.Marshaler
+	compact()
+}
+
+func (callResultJSON) compact() {}
+func (typedResult) compact()    {}
+
 func encodeRPC(buf *bytes.Buffer, id []byte, result any, err error, log *slog.Logger) (status int) {
 	if len(id) == 0 {
 		id = []byte("null")
@@ -178,9 +188,9 @@ func encodeRPC(buf *bytes.Buffer, id []byte, result any, err error, log *slog.Lo
 	if err == nil {
 		buf.WriteString(`,"result":`)
 		var e error
-		if r, ok := result.(callResultJSON); ok {
-			// A tool's result: its MarshalJSON is the SDK's, whose
-			// output is compact JSON.
+		if r, ok := result.(compactResult); ok {
+			// A tool's result, a prompt's, a resource's: its MarshalJSON
+			// is the SDK's, whose output is compact JSON.
 			var b []byte
 			if b, e = r.MarshalJSON(); e == nil {
 				buf.Write(b)

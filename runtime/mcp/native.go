@@ -1,0 +1,409 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+)
+
+// MCP 2026-07-28 answered natively, beyond tools/call and tools/list
+// (mcpfast.go): the prompts, the resources and their templates, and
+// completion. A request of that revision stands alone, so each is one
+// JSON-RPC request in and one response out, served from toolgen's own
+// registries (what newServer gave the SDK, kept here too) by the same
+// handlers the SDK would call, with the results marked for the revision
+// as the SDK marks them. Like the rest of the fast path, only what is sure
+// to be answered exactly as the SDK answers is answered here: a list
+// longer than a page, a cursor, a name the Mcp-Name header does not carry
+// as it is, and anything unusual in the body go to the SDK.
+// TestMCPFastPathSameAnswers and FuzzMCPFastPath hold the two to the same
+// answers.
+
+// nativeMethods are the methods answered here, with the members of params
+// each may have besides _meta.
+var nativeMethods = map[string][]string{
+	"prompts/list":             nil,
+	"resources/list":           nil,
+	"resources/templates/list": nil,
+	"prompts/get":              {"name", "arguments", "inputResponses", "requestState"},
+	"resources/read":           {"uri", "inputResponses", "requestState"},
+	"completion/complete":      {"ref", "argument", "context"},
+}
+
+// member is a member of a request's params, raw.
+type member struct {
+	key string
+	val []byte
+}
+
+// sdkPageSize is the SDK's page of a list (sdk.DefaultPageSize: newServer
+// sets no other): a longer list is paged, with a cursor of the SDK's.
+const sdkPageSize = sdk.DefaultPageSize
+
+// registeredResource is a resource given to the SDK, with its handler.
+type registeredResource struct {
+	res *sdk.Resource
+	h   sdk.ResourceHandler
+}
+
+// registeredTemplate is a resource template given to the SDK, with its
+// handler and the template parsed once.
+type registeredTemplate struct {
+	tmpl *sdk.ResourceTemplate
+	h    sdk.ResourceHandler
+	re   *uritemplate.Template
+}
+
+// addSDKResource gives the SDK a resource, and keeps it for the native
+// path.
+func (s *server) addSDKResource(r *sdk.Resource, h sdk.ResourceHandler) {
+	s.sdkSrv.AddResource(r, h)
+	s.registry.mu.Lock()
+	defer s.registry.mu.Unlock()
+	s.registry.resources = append(s.registry.resources, registeredResource{r, h})
+}
+
+// addSDKTemplate gives the SDK a resource template, and keeps it for the
+// native path.
+func (s *server) addSDKTemplate(t *sdk.ResourceTemplate, h sdk.ResourceHandler) {
+	s.sdkSrv.AddResourceTemplate(t, h) // panics on a template that does not parse, as before
+	re, _ := uritemplate.New(t.URITemplate)
+	s.registry.mu.Lock()
+	defer s.registry.mu.Unlock()
+	s.registry.templates = append(s.registry.templates, registeredTemplate{t, h, re})
+}
+
+// nativeRequest is what serveNative makes of a request: the SDK's request
+// value (its handlers' argument), the name a tracer is told, and the
+// answer.
+type nativeRequest struct {
+	req   sdk.Request
+	name  string
+	serve func(ctx context.Context) (any, error)
+}
+
+// serveNative answers fr, a request of one of nativeMethods, and reports
+// whether it did; false leaves it, unanswered, to the SDK.
+func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, extra *sdk.RequestExtra) bool {
+	nr, ok := s.nativeRequest(rq, fr, meta, extra)
+	if !ok || !s.fastMetaDecodes(fr.meta, nr.req.(metaRequest)) {
+		return false
+	}
+	ss := s.fastSession()
+	if ss == nil {
+		return false
+	}
+	setSession(nr.req, ss)
+	s.fast.answered.Add(1)
+	ctx := rq.Ctx
+	end := func(error) {}
+	if s.opts.Tracer != nil {
+		// As mcpTraced traces every request but tools/call.
+		ctx, end = s.opts.Tracer.StartRequest(ctx, mcpInfo(string(fr.method), nr.name, nr.req))
+	}
+	res, err := nr.serve(ctx)
+	end(err)
+	if err != nil {
+		s.fastReply(rq.W, fr.id, nil, err)
+		return true
+	}
+	s.fastReply(rq.W, fr.id, s.markNative(res), nil)
+	return true
+}
+
+// metaRequest is what fastMetaDecodes asks of a request.
+type metaRequest interface {
+	ClientCapabilities() *sdk.ClientCapabilities
+	ClientInfo() *sdk.Implementation
+	GetParams() sdk.Params
+}
+
+// setSession sets the session of one of the SDK's requests.
+func setSession(req sdk.Request, ss *sdk.ServerSession) {
+	switch r := req.(type) {
+	case *sdk.ListPromptsRequest:
+		r.Session = ss
+	case *sdk.GetPromptRequest:
+		r.Session = ss
+	case *sdk.ListResourcesRequest:
+		r.Session = ss
+	case *sdk.ListResourceTemplatesRequest:
+		r.Session = ss
+	case *sdk.ReadResourceRequest:
+		r.Session = ss
+	case *sdk.CompleteRequest:
+		r.Session = ss
+	}
+}
+
+// nativeRequest reads fr's params into the SDK's request, and says how to
+// answer it; false for a request the SDK answers.
+func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, extra *sdk.RequestExtra) (nativeRequest, bool) {
+	decode := func(p sdk.Params) bool {
+		// The members were checked (known, once each, unescaped keys):
+		// encoding/json reads them as the SDK does.
+		if json.Unmarshal(fr.params, p) != nil {
+			return false
+		}
+		p.SetMeta(meta)
+		return true
+	}
+	header := rq.R.Header.Get("Mcp-Name")
+	reg := &s.registry
+	switch string(fr.method) {
+	case "prompts/list":
+		reg.mu.Lock()
+		n := len(reg.prompts)
+		reg.mu.Unlock()
+		if n > sdkPageSize {
+			return nativeRequest{}, false
+		}
+		r := &sdk.ListPromptsRequest{Params: &sdk.ListPromptsParams{Meta: meta}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listPrompts(ctx, r), nil }}, true
+	case "resources/list":
+		reg.mu.Lock()
+		n := len(reg.resources)
+		reg.mu.Unlock()
+		if n > sdkPageSize {
+			return nativeRequest{}, false
+		}
+		r := &sdk.ListResourcesRequest{Params: &sdk.ListResourcesParams{Meta: meta}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listResources(ctx, r), nil }}, true
+	case "resources/templates/list":
+		reg.mu.Lock()
+		n := len(reg.templates)
+		reg.mu.Unlock()
+		if n > sdkPageSize {
+			return nativeRequest{}, false
+		}
+		r := &sdk.ListResourceTemplatesRequest{Params: &sdk.ListResourceTemplatesParams{Meta: meta}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listTemplates(ctx, r), nil }}, true
+	case "prompts/get":
+		p := &sdk.GetPromptParams{}
+		if !decode(p) || p.Name == "" || header != p.Name || !plainHeader(p.Name) {
+			return nativeRequest{}, false
+		}
+		r := &sdk.GetPromptRequest{Params: p, Extra: extra}
+		return nativeRequest{req: r, name: p.Name, serve: func(ctx context.Context) (any, error) { return s.getPrompt(ctx, r) }}, true
+	case "resources/read":
+		p := &sdk.ReadResourceParams{}
+		if !decode(p) || p.URI == "" || header != p.URI || !plainHeader(p.URI) {
+			return nativeRequest{}, false
+		}
+		r := &sdk.ReadResourceRequest{Params: p, Extra: extra}
+		return nativeRequest{req: r, name: p.URI, serve: func(ctx context.Context) (any, error) { return s.readResource(ctx, r) }}, true
+	case "completion/complete":
+		p := &sdk.CompleteParams{}
+		if s.opts.Complete == nil || !decode(p) || p.Ref == nil || p.Argument.Name == "" {
+			return nativeRequest{}, false
+		}
+		r := &sdk.CompleteRequest{Params: p, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.complete(ctx, r) }}, true
+	}
+	return nativeRequest{}, false
+}
+
+// plainHeader reports whether v goes in a header as it is: printable
+// ASCII, no space at either end (the SDK would expect anything else
+// encoded).
+func plainHeader(v string) bool { return validHeaderValue(v) }
+
+// validHeaderValue reports whether v is printable ASCII without spaces at
+// its ends.
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return strings.TrimSpace(v) == v
+}
+
+// listPrompts is prompts/list: the prompts by name, as the SDK lists its
+// registry.
+func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) sdk.Result {
+	reg := &s.registry
+	reg.mu.Lock()
+	byName := make(map[string]*sdk.Prompt, len(reg.prompts))
+	for _, p := range reg.prompts {
+		byName[p.Name] = p
+	}
+	reg.mu.Unlock()
+	res := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		res.Prompts = append(res.Prompts, byName[name])
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// listResources is resources/list, by URI.
+func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) sdk.Result {
+	reg := &s.registry
+	reg.mu.Lock()
+	byURI := make(map[string]*sdk.Resource, len(reg.resources))
+	for _, r := range reg.resources {
+		byURI[r.res.URI] = r.res
+	}
+	reg.mu.Unlock()
+	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	for _, uri := range slices.Sorted(maps.Keys(byURI)) {
+		res.Resources = append(res.Resources, byURI[uri])
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// listTemplates is resources/templates/list, by URI template.
+func (s *server) listTemplates(ctx context.Context, req *sdk.ListResourceTemplatesRequest) sdk.Result {
+	res := &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}
+	for _, t := range s.templatesSorted() {
+		res.ResourceTemplates = append(res.ResourceTemplates, t.tmpl)
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// templatesSorted are the templates by URI template, the last given of
+// each: the order the SDK matches a URI against them in.
+func (s *server) templatesSorted() []registeredTemplate {
+	reg := &s.registry
+	reg.mu.Lock()
+	byTemplate := make(map[string]registeredTemplate, len(reg.templates))
+	for _, t := range reg.templates {
+		byTemplate[t.tmpl.URITemplate] = t
+	}
+	reg.mu.Unlock()
+	out := make([]registeredTemplate, 0, len(byTemplate))
+	for _, k := range slices.Sorted(maps.Keys(byTemplate)) {
+		out = append(out, byTemplate[k])
+	}
+	return out
+}
+
+// cacheable settles a result's caching hints as the SDK does
+// (resolveCacheable): the server's decision, then "public" for a scope
+// left unset.
+func (s *server) cacheable(ctx context.Context, req sdk.Request, c *sdk.Cacheable) {
+	s.setCacheable(ctx, req, c)
+	if c.CacheScope == "" {
+		c.CacheScope = "public"
+	}
+}
+
+// getPrompt is prompts/get: the prompt's handler, as the SDK calls it.
+func (s *server) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (any, error) {
+	reg := &s.registry
+	var h sdk.PromptHandler
+	reg.mu.Lock()
+	for i, p := range reg.prompts {
+		if p.Name == req.Params.Name {
+			h = reg.handler[i] // the last given of the name, as the SDK keeps it
+		}
+	}
+	reg.mu.Unlock()
+	if h == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Name)}
+	}
+	res, err := h(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return typedResult{res, res.InputRequests != nil}, nil
+}
+
+// readResource is resources/read: the handler of the resource of that
+// URI, else of the first template (by URI template) that matches it.
+func (s *server) readResource(ctx context.Context, req *sdk.ReadResourceRequest) (any, error) {
+	uri := req.Params.URI
+	var h sdk.ResourceHandler
+	var mime string
+	reg := &s.registry
+	reg.mu.Lock()
+	for _, r := range reg.resources {
+		if r.res.URI == uri {
+			h, mime = r.h, r.res.MIMEType
+		}
+	}
+	reg.mu.Unlock()
+	if h == nil {
+		for _, t := range s.templatesSorted() {
+			if t.re != nil && t.re.Regexp().MatchString(uri) {
+				h, mime = t.h, t.tmpl.MIMEType
+				break
+			}
+		}
+	}
+	if h == nil {
+		return nil, resourceNotFound(uri)
+	}
+	res, err := h(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "reading resource " + uri + ": read handler returned nil information"}
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	if res.InputRequests == nil {
+		for _, c := range res.Contents {
+			if c.URI == "" {
+				c.URI = uri
+			}
+			if c.MIMEType == "" {
+				c.MIMEType = mime
+			}
+		}
+	}
+	return typedResult{res, res.InputRequests != nil}, nil
+}
+
+// markNative marks a result for the revision, as the SDK marks its own:
+// its type, and the server's identity in its _meta.
+func (s *server) markNative(res any) any {
+	switch r := res.(type) {
+	case *sdk.ListPromptsResult:
+		r.ResultType = "complete"
+		r.Meta = s.fastServerInfo(r.Meta)
+	case *sdk.ListResourcesResult:
+		r.ResultType = "complete"
+		r.Meta = s.fastServerInfo(r.Meta)
+	case *sdk.ListResourceTemplatesResult:
+		r.ResultType = "complete"
+		r.Meta = s.fastServerInfo(r.Meta)
+	case *sdk.CompleteResult:
+		r.ResultType = "complete"
+		r.Meta = s.fastServerInfo(r.Meta)
+	case typedResult:
+		r.res.SetMeta(s.fastServerInfo(sdk.Meta(r.res.GetMeta())))
+	}
+	return res
+}
+
+// typedResult is a result whose type the SDK keeps in an unexported field
+// (a prompt's, a resource's): its JSON with the type added.
+type typedResult struct {
+	res interface {
+		sdk.Result
+		json.Marshaler
+	}
+	inputRequired bool
+}
+
+func (r typedResult) MarshalJSON() ([]byte, error) {
+	rt := "complete"
+	if r.inputRequired {
+		rt = "input_required"
+	}
+	b, err := r.res.MarshalJSON()
+	return withResultType(b, err, rt)
+}
