@@ -125,16 +125,32 @@ func parseFast(body []byte) (fastRequest, bool) {
 }
 
 // fastMeta checks a request's _meta: the revision, the client's
-// capabilities (an object), its info (an object, if given) and trace
-// context (strings); anything else (a progress token, a log level, a key
-// of another extension) is for the SDK. It returns the _meta decoded as
+// capabilities (an object), its info (an object, if given), trace
+// context (strings), a progress token and a log level; anything else (a
+// key of another extension) is for the SDK. It returns the _meta decoded as
 // the SDK decodes it (into a map[string]any), for the handlers: member by
 // member, which spares decoding the common capabilities {} at all.
-func fastMeta(raw []byte) (sdk.Meta, bool) {
+//
+// A progress token and a log level, which only a tools/call may have on
+// this path (they ask for events before its answer, stream.go), are
+// reported by streams.
+func fastMeta(raw []byte) (m sdk.Meta, streams, ok bool) {
 	var version, caps bool
-	m := make(sdk.Meta, 4)
-	ok := jsonscan.Members(raw, func(k string, v []byte) bool {
+	m = make(sdk.Meta, 4)
+	ok = jsonscan.Members(raw, func(k string, v []byte) bool {
 		switch k {
+		case "progressToken":
+			streams = true
+			return (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') && decodeMember(m, k, v)
+		case metaLogLevel:
+			streams = true
+			if len(v) < 2 || v[0] != '"' {
+				return false
+			}
+			if _, known := logLevels[string(v[1:len(v)-1])]; !known {
+				return false
+			}
+			return decodeMember(m, k, v)
 		case metaProtocolVersion:
 			version = string(v) == `"`+protocol20260728+`"`
 			m[k] = protocol20260728
@@ -149,7 +165,7 @@ func fastMeta(raw []byte) (sdk.Meta, bool) {
 		}
 		return false
 	})
-	return m, ok && version && caps
+	return m, streams, ok && version && caps
 }
 
 // decodeMember decodes v, a member of _meta, into m[k] as json.Unmarshal

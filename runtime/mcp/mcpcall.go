@@ -50,6 +50,9 @@ type mcpCall struct {
 	input *inputRound
 	// task is set when the call may become an MCP task (mcptasks.go).
 	task *taskRun
+	// stream is set for a native tools/call (stream.go): progress and
+	// log messages go there rather than through session.
+	stream *eventStream
 }
 
 // requestInfo is what every *sdk.ServerRequest tells of its client.
@@ -136,6 +139,13 @@ func ownerOf(req sdk.Request) string {
 
 // serveToolCall is the SDK registry's handler of every tool.
 func (s *server) serveToolCall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return s.callTool(ctx, req, nil)
+}
+
+// callTool runs a tools/call; what the tool reports while it runs goes to
+// stream when there is one (a native call, stream.go), else through the
+// request's session.
+func (s *server) callTool(ctx context.Context, req *sdk.CallToolRequest, stream *eventStream) (*sdk.CallToolResult, error) {
 	name := req.Params.Name
 	var args func() []byte
 	if protocolOf(req) >= protocol20260728 {
@@ -148,6 +158,7 @@ func (s *server) serveToolCall(ctx context.Context, req *sdk.CallToolRequest) (*
 	if err != nil {
 		return nil, err
 	}
+	c.stream = stream
 	arguments := req.Params.Arguments
 	if string(bytes.TrimSpace(arguments)) == "null" {
 		arguments = nil // no arguments, as some clients send them: {}

@@ -37,12 +37,15 @@ import (
 //     without the protocol version or capabilities, or with ones that do
 //     not decode. The SDK words those refusals; nothing is gained by
 //     answering them fast;
-//   - a request that may need a stream or the SDK's machinery: a progress
-//     token or a log level (notifications before the answer), a task, a
-//     retried input-required round (inputResponses, requestState), a tool
-//     that is or may become a task, a tool with x-mcp-header parameters
-//     (the SDK checks their Mcp-Param-* headers), a session id sent to a
-//     server that keeps sessions.
+//   - a request that needs the SDK's machinery: a task, a retried
+//     input-required round of a tool (inputResponses, requestState), a
+//     tool that is or may become a task, a tool with x-mcp-header
+//     parameters (the SDK checks their Mcp-Param-* headers), a session id
+//     sent to a server that keeps sessions.
+//
+// A tools/call with a progress token or a log level is answered here too,
+// its reports sent as events before the answer (stream.go); the prompts,
+// resources and completion are answered by native.go.
 //
 // What the pipeline sees is the same on both paths: the request handed to
 // serveToolCall is the SDK's own type, built from the same bytes, with
@@ -55,6 +58,9 @@ import (
 const (
 	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	// metaLogLevel is the level from which a request's log messages are
+	// sent (logging is deprecated at 2026-07-28, SEP-2577, but served).
+	metaLogLevel = "io.modelcontextprotocol/logLevel"
 )
 
 // fastState is the fast path's part of mcpState.
@@ -104,8 +110,8 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 	if !ok || h.Get("Mcp-Method") != string(fr.method) {
 		return false
 	}
-	meta, ok := fastMeta(fr.meta)
-	if !ok {
+	meta, streams, ok := fastMeta(fr.meta)
+	if !ok || (streams && string(fr.method) != "tools/call") {
 		return false
 	}
 	defer func() {
@@ -113,7 +119,7 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		// internal error, as mcpMiddleware answers it on the SDK's path.
 		if v := recover(); v != nil {
 			s.logPanic("MCP request", v, "method", string(fr.method))
-			s.fastReply(rq.W, fr.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal})
+			s.fastReply(rq.W, nil, fr.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgInternal})
 			answered = true
 		}
 	}()
@@ -141,9 +147,14 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		}
 		req.Session = ss
 		s.fast.answered.Add(1)
-		res, err := s.serveToolCall(rq.Ctx, req)
+		var stream *eventStream
+		if streams {
+			level, _ := meta[metaLogLevel].(string)
+			stream = &eventStream{w: rq.W, drop: s.mopts.JSONResponse, level: level}
+		}
+		res, err := s.callTool(rq.Ctx, req, stream)
 		if err != nil {
-			s.fastReply(rq.W, fr.id, nil, err)
+			s.fastReply(rq.W, stream, fr.id, nil, err)
 			return true
 		}
 		rt := "complete"
@@ -153,7 +164,7 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			res.Content = []sdk.Content{} // as the SDK's callTool: never null
 		}
 		res.Meta = s.fastServerInfo(res.Meta)
-		s.fastReply(rq.W, fr.id, callResultJSON{res, rt}, nil)
+		s.fastReply(rq.W, stream, fr.id, callResultJSON{res, rt}, nil)
 	case "tools/list":
 		req := &sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: meta}, Extra: extra}
 		if !s.fastMetaDecodes(fr.meta, req) {
@@ -169,13 +180,13 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		res, err := s.listMCPTools(ctx, req)
 		end(err)
 		if err != nil {
-			s.fastReply(rq.W, fr.id, nil, err)
+			s.fastReply(rq.W, nil, fr.id, nil, err)
 			return true
 		}
 		list := res.(*mcpToolList)
 		list.ResultType = "complete"
 		list.Meta = s.fastServerInfo(list.Meta)
-		s.fastReply(rq.W, fr.id, list, nil)
+		s.fastReply(rq.W, nil, fr.id, list, nil)
 	default:
 		return s.serveNative(rq, &fr, meta, extra)
 	}
@@ -320,12 +331,16 @@ var fastBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // protocol error the revision gives an HTTP status (extractErrorStatus) is
 // a bare JSON body with that status; any other answer is one
 // application/json body, or with Options.JSONResponse off one SSE
-// event.
-func (s *server) fastReply(w http.ResponseWriter, id []byte, result any, err error) {
+// event. After events on the call's stream (nil for none), it is the
+// stream's last event, whatever it is.
+func (s *server) fastReply(w http.ResponseWriter, stream *eventStream, id []byte, result any, err error) {
 	buf := fastBuffers.Get().(*bytes.Buffer)
 	defer fastBuffers.Put(buf)
 	buf.Reset()
 	status := encodeRPC(buf, id, result, err, s.log)
+	if stream != nil && stream.finish(buf.Bytes()) {
+		return
+	}
 	hd := w.Header()
 	hd.Set("Cache-Control", "no-cache, no-transform")
 	if status != 0 || s.mopts.JSONResponse {

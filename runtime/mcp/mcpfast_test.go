@@ -50,6 +50,8 @@ func fastTools() runtime.ToolList {
 			return runtime.TextResult(e.Action), nil
 		}},
 		runtime.Tool{Name: "html", Handler: plain("<b>&amp;</b> \u2028")},
+		runtime.Tool{Name: "chatty", Handler: chatty(false)},
+		runtime.Tool{Name: "chatty_asks", Handler: chatty(true)},
 	)
 }
 
@@ -151,17 +153,35 @@ func (p *fastPair) send(t testing.TB, s *runtime.Server, tr *recTracer, r fastRe
 	tr.reset()
 	w := httptest.NewRecorder()
 	houseOf(s).ServeHTTP(w, req)
-	a := answer{Status: w.Code, ContentType: w.Header().Get("Content-Type"), CacheControl: w.Header().Get("Cache-Control"), Framing: "other", Trace: tr.String()}
+	// The header as it was sent: a handler may change the map after.
+	sent := w.Result().Header
+	a := answer{Status: w.Code, ContentType: sent.Get("Content-Type"), CacheControl: sent.Get("Cache-Control"), Framing: "other", Trace: tr.String()}
 	body := w.Body.String()
 	switch {
 	case strings.HasPrefix(a.ContentType, "text/event-stream"):
-		if m, ok := strings.CutPrefix(body, "event: message\ndata: "); ok && strings.HasSuffix(m, "\n\n") && strings.Count(m, "\n") == 2 {
-			a.Framing, body = "sse", strings.TrimSuffix(m, "\n\n")
+		// Events, each one message: the notifications a call sent
+		// while it ran, then the answer.
+		var events []string
+		rest := body
+		for rest != "" {
+			m, ok := strings.CutPrefix(rest, "event: message\ndata: ")
+			end := strings.Index(m, "\n\n")
+			if !ok || end < 0 || strings.Contains(m[:end], "\n") {
+				events = nil
+				break
+			}
+			events = append(events, normalizeAnswer(m[:end]))
+			rest = m[end+2:]
+		}
+		if len(events) > 0 {
+			a.Framing, a.Body = "sse", strings.Join(events, "\n")
 		}
 	case strings.HasPrefix(a.ContentType, "application/json"):
 		a.Framing = "json"
 	}
-	a.Body = normalizeAnswer(body)
+	if a.Body == "" {
+		a.Body = normalizeAnswer(body)
+	}
 	if historyCount(t, s) > before {
 		recs, _, err := s.History().List(context.Background(), history.Filter{Limit: 1})
 		if err != nil || len(recs) != 1 {

@@ -27,10 +27,11 @@ import (
 //   - a request of revision 2026-07-28 or later (its MCP-Protocol-Version
 //     header, its _meta, or server/discover) is served by the SDK's
 //     stateless handler: each request stands alone, and a tool's questions
-//     to the client become input-required results. A plain tools/call or
-//     tools/list of that revision, which needs no stream, is answered by
-//     toolgen's fast path instead, as the SDK would answer it
-//     (mcpfast.go);
+//     to the client become input-required results. tools/call (with its
+//     progress and log events), tools/list, the prompts, the resources
+//     and completion of that revision are answered by toolgen's own code
+//     instead, as the SDK would answer them (mcpfast.go, native.go,
+//     stream.go); what is left goes to the SDK;
 //   - any other request is served in a session (the SDK's stateful handler)
 //     whose streams can be resumed: every event has an id, and a client
 //     that reconnects with Last-Event-ID is sent what it missed.

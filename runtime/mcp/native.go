@@ -113,10 +113,10 @@ func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta
 	res, err := nr.serve(ctx)
 	end(err)
 	if err != nil {
-		s.fastReply(rq.W, fr.id, nil, err)
+		s.fastReply(rq.W, nil, fr.id, nil, err)
 		return true
 	}
-	s.fastReply(rq.W, fr.id, s.markNative(res), nil)
+	s.fastReply(rq.W, nil, fr.id, s.markNative(res), nil)
 	return true
 }
 

@@ -1,11 +1,16 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime"
 )
@@ -165,5 +170,165 @@ func TestMCPNativeSameAnswers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// chatty reports progress and logs at every level while it runs (and an
+// unknown one, which ranks as debug), saying what each report returned;
+// then, if asks, asks the user something.
+func chatty(asks bool) runtime.Handler {
+	return func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		var said []string
+		note := func(err error) { said = append(said, fmt.Sprint(err)) }
+		note(runtime.Progress(ctx, 1, 3, "one"))
+		for _, level := range []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "loud"} {
+			note(runtime.Log(ctx, level, map[string]any{"level": level, "html": "<&>"}))
+		}
+		note(runtime.Progress(ctx, 2, 0, ""))
+		if asks {
+			if _, err := runtime.Elicit(ctx, "Go on?", nil); err != nil {
+				return nil, err
+			}
+		}
+		return runtime.TextResult(fmt.Sprint(said)), nil
+	}
+}
+
+// streamCases are tools/calls whose requests ask for progress or log
+// messages: events on the response before the answer.
+func streamCases() []fastReq {
+	call := streamCall
+	var cases []fastReq
+	for _, meta := range []string{
+		`,"progressToken":"p-1"`,
+		`,"progressToken":7`,
+		`,"progressToken":-7.5`,
+		`,"progressToken":12345678901234567890`,
+		`,"progressToken":null`,
+		`,"progressToken":{}`,
+		`,"progressToken":"a\u00e9"`,
+		`,"io.modelcontextprotocol/logLevel":"debug"`,
+		`,"io.modelcontextprotocol/logLevel":"warning"`,
+		`,"io.modelcontextprotocol/logLevel":"emergency"`,
+		`,"io.modelcontextprotocol/logLevel":"loud"`,
+		`,"io.modelcontextprotocol/logLevel":5`,
+		`,"progressToken":"p","io.modelcontextprotocol/logLevel":"info"`,
+	} {
+		cases = append(cases, call("chatty", meta), call("chatty_asks", meta))
+	}
+	return append(cases,
+		call("plain", `,"progressToken":"p"`),
+		call("no_such_tool", `,"progressToken":"p"`),
+		call("panics", `,"io.modelcontextprotocol/logLevel":"debug"`),
+		call("count", `,"progressToken":"p"`),
+	)
+}
+
+// streamCall is a tools/call of tool with members added to its _meta.
+func streamCall(tool, meta string) fastReq {
+	r := call2026(tool, "")
+	r.body = replaceOnce(r.body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{}`+meta)
+	r.name += meta
+	return r
+}
+
+// A tools/call that asks for events gets them, on the response stream
+// before its answer, as from the SDK: the same events, answer, record
+// and trace; and it is answered natively.
+func TestMCPNativeStreams(t *testing.T) {
+	for _, o := range []struct{ jsonResponse, stateless bool }{{true, false}, {false, false}, {false, true}} {
+		t.Run(fmt.Sprintf("JSONResponse=%v,Stateless=%v", o.jsonResponse, o.stateless), func(t *testing.T) {
+			p := newFastPair(t, o.jsonResponse, o.stateless)
+			for _, c := range streamCases() {
+				on := sdkErrorAfterEvents(p.send(t, p.on, p.tron, c)) // the SDK answers what the native path leaves
+				off := sdkErrorAfterEvents(p.send(t, p.off, p.troff, c))
+				if on != off {
+					t.Errorf("%s: %s\nnative: %+v\nSDK:    %+v", c.name, c.body, on, off)
+				}
+			}
+			n := mcpOf(p.on).fast.answered.Load()
+			on, _ := p.compare(t, streamCall("chatty", `,"progressToken":"p","io.modelcontextprotocol/logLevel":"info"`))
+			if mcpOf(p.on).fast.answered.Load() != n+1 {
+				t.Errorf("not answered natively: %+v", on)
+			}
+			if !o.jsonResponse && strings.Count(on.Body, "\n") != 9 {
+				t.Errorf("want 2 progress and 7 log events (info and above) before the answer: %s", on.Body)
+			}
+		})
+	}
+}
+
+// sdkErrorAfterEvents reads an answer of the SDK's that is events and
+// then an error as a bare JSON body (a protocol error the revision gives
+// an HTTP status, after the call sent events: the SDK writes it as if
+// nothing had been sent, which no client reads as a message) as the same
+// events and the error as the last of them, as the native path sends it.
+// It is the one way in which the two paths differ on purpose.
+func sdkErrorAfterEvents(a answer) answer {
+	if a.Framing != "other" || !strings.HasPrefix(a.Body, "event: message\ndata: ") {
+		return a
+	}
+	i := strings.LastIndex(a.Body, "\n\n")
+	if i < 0 {
+		return a
+	}
+	var events []string
+	for _, ev := range strings.Split(a.Body[:i], "\n\n") {
+		data, ok := strings.CutPrefix(ev, "event: message\ndata: ")
+		if !ok {
+			return a
+		}
+		events = append(events, normalizeAnswer(data))
+	}
+	a.Framing, a.Body = "sse", strings.Join(append(events, normalizeAnswer(a.Body[i+2:])), "\n")
+	return a
+}
+
+// The events of a native call reach the client while the tool runs: the
+// tool waits for the client to have read its first progress event before
+// it finishes.
+func TestMCPNativeStreamsAsItRuns(t *testing.T) {
+	read := make(chan struct{})
+	tool := runtime.Tool{Name: "waits", Handler: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		if err := runtime.Progress(ctx, 1, 2, "started"); err != nil {
+			return nil, err
+		}
+		select {
+		case <-read:
+		case <-time.After(time.Minute):
+			return nil, errors.New("the client did not read the first event")
+		}
+		return runtime.TextResult("finished"), nil
+	}}
+	s := newTestServer(runtime.ToolList{tool}, &runtime.Options{Logger: discard()}, &Options{Stateless: true})
+	hs := newHTTPTest(s)
+	defer hs.Close()
+	r := streamCall("waits", `,"progressToken":"p"`)
+	req, _ := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(r.body))
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "waits"} {
+		req.Header.Set(k, v)
+	}
+	before := mcpOf(s).fast.answered.Load()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var lines []string
+	for len(lines) < 3 { // event:, data:, and the blank line
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v", lines, err)
+		}
+		lines = append(lines, l)
+	}
+	if !strings.Contains(lines[1], `"notifications/progress"`) || !strings.Contains(lines[1], `"started"`) {
+		t.Fatalf("first event %q", lines)
+	}
+	close(read)
+	rest, _ := io.ReadAll(br)
+	if !strings.Contains(string(rest), `"finished"`) || mcpOf(s).fast.answered.Load() != before+1 {
+		t.Errorf("then %q", rest)
 	}
 }

@@ -106,6 +106,9 @@ func ClientCapabilitiesFromContext(ctx context.Context) (*sdk.ClientCapabilities
 // (with logging/setLevel, or in protocol 2026-07-28 in the request) are
 // dropped, and nothing is sent before it sets one, as MCP says.
 func (c *mcpCall) Log(ctx context.Context, level string, data any) error {
+	if c.stream != nil {
+		return c.stream.log(level, data)
+	}
 	if c.session == nil {
 		return runtime.ErrNoSession
 	}
@@ -130,6 +133,9 @@ func (c *mcpCall) Progress(ctx context.Context, progress, total float64, message
 	tok := p.GetProgressToken()
 	if tok == nil {
 		return nil
+	}
+	if c.stream != nil {
+		return c.stream.notify("notifications/progress", &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
 	}
 	return c.session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
 }
