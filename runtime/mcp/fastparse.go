@@ -77,6 +77,16 @@ func parseFast(body []byte) (fastRequest, bool) {
 				return once(&fr.name, v)
 			case "arguments":
 				return once(&fr.args, v)
+			case "inputResponses", "requestState":
+				// A retried input-required round: read with the SDK's
+				// types (fastInput).
+				for _, m := range fr.members {
+					if m.key == k {
+						return false
+					}
+				}
+				fr.members = append(fr.members, member{k, v})
+				return true
 			}
 			return false
 		})

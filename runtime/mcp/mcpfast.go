@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -142,6 +143,9 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			return false
 		}
 		req := &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
+		if len(fr.members) > 0 && !fastInput(fr.params, req.Params) {
+			return false
+		}
 		if !s.fastMetaDecodes(fr.meta, req) { // before it has a session to fall back on
 			return false
 		}
@@ -361,4 +365,17 @@ func (s *server) fastReply(w http.ResponseWriter, stream *eventStream, id []byte
 	_, _ = w.Write(buf.Bytes())
 	_, _ = w.Write([]byte("\n\n"))
 	_ = http.NewResponseController(w).Flush()
+}
+
+// fastInput reads a retried round's answers and state (params'
+// inputResponses and requestState) into p, as the SDK reads them: with
+// the SDK's own decoding of its params type. False when they do not
+// decode, for the SDK to refuse.
+func fastInput(params []byte, p *sdk.CallToolParamsRaw) bool {
+	var all sdk.CallToolParamsRaw
+	if json.Unmarshal(params, &all) != nil {
+		return false
+	}
+	p.InputResponses, p.RequestState = all.InputResponses, all.RequestState
+	return true
 }

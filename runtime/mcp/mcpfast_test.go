@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -457,7 +458,7 @@ func TestMCPFastPathAnswers(t *testing.T) {
 // a server with the fast path and one without, and requires the same
 // answer: tools/call and tools/list, and the methods of native.go.
 func FuzzMCPFastPath(f *testing.F) {
-	for _, c := range append(fastCases(), nativeCases()...) {
+	for _, c := range slices.Concat(fastCases(), nativeCases(), streamCases()) {
 		method := c.header["Mcp-Method"]
 		var m struct {
 			Method string `json:"method"`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -330,5 +331,75 @@ func TestMCPNativeStreamsAsItRuns(t *testing.T) {
 	rest, _ := io.ReadAll(br)
 	if !strings.Contains(string(rest), `"finished"`) || mcpOf(s).fast.answered.Load() != before+1 {
 		t.Errorf("then %q", rest)
+	}
+}
+
+// requestStateOf is the requestState of s's input-required answer to r.
+func requestStateOf(t *testing.T, s *runtime.Server, r fastReq) string {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(r.body))
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Authorization": "Bearer admin"} {
+		req.Header.Set(k, v)
+	}
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	houseOf(s).ServeHTTP(w, req)
+	body := w.Body.String()
+	if i := strings.Index(body, "data: "); i >= 0 {
+		body = strings.TrimSpace(body[i+len("data: "):])
+	}
+	var msg struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(body), &msg); err != nil || msg.Result.RequestState == "" {
+		t.Fatalf("no requestState in %s: %v", w.Body, err)
+	}
+	return msg.Result.RequestState
+}
+
+// A retried input-required round of a tools/call (the client's answers
+// and the sealed requestState) is answered natively, as the SDK answers
+// it: accepted, declined, an answer off the schema, an answer under
+// another key, a state of another tool's, a state altered.
+func TestMCPNativeInputRounds(t *testing.T) {
+	for _, o := range []struct{ jsonResponse, stateless bool }{{true, false}, {false, true}} {
+		t.Run(fmt.Sprintf("JSONResponse=%v,Stateless=%v", o.jsonResponse, o.stateless), func(t *testing.T) {
+			p := newFastPair(t, o.jsonResponse, o.stateless)
+			ask := func(tool, extra string) fastReq {
+				r := call2026(tool, "")
+				r.body = replaceOnce(r.body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`)
+				if extra != "" {
+					r.body = replaceOnce(r.body, `"name":"`+tool+`"`, `"name":"`+tool+`",`+extra)
+					r.name += " " + extra
+				}
+				return r
+			}
+			state := requestStateOf(t, p.on, ask("asks", ""))
+			other := requestStateOf(t, p.on, ask("client_approves", ""))
+			cases := []fastReq{
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"accept","content":{"ok":true}}},"requestState":"`+state+`"`),
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"decline"}},"requestState":"`+state+`"`),
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"accept","content":{"ok":"yes"}}},"requestState":"`+state+`"`),
+				ask("asks", `"inputResponses":{"other":{"action":"accept","content":{"ok":true}}},"requestState":"`+state+`"`),
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"accept","content":{"ok":true}}},"requestState":"`+other+`"`),
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"accept","content":{"ok":true}}},"requestState":"`+state[:len(state)-2]+`"`),
+				ask("asks", `"inputResponses":{"elicitation-1":{"action":"accept","content":{"ok":true}}}`),
+				ask("asks", `"inputResponses":{"elicitation-1":5},"requestState":"`+state+`"`),
+				ask("asks", `"inputResponses":[],"requestState":"`+state+`"`),
+				ask("asks", `"requestState":5`),
+				ask("client_approves", `"inputResponses":{"approval":{"action":"accept","content":{"approve":true}}},"requestState":"`+other+`"`),
+			}
+			for _, c := range cases {
+				p.compare(t, c)
+			}
+			n := mcpOf(p.on).fast.answered.Load()
+			if on, _ := p.compare(t, cases[0]); mcpOf(p.on).fast.answered.Load() != n+1 || !strings.Contains(on.Body, `"text":"accept"`) {
+				t.Errorf("a retried round not answered natively: %+v", on)
+			}
+		})
 	}
 }
