@@ -239,6 +239,52 @@ func (c *Caller) Send(args string) (status int, header http.Header, body []byte,
 	return c.rt(c.request(msg))
 }
 
+// SendRPC sends one request of method whose params are _meta (with the
+// revision's members at MCP2026, and extra members meta, raw JSON, "" for
+// none) and the members params (raw JSON, "" for none); at MCP2026 it
+// names method and name in the Mcp-Method and Mcp-Name headers. It
+// returns the answer unchecked. (Call is the hot path of tools/call;
+// this is for the other methods the benchmarks measure.)
+func (c *Caller) SendRPC(method, name, meta, params string) (status int, header http.Header, body []byte, err error) {
+	var b []byte
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendInt(b, int64(c.id), 10)
+	c.id++
+	b = append(b, `,"method":"`...)
+	b = append(b, method...)
+	b = append(b, `","params":{`...)
+	switch {
+	case c.proto == MCP2026:
+		b = append(b, `"_meta":{"io.modelcontextprotocol/protocolVersion":"`+ProtocolVersion2026+`","io.modelcontextprotocol/clientCapabilities":{}`...)
+		if meta != "" {
+			b = append(b, ',')
+			b = append(b, meta...)
+		}
+		b = append(b, '}')
+	case meta != "":
+		b = append(b, `"_meta":{`...)
+		b = append(b, meta...)
+		b = append(b, '}')
+	}
+	if params != "" {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+		b = append(b, params...)
+	}
+	b = append(b, `}}`...)
+	r := c.request(b)
+	if c.proto == MCP2026 {
+		r.Header.Set("Mcp-Method", method)
+		if name != "" {
+			r.Header.Set("Mcp-Name", name)
+		} else {
+			r.Header.Del("Mcp-Name")
+		}
+	}
+	return c.rt(r)
+}
+
 // toolResult is the part of a tool result (REST's answer, MCP's
 // result) that is checked.
 type toolResult struct {

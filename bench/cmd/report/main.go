@@ -135,13 +135,18 @@ func run(s settings, cmdline string) error {
 		if err != nil {
 			return err
 		}
+		methods, err := runMethods(bins, s.BenchTime, r)
+		if err != nil {
+			return err
+		}
+		out += methods
 		allBench.WriteString(out)
 		round, err := report.ParseBench(out)
 		if err != nil {
 			return err
 		}
-		if len(round) != len(ids) {
-			return fmt.Errorf("round %d: %d results, want %d:\n%s", r+1, len(round), len(ids), out)
+		if want := len(ids) + len(methodIDs()); len(round) != want {
+			return fmt.Errorf("round %d: %d results, want %d:\n%s", r+1, len(round), want, out)
 		}
 		benchRounds = append(benchRounds, round)
 
@@ -200,6 +205,17 @@ func implIDs() []string {
 	return ids
 }
 
+// methodIDs are the results of BenchmarkMCPMethods, by report.MethodID.
+func methodIDs() []string {
+	var ids []string
+	for _, m := range impls.Methods {
+		for _, i := range impls.MethodImpls() {
+			ids = append(ids, report.MethodID(m, i.Name))
+		}
+	}
+	return ids
+}
+
 // binaries are the programs a report runs.
 type binaries struct{ bench, server, load string }
 
@@ -238,6 +254,31 @@ func runBench(b binaries, benchtime string, ids []string, round int) (string, er
 		out, err := cmd.Output()
 		if err != nil {
 			return "", fmt.Errorf("the in-process benchmark of %s: %w\n%s", impl.ID(), err, out)
+		}
+		all.Write(out)
+	}
+	return all.String(), nil
+}
+
+// runMethods runs each result of BenchmarkMCPMethods once, each in a run
+// of the test binary of its own, in an order rotated by round.
+func runMethods(b binaries, benchtime string, round int) (string, error) {
+	var all strings.Builder
+	var runs [][2]string
+	for _, m := range impls.Methods {
+		for _, i := range impls.MethodImpls() {
+			runs = append(runs, [2]string{m, i.Name})
+		}
+	}
+	for k := range runs {
+		m, impl := runs[(k+round)%len(runs)][0], runs[(k+round)%len(runs)][1]
+		cmd := exec.Command(b.bench, "-test.run", "^$", "-test.bench", "^BenchmarkMCPMethods$/^method="+m+"$/^impl="+impl+"$",
+			"-test.benchmem", "-test.count", "1", "-test.benchtime", benchtime)
+		cmd.Dir = "impls"
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("the methods benchmark of %s, %s: %w\n%s", impl, m, err, out)
 		}
 		all.Write(out)
 	}

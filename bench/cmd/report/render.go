@@ -44,7 +44,9 @@ func render(s settings, cmdline string, m machine, bench []report.Round[report.B
 	p("### In-process: the server's work alone\n\n")
 	p("Medians over the rounds (in each round, every impl in a `go test -bench` run of its own, so that no server left alive weighs on the next one's garbage collection), with the range of time/op. ")
 	p("Ratios are of time/op, taken within each round and then summarised; above 1, the first costs more.\n\n")
-	p("%s\n%s\n", report.BenchTable(bench, ids), report.RatioTable(bench, func(x report.Bench) float64 { return x.NsPerOp }))
+	p("%s\n", report.BenchTable(bench, ids))
+	p("MCP's other methods (`BenchmarkMCPMethods`): a plain `tools/call`, a `tools/call` with a progress token whose tool reports progress twice before its result, and a `resources/read`; toolgen at 2026-07-28 (answered natively, with events when there are any), mcp-go in a session:\n\n")
+	p("%s\n%s\n", report.BenchTable(bench, methodIDs()), report.RatioTable(bench, func(x report.Bench) float64 { return x.NsPerOp }))
 	for _, name := range []string{"REST", "MCP"} {
 		p("benchstat of all rounds, %s (`-col /impl`, each against the first column):\n\n```text\n%s```\n\n", name, stat[name])
 	}

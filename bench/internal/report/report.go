@@ -23,21 +23,33 @@ type Bench struct {
 type Round[T any] map[string]T
 
 // benchLine is a result line: BenchmarkREST/impl=toolgen-2  300  30803 ns/op ...
-// The -N after the name is GOMAXPROCS, absent when it is 1.
-var benchLine = regexp.MustCompile(`^Benchmark(\w+)/impl=([\w.-]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+// The -N after the name is GOMAXPROCS, absent when it is 1. methodLine is
+// one of BenchmarkMCPMethods: BenchmarkMCPMethods/method=call/impl=mcpgo-2 ...
+var (
+	benchLine  = regexp.MustCompile(`^Benchmark(REST|MCP)/impl=([\w.-]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+	methodLine = regexp.MustCompile(`^BenchmarkMCPMethods/method=([\w-]+)/impl=([\w.-]+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+)
+
+// MethodID is the ID of a result of BenchmarkMCPMethods.
+func MethodID(method, impl string) string { return "methods/" + method + "/" + impl }
 
 // ParseBench reads the results of BenchmarkREST and BenchmarkMCP from
-// `go test -bench` output, keyed "rest/NAME" and "mcp/NAME". A result
-// without ns/op is an error: it is what every result has.
+// `go test -bench` output, keyed "rest/NAME" and "mcp/NAME", and those of
+// BenchmarkMCPMethods, keyed by MethodID. A result without ns/op is an
+// error: it is what every result has.
 func ParseBench(out string) (Round[Bench], error) {
 	r := Round[Bench]{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
+		var id string
 		m := benchLine.FindStringSubmatch(sc.Text())
-		if m == nil {
+		if m != nil {
+			id = strings.ToLower(m[1]) + "/" + m[2]
+		} else if m = methodLine.FindStringSubmatch(sc.Text()); m != nil {
+			id = MethodID(m[1], m[2])
+		} else {
 			continue
 		}
-		id := strings.ToLower(m[1]) + "/" + m[2]
 		var b Bench
 		f := strings.Fields(m[3])
 		for i := 0; i+1 < len(f); i += 2 {
@@ -111,6 +123,11 @@ var Ratios = []Ratio{
 	{"toolgen MCP stateful ÷ mcp-go without validation", "mcp/toolgen-stateful", "mcp/mcpgo"},
 	{"toolgen MCP 2026-07-28 ÷ mcp-go validated", "mcp/toolgen-2026", "mcp/mcpgo-validated"},
 	{"toolgen MCP 2026-07-28 ÷ toolgen MCP stateful", "mcp/toolgen-2026", "mcp/toolgen-stateful"},
+	{"toolgen 2026-07-28 tools/call with progress ÷ mcp-go validated", MethodID("call-progress", "toolgen-2026"), MethodID("call-progress", "mcpgo-validated")},
+	{"toolgen 2026-07-28 tools/call with progress ÷ mcp-go", MethodID("call-progress", "toolgen-2026"), MethodID("call-progress", "mcpgo")},
+	{"toolgen 2026-07-28 resources/read ÷ mcp-go", MethodID("resources-read", "toolgen-2026"), MethodID("resources-read", "mcpgo")},
+	{"toolgen 2026-07-28 tools/call with progress ÷ its plain tools/call", MethodID("call-progress", "toolgen-2026"), MethodID("call", "toolgen-2026")},
+	{"toolgen 2026-07-28 resources/read ÷ its plain tools/call", MethodID("resources-read", "toolgen-2026"), MethodID("call", "toolgen-2026")},
 }
 
 // PerRound summarises r's ratio over the rounds, each round's ratio taken

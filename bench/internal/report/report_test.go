@@ -47,6 +47,10 @@ func TestParseBench(t *testing.T) {
 	if _, err := ParseBench("BenchmarkREST/impl=x-2 \t 3 \t 12 B/op\n"); err == nil {
 		t.Error("a result without ns/op parsed")
 	}
+	r, err := ParseBench("BenchmarkMCPMethods/method=call-progress/impl=mcpgo-validated-2 \t 100 \t 85651 ns/op \t 20857 B/op \t 317 allocs/op\n")
+	if want := (Bench{NsPerOp: 85651, BytesPerOp: 20857, AllocsPerOp: 317}); err != nil || len(r) != 1 || r[MethodID("call-progress", "mcpgo-validated")] != want {
+		t.Errorf("a result of BenchmarkMCPMethods: %v %v", r, err)
+	}
 }
 
 // The ratios are taken within each round, then summarised: the rounds'
