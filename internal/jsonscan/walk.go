@@ -8,6 +8,13 @@ package jsonscan
 // when b is not an object, when a key has an escape (a caller that reads
 // keys as written would misread it), or when f does.
 func Members(b []byte, f func(key string, v []byte) bool) bool {
+	return MemberBytes(b, func(key, v []byte) bool { return f(string(key), v) })
+}
+
+// MemberBytes is Members with each key as bytes, which f must not keep:
+// a caller that only compares keys (switch string(key)) reads an object
+// without allocating a string for each.
+func MemberBytes(b []byte, f func(key, v []byte) bool) bool {
 	i := Space(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -34,7 +41,7 @@ func Members(b []byte, f func(key string, v []byte) bool) bool {
 		}
 		i = Space(b, i+1)
 		end := valueEnd(b, i)
-		if end <= i || !f(string(key), b[i:end]) {
+		if end <= i || !f(key, b[i:end]) {
 			return false
 		}
 		i = Space(b, end)

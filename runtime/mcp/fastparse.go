@@ -50,8 +50,8 @@ func (c *fastMetaCache) put(raw []byte, ok bool) {
 func parseFast(body []byte) (fastRequest, bool) {
 	var fr fastRequest
 	var jsonrpc []byte
-	ok := jsonscan.Members(body, func(k string, v []byte) bool {
-		switch k {
+	ok := jsonscan.MemberBytes(body, func(k, v []byte) bool {
+		switch string(k) {
 		case "jsonrpc":
 			return once(&jsonrpc, v)
 		case "id":
@@ -69,8 +69,8 @@ func parseFast(body []byte) (fastRequest, bool) {
 	switch string(fr.method) {
 	case `"tools/call"`:
 		fr.method = fr.method[1 : len(fr.method)-1]
-		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
-			switch k {
+		ok = jsonscan.MemberBytes(fr.params, func(k, v []byte) bool {
+			switch string(k) {
 			case "_meta":
 				return once(&fr.meta, v)
 			case "name":
@@ -81,11 +81,11 @@ func parseFast(body []byte) (fastRequest, bool) {
 				// A retried input-required round: read with the SDK's
 				// types (fastInput).
 				for _, m := range fr.members {
-					if m.key == k {
+					if m.key == string(k) {
 						return false
 					}
 				}
-				fr.members = append(fr.members, member{k, v})
+				fr.members = append(fr.members, member{string(k), v})
 				return true
 			}
 			return false
@@ -96,8 +96,8 @@ func parseFast(body []byte) (fastRequest, bool) {
 		fr.name = fr.name[1 : len(fr.name)-1]
 	case `"tools/list"`:
 		fr.method = fr.method[1 : len(fr.method)-1]
-		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
-			return k == "_meta" && once(&fr.meta, v)
+		ok = jsonscan.MemberBytes(fr.params, func(k, v []byte) bool {
+			return string(k) == "_meta" && once(&fr.meta, v)
 		})
 		if !ok {
 			return fr, false
@@ -112,19 +112,19 @@ func parseFast(body []byte) (fastRequest, bool) {
 			return fr, false
 		}
 		fr.method = m[1 : len(m)-1]
-		ok = jsonscan.Members(fr.params, func(k string, v []byte) bool {
-			if k == "_meta" {
+		ok = jsonscan.MemberBytes(fr.params, func(k, v []byte) bool {
+			if string(k) == "_meta" {
 				return once(&fr.meta, v)
 			}
-			if !slices.Contains(keys, k) {
+			if !slices.Contains(keys, string(k)) {
 				return false
 			}
 			for _, m := range fr.members {
-				if m.key == k {
+				if m.key == string(k) {
 					return false
 				}
 			}
-			fr.members = append(fr.members, member{k, v})
+			fr.members = append(fr.members, member{string(k), v})
 			return true
 		})
 		if !ok {
@@ -147,11 +147,11 @@ func parseFast(body []byte) (fastRequest, bool) {
 func fastMeta(raw []byte) (m sdk.Meta, streams, ok bool) {
 	var version, caps bool
 	m = make(sdk.Meta, 4)
-	ok = jsonscan.Members(raw, func(k string, v []byte) bool {
-		switch k {
+	ok = jsonscan.MemberBytes(raw, func(k, v []byte) bool {
+		switch string(k) {
 		case "progressToken":
 			streams = true
-			return (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') && decodeMember(m, k, v)
+			return (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') && decodeMember(m, "progressToken", v)
 		case metaLogLevel:
 			streams = true
 			if len(v) < 2 || v[0] != '"' {
@@ -160,18 +160,18 @@ func fastMeta(raw []byte) (m sdk.Meta, streams, ok bool) {
 			if _, known := logLevels[string(v[1:len(v)-1])]; !known {
 				return false
 			}
-			return decodeMember(m, k, v)
+			return decodeMember(m, metaLogLevel, v)
 		case metaProtocolVersion:
 			version = string(v) == `"`+protocol20260728+`"`
-			m[k] = protocol20260728
+			m[metaProtocolVersion] = protocol20260728
 			return version
 		case metaClientCapabilities:
 			caps = v[0] == '{'
-			return caps && decodeMember(m, k, v)
+			return caps && decodeMember(m, metaClientCapabilities, v)
 		case metaClientInfo:
-			return v[0] == '{' && decodeMember(m, k, v)
+			return v[0] == '{' && decodeMember(m, metaClientInfo, v)
 		case "traceparent", "tracestate", "baggage":
-			return v[0] == '"' && decodeMember(m, k, v)
+			return v[0] == '"' && decodeMember(m, string(k), v)
 		}
 		return false
 	})

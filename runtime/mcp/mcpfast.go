@@ -75,6 +75,8 @@ type fastState struct {
 	sessOnce sync.Once
 	session  *sdk.ServerSession // see fastSession
 	metas    fastMetaCache
+	infoOnce sync.Once
+	info     []byte // the server's identity's JSON, see serverInfoJSON
 }
 
 // fastRequest is what serveMCPFast reads of a request.

@@ -1,11 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -13,6 +16,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 )
 
 // MCP 2026-07-28 answered natively, beyond tools/call and tools/list
@@ -157,6 +161,29 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		p.SetMeta(meta)
 		return true
 	}
+	// plain reads the one string member key (written without escapes) of
+	// params that have no other but arguments, which argsOK reads: what
+	// nearly every prompts/get and resources/read is, read without
+	// decoding params whole. false: decode them.
+	plain := func(key string, dst *string, args *map[string]string) bool {
+		for _, m := range fr.members {
+			switch {
+			case m.key == key:
+				v := m.val
+				if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+					return false
+				}
+				*dst = string(v[1 : len(v)-1])
+			case m.key == "arguments" && args != nil:
+				if json.Unmarshal(m.val, args) != nil {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return *dst != ""
+	}
 	header := rq.R.Header.Get("Mcp-Name")
 	reg := &s.registry
 	switch string(fr.method) {
@@ -188,15 +215,27 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		r := &sdk.ListResourceTemplatesRequest{Params: &sdk.ListResourceTemplatesParams{Meta: meta}, Extra: extra}
 		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listTemplates(ctx, r), nil }}, true
 	case "prompts/get":
-		p := &sdk.GetPromptParams{}
-		if !decode(p) || p.Name == "" || header != p.Name || !plainHeader(p.Name) {
+		p := &sdk.GetPromptParams{Meta: meta}
+		if !plain("name", &p.Name, &p.Arguments) {
+			*p = sdk.GetPromptParams{}
+			if !decode(p) {
+				return nativeRequest{}, false
+			}
+		}
+		if p.Name == "" || header != p.Name || !plainHeader(p.Name) {
 			return nativeRequest{}, false
 		}
 		r := &sdk.GetPromptRequest{Params: p, Extra: extra}
 		return nativeRequest{req: r, name: p.Name, serve: func(ctx context.Context) (any, error) { return s.getPrompt(ctx, r) }}, true
 	case "resources/read":
-		p := &sdk.ReadResourceParams{}
-		if !decode(p) || p.URI == "" || header != p.URI || !plainHeader(p.URI) {
+		p := &sdk.ReadResourceParams{Meta: meta}
+		if !plain("uri", &p.URI, nil) {
+			*p = sdk.ReadResourceParams{}
+			if !decode(p) {
+				return nativeRequest{}, false
+			}
+		}
+		if p.URI == "" || header != p.URI || !plainHeader(p.URI) {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ReadResourceRequest{Params: p, Extra: extra}
@@ -318,7 +357,7 @@ func (s *server) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (any,
 	if err != nil {
 		return nil, err
 	}
-	return typedResult{res, res.InputRequests != nil}, nil
+	return typedResult{res: res, inputRequired: res.InputRequests != nil}, nil
 }
 
 // readResource is resources/read: the handler of the resource of that
@@ -364,7 +403,7 @@ func (s *server) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 			}
 		}
 	}
-	return typedResult{res, res.InputRequests != nil}, nil
+	return typedResult{res: res, inputRequired: res.InputRequests != nil}, nil
 }
 
 // markNative marks a result for the revision, as the SDK marks its own:
@@ -384,9 +423,26 @@ func (s *server) markNative(res any) any {
 		r.ResultType = "complete"
 		r.Meta = s.fastServerInfo(r.Meta)
 	case typedResult:
+		if rr, ok := r.res.(*sdk.ReadResourceResult); ok && rr.Meta == nil {
+			// Written by hand (readResultJSON), the server's identity
+			// from its JSON made once.
+			r.info = s.serverInfoJSON()
+			return r
+		}
 		r.res.SetMeta(s.fastServerInfo(sdk.Meta(r.res.GetMeta())))
+		return r
 	}
 	return res
+}
+
+// serverInfoJSON is the server's identity as the SDK writes it in a
+// result's _meta, encoded once.
+func (s *server) serverInfoJSON() []byte {
+	f := &s.fast
+	f.infoOnce.Do(func() {
+		f.info, _ = json.Marshal(s.impl)
+	})
+	return f.info
 }
 
 // typedResult is a result whose type the SDK keeps in an unexported field
@@ -397,6 +453,9 @@ type typedResult struct {
 		json.Marshaler
 	}
 	inputRequired bool
+	// info is the server's identity's JSON, for a result MarshalJSON
+	// writes by hand (readResultJSON), whose _meta it is.
+	info []byte
 }
 
 func (r typedResult) MarshalJSON() ([]byte, error) {
@@ -404,6 +463,65 @@ func (r typedResult) MarshalJSON() ([]byte, error) {
 	if r.inputRequired {
 		rt = "input_required"
 	}
+	if rr, ok := r.res.(*sdk.ReadResourceResult); ok && r.info != nil {
+		if b, ok := readResultJSON(rr, r.info); ok {
+			return b, nil
+		}
+		rr.SetMeta(sdk.Meta{sdk.MetaKeyServerInfo: json.RawMessage(r.info)})
+	}
 	b, err := r.res.MarshalJSON()
 	return withResultType(b, err, rt)
+}
+
+// readResultJSON writes a resources/read result as the SDK's
+// MarshalJSON writes it, marked complete and with the server's identity,
+// info, as its _meta, without reflection: the read's contents are what
+// it is, and the SDK's encoding of them (a result type marshalled twice,
+// then copied to add the result type) was a fifth of a read's time. It
+// reports false for a result it does not write: one asking for input, or
+// with _meta of its own on a content.
+func readResultJSON(r *sdk.ReadResourceResult, info []byte) ([]byte, bool) {
+	if r.InputRequests != nil || r.RequestState != "" {
+		return nil, false
+	}
+	b := make([]byte, 0, 160+len(info))
+	b = append(b, `{"_meta":{"`+sdk.MetaKeyServerInfo+`":`...)
+	b = append(b, info...)
+	b = append(b, `},"ttlMs":`...)
+	b = strconv.AppendInt(b, int64(r.TTLMs), 10)
+	b = append(b, `,"cacheScope":`...)
+	b = jsonwrite.AppendString(b, r.CacheScope, true)
+	b = append(b, `,"contents":`...)
+	if r.Contents == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range r.Contents {
+			if c == nil || c.Meta != nil {
+				return nil, false
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"uri":`...)
+			b = jsonwrite.AppendString(b, c.URI, true)
+			if c.MIMEType != "" {
+				b = append(b, `,"mimeType":`...)
+				b = jsonwrite.AppendString(b, c.MIMEType, true)
+			}
+			if c.Text != "" {
+				b = append(b, `,"text":`...)
+				b = jsonwrite.AppendString(b, c.Text, true)
+			}
+			if c.Blob != nil {
+				b = append(b, `,"blob":"`...)
+				b = base64.StdEncoding.AppendEncode(b, c.Blob)
+				b = append(b, '"')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"resultType":"complete"}`...)
+	return b, true
 }
