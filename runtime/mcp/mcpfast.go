@@ -70,8 +70,9 @@ type fastState struct {
 	// the two paths with it.
 	off bool
 	// answered counts the requests the fast path answered, for the
-	// tests to know it did.
-	answered atomic.Int64
+	// tests to know it did; sdkServed those of revision 2026-07-28 that
+	// reached the SDK all the same, for the tests to know which.
+	answered, sdkServed atomic.Int64
 	sessOnce sync.Once
 	session  *sdk.ServerSession // see fastSession
 	metas    fastMetaCache

@@ -83,6 +83,9 @@ func (s *server) mcpPath() string { return cmp.Or(s.mopts.Path, DefaultPath) }
 func (s *server) mcpMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	h := s.mcpTraced(next)
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
+		if protocolOf(req) >= protocol20260728 {
+			s.fast.sdkServed.Add(1)
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				s.logPanic("MCP request", v, "method", method)

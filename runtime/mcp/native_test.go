@@ -403,3 +403,44 @@ func TestMCPNativeInputRounds(t *testing.T) {
 		})
 	}
 }
+
+// No request of the methods toolgen answers natively at 2026-07-28
+// reaches the go-sdk, whatever its outcome; what is left to the SDK
+// (here server/discover, as docs/mcp.md lists) does, which shows the
+// count counts.
+func TestMCPNativeReachesNoSDK(t *testing.T) {
+	p := newFastPair(t, false, true)
+	srv := mcpOf(p.on)
+	elicit := func(r fastReq) fastReq {
+		r.body = replaceOnce(r.body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}`)
+		return r
+	}
+	for _, r := range []fastReq{
+		call2026("plain", ""),
+		call2026("count", `{"days":99}`),
+		call2026("no_such_tool", ""),
+		elicit(call2026("asks", "")),
+		streamCall("chatty", `,"progressToken":"p","io.modelcontextprotocol/logLevel":"debug"`),
+		{name: "tools/list", body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + fastMeta2026 + `}}`},
+		rpc2026("prompts/list", "", ""),
+		rpc2026("prompts/get", `"name":"explain","arguments":{"topic":"Go"}`, "explain"),
+		rpc2026("prompts/get", `"name":"nope"`, "nope"),
+		elicit(rpc2026("prompts/get", `"name":"asks"`, "asks")),
+		rpc2026("resources/list", "", ""),
+		rpc2026("resources/templates/list", "", ""),
+		rpc2026("resources/read", `"uri":"test://text"`, "test://text"),
+		rpc2026("resources/read", `"uri":"test://nothing"`, "test://nothing"),
+		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""),
+	} {
+		before := srv.fast.sdkServed.Load()
+		a := p.send(t, p.on, p.tron, r)
+		if srv.fast.sdkServed.Load() != before {
+			t.Errorf("%s reached the SDK: %+v", r.name, a)
+		}
+	}
+	before := srv.fast.sdkServed.Load()
+	p.send(t, p.on, p.tron, rpc2026("server/discover", "", ""))
+	if srv.fast.sdkServed.Load() != before+1 {
+		t.Error("server/discover did not reach the SDK: the count counts nothing")
+	}
+}
