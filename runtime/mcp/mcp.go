@@ -119,8 +119,10 @@ type server struct {
 	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
 	fast fastState
 	// impl is the server's identity, as the SDK's server was given it
-	// (the fast path's results carry it too).
+	// (the fast path's results carry it too); caps the capabilities it
+	// was given, before it adds those of what it serves (discover).
 	impl *sdk.Implementation
+	caps *sdk.ServerCapabilities
 	// release takes the server off the core's notifiers and the store's
 	// bus: for a server whose clients are gone (ServeIO's, Connect's).
 	release func()
@@ -158,6 +160,7 @@ func newServer(core *runtime.Server, opts *Options) *server {
 	if s.opts.Complete != nil {
 		so.CompletionHandler = s.complete
 	}
+	s.caps = so.Capabilities
 	m := sdk.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
 	s.sdkSrv, s.impl, s.sealer = m, impl, newStateSealer(o.StateKey)

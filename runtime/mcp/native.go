@@ -41,6 +41,7 @@ var nativeMethods = map[string][]string{
 	"prompts/get":              {"name", "arguments", "inputResponses", "requestState"},
 	"resources/read":           {"uri", "inputResponses", "requestState"},
 	"completion/complete":      {"ref", "argument", "context"},
+	"server/discover":          nil,
 }
 
 // member is a member of a request's params, raw.
@@ -146,6 +147,8 @@ func setSession(req sdk.Request, ss *sdk.ServerSession) {
 		r.Session = ss
 	case *sdk.CompleteRequest:
 		r.Session = ss
+	case *sdk.ServerRequest[*sdk.DiscoverParams]:
+		r.Session = ss
 	}
 }
 
@@ -240,6 +243,9 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		}
 		r := &sdk.ReadResourceRequest{Params: p, Extra: extra}
 		return nativeRequest{req: r, name: p.URI, serve: func(ctx context.Context) (any, error) { return s.readResource(ctx, r) }}, true
+	case "server/discover":
+		r := &sdk.ServerRequest[*sdk.DiscoverParams]{Params: &sdk.DiscoverParams{Meta: meta}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.discover(ctx, r), nil }}, true
 	case "completion/complete":
 		p := &sdk.CompleteParams{}
 		if s.opts.Complete == nil || !decode(p) || p.Ref == nil || p.Argument.Name == "" {
@@ -422,6 +428,9 @@ func (s *server) markNative(res any) any {
 	case *sdk.CompleteResult:
 		r.ResultType = "complete"
 		r.Meta = s.fastServerInfo(r.Meta)
+	case *sdk.DiscoverResult:
+		r.ResultType = "complete"
+		r.Meta = s.fastServerInfo(r.Meta)
 	case typedResult:
 		if rr, ok := r.res.(*sdk.ReadResourceResult); ok && rr.Meta == nil {
 			// Written by hand (readResultJSON), the server's identity
@@ -524,4 +533,30 @@ func readResultJSON(r *sdk.ReadResourceResult, info []byte) ([]byte, bool) {
 	}
 	b = append(b, `,"resultType":"complete"}`...)
 	return b, true
+}
+
+// discover is server/discover: the revisions the SDK speaks, and the
+// capabilities of what the server serves, as the SDK works them out
+// (its capabilities: what newServer gave it, with prompts, resources and
+// completion when there are any).
+func (s *server) discover(ctx context.Context, req sdk.Request) sdk.Result {
+	caps := *s.caps
+	reg := &s.registry
+	reg.mu.Lock()
+	prompts, resources := len(reg.prompts) > 0, len(reg.resources)+len(reg.templates) > 0
+	reg.mu.Unlock()
+	if prompts && caps.Prompts == nil {
+		caps.Prompts = &sdk.PromptCapabilities{ListChanged: true}
+	}
+	if resources && caps.Resources == nil {
+		// newServer gives the SDK a subscribe handler whenever it
+		// serves a resource.
+		caps.Resources = &sdk.ResourceCapabilities{ListChanged: true, Subscribe: true}
+	}
+	if s.opts.Complete != nil && caps.Completions == nil {
+		caps.Completions = &sdk.CompletionCapabilities{}
+	}
+	res := &sdk.DiscoverResult{SupportedVersions: sdk.SupportedProtocolVersions(), Capabilities: &caps, Instructions: s.mopts.Instructions}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
 }

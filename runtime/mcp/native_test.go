@@ -134,6 +134,8 @@ func nativeCases() []fastReq {
 		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"fail"}`, ""),
 		rpc2026("completion/complete", `"argument":{"name":"topic","value":"G"}`, ""),
 		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"}`, ""),
+		rpc2026("server/discover", "", ""),
+		rpc2026("server/discover", `"extra":1`, ""),
 	}
 }
 
@@ -163,6 +165,7 @@ func TestMCPNativeSameAnswers(t *testing.T) {
 				rpc2026("resources/templates/list", "", ""),
 				rpc2026("resources/read", `"uri":"test://items/42"`, "test://items/42"),
 				rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""),
+				rpc2026("server/discover", "", ""),
 			} {
 				n := mcpOf(p.on).fast.answered.Load()
 				on, _ := p.compare(t, c)
@@ -406,7 +409,7 @@ func TestMCPNativeInputRounds(t *testing.T) {
 
 // No request of the methods toolgen answers natively at 2026-07-28
 // reaches the go-sdk, whatever its outcome; what is left to the SDK
-// (here server/discover, as docs/mcp.md lists) does, which shows the
+// (here subscriptions/listen, as docs/mcp.md lists) does, which shows the
 // count counts.
 func TestMCPNativeReachesNoSDK(t *testing.T) {
 	p := newFastPair(t, false, true)
@@ -439,8 +442,24 @@ func TestMCPNativeReachesNoSDK(t *testing.T) {
 		}
 	}
 	before := srv.fast.sdkServed.Load()
-	p.send(t, p.on, p.tron, rpc2026("server/discover", "", ""))
+	p.send(t, p.on, p.tron, rpc2026("subscriptions/listen", "", ""))
 	if srv.fast.sdkServed.Load() != before+1 {
-		t.Error("server/discover did not reach the SDK: the count counts nothing")
+		t.Error("subscriptions/listen did not reach the SDK: the count counts nothing")
+	}
+}
+
+// server/discover says what the server serves, as the SDK says it, for a
+// server with neither prompts nor resources (nor the registry's), with
+// instructions, too.
+func TestMCPNativeDiscoverBare(t *testing.T) {
+	mk := func() *runtime.Server {
+		return newTestServer(runtime.ToolList{{Name: "plain", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("x"), nil }}},
+			&runtime.Options{Logger: discard()}, &Options{DisableRegistry: true, Instructions: "Use plain.", Stateless: true})
+	}
+	p := &fastPair{on: mk(), off: mk(), tron: &recTracer{}, troff: &recTracer{}}
+	mcpOf(p.off).fast.off = true
+	on, _ := p.compare(t, rpc2026("server/discover", "", ""))
+	if !strings.Contains(on.Body, `"instructions":"Use plain."`) || strings.Contains(on.Body, `"prompts"`) || strings.Contains(on.Body, `"resources"`) {
+		t.Errorf("discover: %s", on.Body)
 	}
 }
