@@ -73,11 +73,11 @@ type fastState struct {
 	// tests to know it did; sdkServed those of revision 2026-07-28 that
 	// reached the SDK all the same, for the tests to know which.
 	answered, sdkServed atomic.Int64
-	sessOnce sync.Once
-	session  *sdk.ServerSession // see fastSession
-	metas    fastMetaCache
-	infoOnce sync.Once
-	info     []byte // the server's identity's JSON, see serverInfoJSON
+	sessOnce            sync.Once
+	session             *sdk.ServerSession // see fastSession
+	metas               fastMetaCache
+	infoOnce            sync.Once
+	info                []byte // the server's identity's JSON, see serverInfoJSON
 }
 
 // fastRequest is what serveMCPFast reads of a request.
