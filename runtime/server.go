@@ -158,6 +158,7 @@ type Server struct {
 	limiter     limiter
 	writes      writeHealth
 	waiters     approvalWaiters // calls waiting here for an approval
+	search      searchIndexes   // SearchTools' indexes
 }
 
 // NewServer returns a server for p's tools. A nil opts means defaults.

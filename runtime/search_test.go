@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync/atomic"
+	"testing"
+)
+
+func searchCatalog() ToolList {
+	h := func(context.Context, json.RawMessage) (*Result, error) { return TextResult(""), nil }
+	return ToolList{
+		{Name: "list_orders", Description: "Lists a customer's orders, newest first.", InputSchema: json.RawMessage(`{"type":"object","properties":{"customer_id":{"type":"string","description":"Whose orders."}}}`), Handler: h},
+		{Name: "refund_order", Title: "Refund an order", Description: "Refunds an order, in full or in part.", InputSchema: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"},"amount":{"type":"number","description":"How much to give back; all of it when left out."}}}`), Handler: h},
+		{Name: "getWeather", Description: "Current weather for a city.", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`), Handler: h},
+		{Name: "delete_customer", Description: "Deletes a customer and their data.", Scopes: []string{"admin"}, Handler: h},
+	}
+}
+
+func toolNames(tools []Tool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// SearchTools ranks the tools a query names, among those the caller may
+// see, by their names, titles, descriptions and parameters.
+func TestSearchTools(t *testing.T) {
+	// With an auth hook, scopes are enforced: the caller below has none.
+	s := NewServer(searchCatalog(), &Options{Logger: discard(), AuthHook: BearerTokens("t")})
+	ctx := WithPrincipal(context.Background(), &Principal{Subject: "agent"})
+	for q, want := range map[string][]string{
+		"refund the last order of a customer": {"refund_order", "list_orders"},
+		"what's the weather in Paris":         {"getWeather"},
+		"get weather":                         {"getWeather"},
+		"give money back":                     {"refund_order"}, // a parameter's description
+		"delete a customer":                   {"list_orders"},  // delete_customer needs the scope admin
+		"nothing like this":                   nil,
+	} {
+		got, err := s.SearchTools(ctx, q, 2)
+		if err != nil || !slices.Equal(toolNames(got), want) {
+			t.Errorf("%q: %v %v, want %v", q, toolNames(got), err, want)
+		}
+	}
+	admin := WithPrincipal(ctx, &Principal{Subject: "root", Scopes: []string{"admin"}})
+	if got, _ := s.SearchTools(admin, "delete a customer", 1); !slices.Equal(toolNames(got), []string{"delete_customer"}) {
+		t.Errorf("with the scope: %v", toolNames(got))
+	}
+	if got, _ := s.SearchTools(ctx, "order", 0); got != nil {
+		t.Errorf("limit 0: %v", toolNames(got))
+	}
+}
+
+// A provider whose list changes is searched in its current list: the
+// index is built again for a list it has not seen, and kept for one it
+// has.
+func TestSearchToolsFollowsTheProvider(t *testing.T) {
+	var second atomic.Bool
+	var lists atomic.Int32
+	p := ToolsFunc(func(context.Context) ([]Tool, error) {
+		lists.Add(1)
+		all := searchCatalog()
+		if second.Load() {
+			all[2].Name, all[2].Description = "forecast", "Tomorrow's weather for a city."
+		}
+		return all, nil
+	})
+	s := NewServer(p, &Options{Logger: discard()})
+	ctx := context.Background()
+	if got, _ := s.SearchTools(ctx, "weather", 1); !slices.Equal(toolNames(got), []string{"getWeather"}) {
+		t.Fatalf("first list: %v", toolNames(got))
+	}
+	second.Store(true)
+	if got, _ := s.SearchTools(ctx, "tomorrow's weather", 1); !slices.Equal(toolNames(got), []string{"forecast"}) {
+		t.Errorf("changed list: %v", toolNames(got))
+	}
+}
