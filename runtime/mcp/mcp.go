@@ -80,6 +80,14 @@ type Options struct {
 	RegistryScheme string
 	// DisableRegistry leaves the registry resources out.
 	DisableRegistry bool
+	// ToolSearch lists two meta-tools instead of the catalog:
+	// search_tools, which finds the tools that match a query, and
+	// call_tool, which calls one by name (see toolsearch.go). A call of
+	// a tool by its own name still works, for clients that know it. With
+	// a ToolList, a tool named like a meta-tool is refused: NewHandler
+	// panics, and runtime/serve's -tool-search says why and stops
+	// ([Options.Check]).
+	ToolSearch bool
 }
 
 // server is the MCP side of a runtime.Server, as one constructor of this
@@ -136,6 +144,9 @@ func newServer(core *runtime.Server, opts *Options) *server {
 	s := &server{core: core, opts: core.Options(), log: core.Logger(), kit: surface.Kit(core), fixed: core.FixedList()}
 	if opts != nil {
 		s.mopts = *opts
+	}
+	if err := s.mopts.Check(core); err != nil {
+		panic(err) // a programming error, as runtime.NewServer's duplicate names are
 	}
 	o := &s.mopts
 	impl := &sdk.Implementation{Name: core.Name(), Title: s.opts.Title, Version: core.Version()}

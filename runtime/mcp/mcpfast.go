@@ -138,11 +138,7 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 	switch string(fr.method) {
 	case "tools/call":
 		name := string(fr.name)
-		if name == "" || h.Get("Mcp-Name") != name || !s.fastTool(rq.Ctx, name) {
-			return false
-		}
-		ss := s.fastSession()
-		if ss == nil {
+		if name == "" || h.Get("Mcp-Name") != name {
 			return false
 		}
 		req := &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Meta: meta, Name: name, Arguments: bytes.Clone(fr.args)}, Extra: extra}
@@ -150,6 +146,38 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			return false
 		}
 		if !s.fastMetaDecodes(fr.meta, req) { // before it has a session to fall back on
+			return false
+		}
+		if s.isMeta(name) {
+			// Progressive discovery (toolsearch.go): search_tools is
+			// answered here; call_tool becomes the call it names, which
+			// goes on as a direct one (or, a call the SDK serves, goes
+			// to the SDK as it came).
+			if streams || len(fr.members) > 0 {
+				return false
+			}
+			if name == SearchToolsName {
+				s.fast.answered.Add(1)
+				res, err := s.searchTools(rq.Ctx, req.Params.Arguments)
+				if err == nil {
+					res.Meta = s.fastServerInfo(res.Meta)
+				}
+				s.fastReply(rq.W, nil, fr.id, callResultJSON{res, "complete"}, err)
+				return true
+			}
+			if res := s.unwrapCall(req); res != nil {
+				s.fast.answered.Add(1)
+				res.Meta = s.fastServerInfo(res.Meta)
+				s.fastReply(rq.W, nil, fr.id, callResultJSON{res, "complete"}, nil)
+				return true
+			}
+			name = req.Params.Name
+		}
+		if !s.fastTool(rq.Ctx, name) {
+			return false
+		}
+		ss := s.fastSession()
+		if ss == nil {
 			return false
 		}
 		req.Session = ss

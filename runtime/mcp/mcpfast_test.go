@@ -63,6 +63,13 @@ type fastPair struct {
 }
 
 func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
+	return newFastPairWith(t, Options{JSONResponse: jsonResponse, Stateless: stateless})
+}
+
+// newFastPairWith is newFastPair with MCP's options o (its StateKey the
+// tests' own).
+func newFastPairWith(t testing.TB, o Options) *fastPair {
+	o.StateKey = []byte("fast path tests")
 	p := &fastPair{tron: &recTracer{}, troff: &recTracer{}}
 	mk := func(tr *recTracer) *runtime.Server {
 		return newTestServer(fastTools(), &runtime.Options{
@@ -82,7 +89,7 @@ func newFastPair(t testing.TB, jsonResponse, stateless bool) *fastPair {
 				}
 				return []string{r.Ref + ":" + r.Argument + "=" + r.Value}, nil
 			},
-		}, &Options{JSONResponse: jsonResponse, Stateless: stateless, StateKey: []byte("fast path tests")})
+		}, &o)
 	}
 	p.on, p.off = mk(p.tron), mk(p.troff)
 	mcpOf(p.off).fast.off = true

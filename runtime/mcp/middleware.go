@@ -161,6 +161,16 @@ func (s *server) mcpServe(next sdk.MethodHandler) sdk.MethodHandler {
 		case "tools/list":
 			return s.listMCPTools(ctx, req)
 		case "tools/call":
+			if r := req.(*sdk.CallToolRequest); s.isMeta(r.Params.Name) {
+				// Progressive discovery (toolsearch.go).
+				if r.Params.Name == SearchToolsName {
+					res, err := s.searchTools(ctx, r.Params.Arguments)
+					return markedCall(r, res), err
+				}
+				if res := s.unwrapCall(r); res != nil {
+					return markedCall(r, res), nil
+				}
+			}
 			if res, ok, err := s.taskCall(ctx, req.(*sdk.CallToolRequest)); ok {
 				return res, err
 			}
@@ -191,6 +201,9 @@ func (s *server) listMCPTools(ctx context.Context, req sdk.Request) (sdk.Result,
 	res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
 	for i := range tools {
 		res.Tools[i] = s.mcpTool(&tools[i])
+	}
+	if s.mopts.ToolSearch {
+		res.Tools = metaTools() // the catalog is searched, not listed
 	}
 	s.setCacheable(ctx, req, &res.Cacheable)
 	if !s.fixed {

@@ -55,6 +55,24 @@ func (s *server) callUnregistered(ctx context.Context, req *sdk.CallToolRequest)
 	return inputRequiredResult{res}, nil
 }
 
+// markedCall marks res, the answer to req that the SDK's dispatch did not
+// give (and so did not mark), "complete" as the SDK marks a result of
+// revision 2026-07-28; older revisions have no result types.
+func markedCall(req *sdk.CallToolRequest, res *sdk.CallToolResult) sdk.Result {
+	if res == nil || protocolOf(req) < protocol20260728 {
+		return res
+	}
+	return completeResult{res}
+}
+
+// completeResult is a CallToolResult marked "complete".
+type completeResult struct{ *sdk.CallToolResult }
+
+func (r completeResult) MarshalJSON() ([]byte, error) {
+	b, err := r.CallToolResult.MarshalJSON()
+	return withResultType(b, err, "complete")
+}
+
 // inputRequiredResult is a CallToolResult marked "input_required".
 type inputRequiredResult struct{ *sdk.CallToolResult }
 

@@ -12,6 +12,8 @@
 //	-allow-execute    let the Tool Explorer page run tools
 //	-stdio            speak MCP on standard input and output instead of HTTP
 //	-stateless        serve MCP without sessions (protocol revision 2026-07-28)
+//	-tool-search      list MCP's meta-tools search_tools and call_tool
+//	                  instead of the catalog (progressive discovery)
 //	-call-timeout D   bound every tool call (a tool's own timeout wins)
 //	-history DSN      where to record invocations: memory, a SQLite file
 //	                  (PATH or sqlite:PATH), or a postgres:// URL
@@ -90,6 +92,7 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	allowExecute := fs.Bool("allow-execute", false, "let the Tool Explorer page run tools")
 	stdio := fs.Bool("stdio", false, "speak MCP on standard input and output instead of serving HTTP")
 	stateless := fs.Bool("stateless", false, "serve MCP without sessions, for replicas without sticky routing (revision 2026-07-28 is served so anyway)")
+	toolSearch := fs.Bool("tool-search", false, "list MCP's meta-tools search_tools and call_tool instead of the catalog, for clients that cannot take it whole")
 	callTimeout := fs.Duration("call-timeout", 0, "bound every tool call (0: the program's own setting; a tool's own timeout= wins)")
 	historyDSN := fs.String("history", "", "where to record invocations: memory, a SQLite file (PATH or sqlite:PATH), or a postgres:// URL (default: a SQLite file in the cache directory when the program imports runtime/history/sqlite, else memory)")
 	maxRows := fs.Int("history-max-rows", 0, "keep at most this many invocation records (0: no bound but the store's)")
@@ -159,6 +162,12 @@ func run(ctx context.Context, args []string, p runtime.ToolsProvider, opts *runt
 	}
 	if *stateless {
 		so.MCP.Stateless = true
+	}
+	if *toolSearch {
+		so.MCP.ToolSearch = true
+	}
+	if err := so.MCP.Check(srv); err != nil {
+		return err
 	}
 	if so.MCP.StateKey == nil {
 		so.MCP.StateKey = key

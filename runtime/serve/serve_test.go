@@ -410,3 +410,19 @@ func TestStateKey(t *testing.T) {
 		t.Errorf("a missing key file: %v", err)
 	}
 }
+
+// -tool-search lists MCP's meta-tools instead of the catalog, and refuses
+// to start on a catalog with a tool named like one of them.
+func TestRunToolSearch(t *testing.T) {
+	url, _ := start(t, "-tool-search")
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	code, body, _ := post(t, url+"/mcp", list, "Accept", "application/json, text/event-stream", "Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/list")
+	if code != 200 || !strings.Contains(body, `"name":"search_tools"`) || !strings.Contains(body, `"name":"call_tool"`) || strings.Contains(body, `"name":"hello"`) {
+		t.Errorf("tools/list with -tool-search: %d %s", code, body)
+	}
+	clash := runtime.ToolList{{Name: "search_tools", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult(""), nil }}}
+	err := run(context.Background(), []string{"-addr", "127.0.0.1:0", "-tool-search"}, clash, quiet, nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "meta-tool search_tools") {
+		t.Errorf("a tool named search_tools with -tool-search: %v", err)
+	}
+}
