@@ -97,7 +97,13 @@ func parseFast(body []byte) (fastRequest, bool) {
 	case `"tools/list"`:
 		fr.method = fr.method[1 : len(fr.method)-1]
 		ok = jsonscan.MemberBytes(fr.params, func(k, v []byte) bool {
-			return string(k) == "_meta" && once(&fr.meta, v)
+			switch string(k) {
+			case "_meta":
+				return once(&fr.meta, v)
+			case "cursor": // a string as written, without escapes
+				return len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 && once(&fr.name, v[1:len(v)-1])
+			}
+			return false
 		})
 		if !ok {
 			return fr, false

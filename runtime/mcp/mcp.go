@@ -88,6 +88,10 @@ type Options struct {
 	// panics, and runtime/serve's -tool-search says why and stops
 	// ([Options.Check]).
 	ToolSearch bool
+	// PageSize is the most tools, prompts, resources or templates a page
+	// of their list holds (default DefaultPageSize); a longer list pages
+	// with cursors (paging.go).
+	PageSize int
 }
 
 // server is the MCP side of a runtime.Server, as one constructor of this
@@ -163,6 +167,7 @@ func newServer(core *runtime.Server, opts *Options) *server {
 			Extensions: map[string]any{tasksExtension: map[string]any{}},
 		},
 		SetCacheable: s.setCacheable,
+		PageSize:     s.pageSize(),
 	}
 	if len(s.opts.Resources) > 0 || len(s.opts.ResourceTemplates) > 0 || !o.DisableRegistry {
 		so.SubscribeHandler = s.subscribe

@@ -83,7 +83,9 @@ type fastState struct {
 // fastRequest is what serveMCPFast reads of a request.
 type fastRequest struct {
 	id, method, params []byte // raw JSON
-	meta, name, args   []byte // raw JSON of params' members
+	// meta, name, args are raw JSON of params' members; name is the
+	// tool's, unquoted (tools/call), or the cursor (tools/list).
+	meta, name, args []byte
 	// members are the other members of params, for the methods of
 	// native.go.
 	members []member
@@ -201,7 +203,7 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		res.Meta = s.fastServerInfo(res.Meta)
 		s.fastReply(rq.W, stream, fr.id, callResultJSON{res, rt}, nil)
 	case "tools/list":
-		req := &sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: meta}, Extra: extra}
+		req := &sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: meta, Cursor: string(fr.name)}, Extra: extra}
 		if !s.fastMetaDecodes(fr.meta, req) {
 			return false
 		}

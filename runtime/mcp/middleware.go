@@ -191,19 +191,32 @@ func (s *server) mcpServe(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// listMCPTools answers tools/list from the provider, in its order.
+// listMCPTools answers tools/list from the provider, in its order, a page
+// at a time (Options.PageSize; see pageOf).
 func (s *server) listMCPTools(ctx context.Context, req sdk.Request) (sdk.Result, error) {
 	ss, _ := req.GetSession().(*sdk.ServerSession)
 	tools, err := s.core.VisibleTools(runtime.WithClientSession(ctx, &mcpCall{srv: s, session: ss}))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: httpkit.MsgProviderFailed}
 	}
-	res := &mcpToolList{Tools: make([]mcpTool, len(tools))}
-	for i := range tools {
-		res.Tools[i] = s.mcpTool(&tools[i])
+	var cursor string
+	if p, ok := paramsOf(req).(*sdk.ListToolsParams); ok {
+		cursor = p.Cursor
 	}
 	if s.mopts.ToolSearch {
-		res.Tools = metaTools() // the catalog is searched, not listed
+		tools = nil // the catalog is searched, not listed
+	}
+	page, next, ok := pageOf(len(tools), s.pageSize(), cursor)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: give the nextCursor of the page before, as it was"}
+	}
+	res := &mcpToolList{Tools: make([]mcpTool, 0, page.len())}
+	for i := page.from; i < page.to; i++ {
+		res.Tools = append(res.Tools, s.mcpTool(&tools[i]))
+	}
+	res.NextCursor = next
+	if s.mopts.ToolSearch {
+		res.Tools = metaTools()
 	}
 	s.setCacheable(ctx, req, &res.Cacheable)
 	if !s.fixed {

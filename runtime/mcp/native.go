@@ -50,9 +50,6 @@ type member struct {
 	val []byte
 }
 
-// sdkPageSize is the SDK's page of a list (sdk.DefaultPageSize: newServer
-// sets no other): a longer list is paged, with a cursor of the SDK's.
-const sdkPageSize = sdk.DefaultPageSize
 
 // registeredResource is a resource given to the SDK, with its handler.
 type registeredResource struct {
@@ -194,7 +191,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		reg.mu.Lock()
 		n := len(reg.prompts)
 		reg.mu.Unlock()
-		if n > sdkPageSize {
+		if n > s.pageSize() {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ListPromptsRequest{Params: &sdk.ListPromptsParams{Meta: meta}, Extra: extra}
@@ -203,7 +200,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		reg.mu.Lock()
 		n := len(reg.resources)
 		reg.mu.Unlock()
-		if n > sdkPageSize {
+		if n > s.pageSize() {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ListResourcesRequest{Params: &sdk.ListResourcesParams{Meta: meta}, Extra: extra}
@@ -212,7 +209,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		reg.mu.Lock()
 		n := len(reg.templates)
 		reg.mu.Unlock()
-		if n > sdkPageSize {
+		if n > s.pageSize() {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ListResourceTemplatesRequest{Params: &sdk.ListResourceTemplatesParams{Meta: meta}, Extra: extra}

@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Pages: tools/list gives the tools a page at a time, at most
+// Options.PageSize of them (default DefaultPageSize), with a nextCursor
+// while there are more. A cursor is opaque to the client; here it is the
+// position of the page's first tool in the caller's list, so a list that
+// changes between pages may page a tool twice or not at all (the client
+// is told of the change: notifications/tools/list_changed). The prompts,
+// the resources and their templates page alike, at the same size, with
+// the go-sdk's cursors.
+
+// DefaultPageSize is the most a page of a list holds by default: the
+// go-sdk's page.
+const DefaultPageSize = sdk.DefaultPageSize
+
+// pageSize is the size of a page of a list.
+func (s *server) pageSize() int {
+	if s.mopts.PageSize > 0 {
+		return s.mopts.PageSize
+	}
+	return DefaultPageSize
+}
+
+// span is a page: the items from..to-1 of a list.
+type span struct{ from, to int }
+
+func (p span) len() int { return p.to - p.from }
+
+// cursorPrefix marks toolgen's cursors.
+const cursorPrefix = "tg1:"
+
+// pageOf is the page of a list of n items, size a page, that cursor ("":
+// the first) asks for, and the cursor of the page after it ("": none).
+// ok is false for a cursor this server did not give.
+func pageOf(n, size int, cursor string) (page span, next string, ok bool) {
+	from := 0
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		rest, found := strings.CutPrefix(string(b), cursorPrefix)
+		if err != nil || !found {
+			return span{}, "", false
+		}
+		if from, err = strconv.Atoi(rest); err != nil || from < 0 || from > n {
+			return span{}, "", false
+		}
+	}
+	to := min(from+size, n)
+	if to < n {
+		next = base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(to)))
+	}
+	return span{from, to}, next, true
+}
