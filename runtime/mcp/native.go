@@ -50,7 +50,6 @@ type member struct {
 	val []byte
 }
 
-
 // registeredResource is a resource given to the SDK, with its handler.
 type registeredResource struct {
 	res *sdk.Resource
