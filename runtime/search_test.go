@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -76,5 +77,56 @@ func TestSearchToolsFollowsTheProvider(t *testing.T) {
 	second.Store(true)
 	if got, _ := s.SearchTools(ctx, "tomorrow's weather", 1); !slices.Equal(toolNames(got), []string{"forecast"}) {
 		t.Errorf("changed list: %v", toolNames(got))
+	}
+}
+
+// The lists of tools that have one (the explorer's /tools, qmcp's
+// /v1/tools) take ?search= and ?limit=, alike: the best matches, best
+// first; a limit out of range is a 400 with a JSON error.
+func TestListSearchOnEveryList(t *testing.T) {
+	s := NewServer(searchCatalog(), &Options{Logger: discard()})
+	for _, l := range []struct {
+		path  string
+		names func(response) []string
+	}{
+		{"/tools", func(r response) []string {
+			var out []struct{ Name string }
+			r.decode(t, &out)
+			var names []string
+			for _, x := range out {
+				names = append(names, x.Name)
+			}
+			return names
+		}},
+		{"/v1/tools", func(r response) []string {
+			var out struct{ Tools []struct{ Name string } }
+			r.decode(t, &out)
+			var names []string
+			for _, x := range out.Tools {
+				names = append(names, x.Name)
+			}
+			return names
+		}},
+	} {
+		t.Run(l.path, func(t *testing.T) {
+			if got := l.names(do(t, s, "GET", l.path+"?search=refund+an+order&limit=1", "")); !slices.Equal(got, []string{"refund_order"}) {
+				t.Errorf("search: %v", got)
+			}
+			if got := l.names(do(t, s, "GET", l.path+"?search=weather", "")); !slices.Equal(got, []string{"getWeather"}) {
+				t.Errorf("search without a limit: %v", got)
+			}
+			if got := l.names(do(t, s, "GET", l.path, "")); len(got) != 4 {
+				t.Errorf("without a search, every tool: %v", got)
+			}
+			if got := l.names(do(t, s, "GET", l.path+"?search=", "")); len(got) != 0 {
+				t.Errorf("an empty search: %v", got)
+			}
+			for _, bad := range []string{"0", "101", "x"} {
+				r := do(t, s, "GET", l.path+"?search=order&limit="+bad, "")
+				if r.status != 400 || !strings.Contains(r.body, "limit is a number from 1 to 100") {
+					t.Errorf("limit %s: %d %s", bad, r.status, r.body)
+				}
+			}
+		})
 	}
 }

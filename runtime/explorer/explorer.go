@@ -172,9 +172,9 @@ func NotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) listTools(rq *httpkit.Request) error {
-	tools, err := h.srv.VisibleTools(rq.Ctx)
+	tools, err := surface.ToolsAsked(h.srv, rq) // every tool, or ?search=
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
+		return err
 	}
 	out := make([]toolSummary, len(tools))
 	for i := range tools {

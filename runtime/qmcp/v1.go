@@ -93,9 +93,9 @@ type v1Tool struct {
 }
 
 func (h *handler) v1ListTools(rq *httpkit.Request) error {
-	tools, err := h.srv.VisibleTools(rq.Ctx)
+	tools, err := surface.ToolsAsked(h.srv, rq) // every tool, or ?search=
 	if err != nil {
-		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
+		return err
 	}
 	out := make([]v1Tool, len(tools))
 	for i := range tools {

@@ -133,3 +133,39 @@ func (h *Handler) Routes() []Route {
 	}
 	return out
 }
+
+// Search limits of the lists' ?search= (ToolsAsked): how many tools a
+// search answers by default, and at most.
+const (
+	DefaultListSearchLimit = 20
+	MaxListSearchLimit     = 100
+)
+
+// ToolsAsked is what a GET of a surface's tool list asks for: every tool
+// the caller may see, or with ?search=QUERY the tools that best match it,
+// best first (runtime.Server.SearchTools), at most ?limit=N of them
+// (default DefaultListSearchLimit, at most MaxListSearchLimit). A limit
+// that is not a number in range is a 400; a provider that fails, a 500.
+func ToolsAsked(srv *runtime.Server, rq *httpkit.Request) ([]runtime.Tool, error) {
+	q := rq.R.URL.Query()
+	if !q.Has("search") {
+		tools, err := srv.VisibleTools(rq.Ctx)
+		if err != nil {
+			return nil, httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
+		}
+		return tools, nil
+	}
+	limit := DefaultListSearchLimit
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxListSearchLimit {
+			return nil, httpkit.Refuse(http.StatusBadRequest, "limit is a number from 1 to "+strconv.Itoa(MaxListSearchLimit))
+		}
+		limit = n
+	}
+	tools, err := srv.SearchTools(rq.Ctx, q.Get("search"), limit)
+	if err != nil {
+		return nil, httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
+	}
+	return tools, nil
+}
