@@ -2164,3 +2164,39 @@ func TestBrowserScopedTools(t *testing.T) {
 	p.waitFor("!"+listed, "close_issue to go for the reader")
 	p.checkNoErrors()
 }
+
+// A catalog of 10,000 tools: the page renders a few hundred rows at most,
+// and a search, which asks the server's index, finds a tool of the whole
+// catalog and opens it.
+func TestBrowserLargeCatalog(t *testing.T) {
+	h := func(context.Context, json.RawMessage) (*runtime.Result, error) { return runtime.TextResult("ok"), nil }
+	extra := make(runtime.ToolList, 10000)
+	for i := range extra {
+		extra[i] = runtime.Tool{Name: fmt.Sprintf("tool_%05d", i), Description: fmt.Sprintf("Does chore number %d of the catalog.", i), Handler: h}
+	}
+	extra[9876].Name, extra[9876].Description = "refund_order", "Refunds a customer's order, in full or in part."
+	f := newFixture(t, fixtureOptions{extra: extra})
+	p := openTab(t, f.url)
+	rows := func() int { return evalJS[int](p, `document.querySelectorAll('#tool-list > li').length`) }
+	p.waitText("#tool-count", "10007 tools (the first 200 shown: search to find the others)")
+	if n := rows(); n > 300 {
+		t.Errorf("%d rows rendered for 10,007 tools", n)
+	}
+	p.typeInto("#search", "refund the order of a customer")
+	p.waitTextContains("#tool-count", " of 10007 tools")
+	first := evalJS[string](p, `(document.querySelector('#tool-list > li') || {dataset: {}}).dataset.tool || ''`)
+	if first != "refund_order" {
+		t.Errorf("the search's first row is %q, want refund_order", first)
+	}
+	if n := rows(); n > 100 {
+		t.Errorf("%d rows for a search", n)
+	}
+	p.click(`#tool-list > li[data-tool="refund_order"] .tool-header`)
+	p.waitVisible(`#tool-list > li[data-tool="refund_order"] .tool-body`)
+	p.typeInto("#search", "")
+	evalJS[chromedp.Void](p, `document.getElementById('search').dispatchEvent(new Event('input'))`)
+	p.waitText("#tool-count", "10007 tools (the first 200 shown: search to find the others)")
+	if n := rows(); n != 200 {
+		t.Errorf("%d rows after clearing the search, want 200", n)
+	}
+}

@@ -105,49 +105,111 @@
     });
   }
 
-  function renderList() {
+  // A catalog longer than maxRows is not rendered whole: the first
+  // maxRows tools are, and a search asks the server, whose index ranks
+  // the whole catalog (GET /tools?search=), for the best searchLimit.
+  // A smaller one is filtered here, as the user types.
+  var maxRows = 200, searchLimit = 100;
+
+  // cardFor is the card of a tool, made the first time it is shown.
+  function cardFor(t) {
+    var name = String(t.name);
+    if (state.cardByName[name]) return state.cardByName[name];
+    var header = el('button', { type: 'button', class: 'tool-header', 'aria-expanded': 'false' },
+      el('span', { class: 'chevron', 'aria-hidden': 'true' }),
+      el('span', { class: 'tool-line' },
+        el('span', { class: 'tool-name', text: name }),
+        t.title ? el('span', { class: 'tool-title', text: String(t.title) }) : null,
+        el('span', { class: 'badges' }, badges(t.annotations).concat(policyBadges(t)))),
+      el('span', { class: 'tool-summary', text: firstLine(t.description) }));
+    var body = el('div', { class: 'tool-body', hidden: true });
+    var li = el('li', { class: 'tool', dataset: { tool: name } }, header, body);
+    var card = { tool: t, li: li, header: header, body: body, open: false, loaded: false,
+      haystack: [t.name, t.title, t.description].join('\n').toLowerCase() };
+    header.addEventListener('click', function () { toggle(card); });
+    state.cardByName[name] = card;
+    return card;
+  }
+
+  // show renders the cards of tools, in their order, and only them.
+  function show(tools) {
     var list = $('tool-list');
     clear(list);
-    state.cards = state.tools.map(function (t) {
-      var header = el('button', { type: 'button', class: 'tool-header', 'aria-expanded': 'false' },
-        el('span', { class: 'chevron', 'aria-hidden': 'true' }),
-        el('span', { class: 'tool-line' },
-          el('span', { class: 'tool-name', text: String(t.name) }),
-          t.title ? el('span', { class: 'tool-title', text: String(t.title) }) : null,
-          el('span', { class: 'badges' }, badges(t.annotations).concat(policyBadges(t)))),
-        el('span', { class: 'tool-summary', text: firstLine(t.description) }));
-      var body = el('div', { class: 'tool-body', hidden: true });
-      var li = el('li', { class: 'tool', dataset: { tool: String(t.name) } }, header, body);
-      var card = { tool: t, li: li, header: header, body: body, open: false, loaded: false,
-        haystack: [t.name, t.title, t.description].join('\n').toLowerCase() };
-      header.addEventListener('click', function () { toggle(card); });
-      list.appendChild(li);
-      return card;
-    });
+    state.cards = tools.map(cardFor);
+    state.cards.forEach(function (c) { c.li.hidden = false; list.appendChild(c.li); });
+  }
+
+  function renderList() {
+    state.cardByName = {};
+    state.big = state.tools.length > maxRows;
+    show(state.big ? state.tools.slice(0, maxRows) : state.tools);
     filter();
   }
 
   function filter() {
-    var q = $('search').value.trim().toLowerCase();
-    var words = q ? q.split(/\s+/) : [];
+    var q = $('search').value.trim();
+    var total = state.tools.length;
+    if (state.big) return searchServer(q, total);
+    var words = q ? q.toLowerCase().split(/\s+/) : [];
     var shown = 0;
     state.cards.forEach(function (c) {
       var match = words.every(function (w) { return c.haystack.indexOf(w) >= 0; });
       c.li.hidden = !match;
       if (match) shown++;
     });
-    var total = state.cards.length;
-    $('tool-count').textContent = q ? shown + ' of ' + total + ' tools' : total + (total === 1 ? ' tool' : ' tools');
+    counted(q, shown, total);
+  }
+
+  // counted says how many tools are shown, of how many.
+  function counted(q, shown, total) {
+    var count = q ? shown + ' of ' + total + ' tools' : total + (total === 1 ? ' tool' : ' tools');
+    if (!q && state.big) count += ' (the first ' + maxRows + ' shown: search to find the others)';
+    $('tool-count').textContent = count;
     var empty = $('empty');
     empty.hidden = shown > 0;
-    empty.textContent = total === 0 ? 'This server has no tools.' : 'No tools match \u201c' + $('search').value.trim() + '\u201d.';
+    empty.textContent = total === 0 ? 'This server has no tools.' : 'No tools match \u201c' + q + '\u201d.';
+  }
+
+  // searchServer shows the server's best matches of q, a moment after
+  // the user stops typing; an answer to a query typed over is dropped.
+  function searchServer(q, total) {
+    clearTimeout(state.searchTimer);
+    if (!q) {
+      state.searchSeq = (state.searchSeq || 0) + 1;
+      show(state.tools.slice(0, maxRows));
+      return counted('', maxRows, total);
+    }
+    state.searchTimer = setTimeout(function () {
+      var seq = state.searchSeq = (state.searchSeq || 0) + 1;
+      var url = API + '/tools?search=' + encodeURIComponent(q) + '&limit=' + searchLimit;
+      request(url, { headers: authHeaders({ Accept: 'application/json' }) }).then(function (r) {
+        if (seq !== state.searchSeq) return;
+        if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(errorMessage(r));
+        var found = r.body.filter(isObject);
+        show(found);
+        counted(q, found.length, total);
+      }).catch(function (e) {
+        if (seq !== state.searchSeq) return;
+        var n = $('notice');
+        n.textContent = 'Could not search the tools: ' + e.message;
+        n.hidden = false;
+      });
+    }, 150);
   }
 
   // openFromHash opens the tool a link names.
   function openFromHash(want) {
     if (!want) return;
     var card = state.cards.filter(function (c) { return c.tool.name === want; })[0];
-    if (card) { toggle(card, true); card.li.scrollIntoView({ block: 'start' }); }
+    if (!card) {
+      // A tool of a long catalog that is not shown: shown alone.
+      var t = state.tools.filter(function (x) { return x.name === want; })[0];
+      if (!t) return;
+      show([t]);
+      card = state.cards[0];
+    }
+    toggle(card, true);
+    card.li.scrollIntoView({ block: 'start' });
   }
 
   // The list is what the caller may call: it is asked for with the token,

@@ -10,7 +10,8 @@
   var state = {
     token: '',        // "Bearer ..." or ""; kept in memory only, never stored
     tools: [],
-    cards: [],        // {tool, li, open, loaded}
+    cards: [],        // the cards shown: {tool, li, open, loaded}
+    cardByName: {},   // every card made, by tool name (list.js)
     details: {},      // name -> Promise of the detail
     ids: 0,           // counter for the ids of generated form fields
     openTool: ''      // the tool last opened, in the URL's #fragment
