@@ -97,7 +97,8 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	defer ix.pool.Put(sc)
 	n := float64(len(ix.lengths))
 	var seen []string
-	for _, t := range Terms(query) {
+	for _, qt := range expand(Terms(query)) {
+		t := qt.term
 		if slices.Contains(seen, t) {
 			continue
 		}
@@ -106,7 +107,7 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		if len(ps) == 0 {
 			continue
 		}
-		idf := math.Log(1 + (n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		idf := qt.weight * math.Log(1+(n-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
 			norm := p.tf * (k1 + 1) / (p.tf + k1*(1-b+b*ix.lengths[p.doc]/ix.avgLen))
 			score := idf * norm
@@ -150,6 +151,63 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		best = []Hit{}
 	}
 	return best
+}
+
+// queryTerm is a term of a query, and how much it counts: a word the user
+// wrote counts whole, one it stands for (synonyms) half.
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// synonyms are the words users and agents write for what tool catalogs
+// name otherwise: the verbs of reading, making, changing and removing. A
+// query's word brings its synonyms in at half weight. Both sides are
+// stemmed as the index stems (stemmedSynonyms).
+var synonyms = map[string][]string{
+	"open":    {"create"},
+	"new":     {"create"},
+	"make":    {"create"},
+	"add":     {"create"},
+	"show":    {"get", "list"},
+	"view":    {"get", "list"},
+	"read":    {"get"},
+	"fetch":   {"get"},
+	"see":     {"get", "list"},
+	"find":    {"search"},
+	"look":    {"search", "get"},
+	"remove":  {"delete"},
+	"change":  {"update"},
+	"edit":    {"update"},
+	"modify":  {"update"},
+	"set":     {"update"},
+	"approve": {"review"},
+	"logged":  {"authenticated"},
+}
+
+// stemmedSynonyms is synonyms with every word stemmed.
+var stemmedSynonyms = func() map[string][]string {
+	m := make(map[string][]string, len(synonyms))
+	for k, vs := range synonyms {
+		for _, v := range vs {
+			m[Stem(k)] = append(m[Stem(k)], Stem(v))
+		}
+	}
+	return m
+}()
+
+// expand is terms with the synonyms of each after it.
+func expand(terms []string) []queryTerm {
+	out := make([]queryTerm, 0, 2*len(terms))
+	for _, t := range terms {
+		out = append(out, queryTerm{t, 1})
+	}
+	for _, t := range terms {
+		for _, syn := range stemmedSynonyms[t] {
+			out = append(out, queryTerm{syn, 0.5})
+		}
+	}
+	return out
 }
 
 // better reports whether x ranks before y: a higher score, or the same

@@ -55,3 +55,22 @@ func TestSearch(t *testing.T) {
 		t.Errorf("empty index: %+v", hits)
 	}
 }
+
+// A query's words bring their synonyms in, at half weight: "remove" finds
+// what a catalog calls delete, "open" what it calls create.
+func TestSynonyms(t *testing.T) {
+	ix := New([][]Field{
+		{{"delete_customer", 3, true}, {"Deletes a customer and their data.", 1, false}},
+		{{"create_issue", 3, true}, {"Creates an issue.", 1, false}},
+		{{"get_customer", 3, true}, {"Gets a customer.", 1, false}},
+	})
+	if hits := ix.Search("remove this customer", 1, nil); len(hits) != 1 || hits[0].Doc != 0 {
+		t.Errorf("remove: %+v", hits)
+	}
+	if hits := ix.Search("open an issue", 1, nil); len(hits) != 1 || hits[0].Doc != 1 {
+		t.Errorf("open: %+v", hits)
+	}
+	if hits := ix.Search("customer", 3, nil); len(hits) != 2 {
+		t.Errorf("a synonym is not added to a query without one: %+v", hits)
+	}
+}
