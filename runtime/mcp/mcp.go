@@ -145,6 +145,12 @@ type server struct {
 // through runtime.Server.AddNotifier: build a handler once, not per
 // request.
 func newServer(core *runtime.Server, opts *Options) *server {
+	return newServerWith(core, opts, nil)
+}
+
+// newServerWith is newServer, with sdkOpts adjusting the go-sdk server's
+// options before it is made (nil: none).
+func newServerWith(core *runtime.Server, opts *Options, sdkOpts func(*sdk.ServerOptions)) *server {
 	s := &server{core: core, opts: core.Options(), log: core.Logger(), kit: surface.Kit(core), fixed: core.FixedList()}
 	if opts != nil {
 		s.mopts = *opts
@@ -177,6 +183,9 @@ func newServer(core *runtime.Server, opts *Options) *server {
 		so.CompletionHandler = s.complete
 	}
 	s.caps = so.Capabilities
+	if sdkOpts != nil {
+		sdkOpts(so)
+	}
 	m := sdk.NewServer(impl, so)
 	m.AddReceivingMiddleware(s.mcpMiddleware)
 	s.sdkSrv, s.impl, s.sealer = m, impl, newStateSealer(o.StateKey)

@@ -65,7 +65,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 
 // newStreamable is NewHandler, with the server it built.
 func newStreamable(srv *runtime.Server, opts *Options) (http.Handler, *server) {
-	return newEndpoint(srv, opts, (*server).mcpHTTP, (*server).serveMCP, http.MethodPost, http.MethodGet, http.MethodDelete)
+	return newEndpoint(newServer(srv, opts), (*server).mcpHTTP, (*server).serveMCP, http.MethodPost, http.MethodGet, http.MethodDelete)
 }
 
 // NewSSEHandler returns the HTTP+SSE transport of protocol 2024-11-05,
@@ -81,13 +81,31 @@ func NewSSEHandler(srv *runtime.Server, opts *Options) http.Handler {
 
 // newSSE is NewSSEHandler, with the server it built.
 func newSSE(srv *runtime.Server, opts *Options) (http.Handler, *server) {
-	return newEndpoint(srv, opts, (*server).sseHTTP, (*server).serveSSE, http.MethodGet, http.MethodPost)
+	// MCP 2026-07-28 is defined on stdio and Streamable HTTP only: the
+	// SDK's server here speaks the revisions before it. (Its SSE session
+	// would learn so from its transport, but after it has written the
+	// endpoint event, so that a client's server/discover sent at once
+	// could be answered as if it spoke 2026-07-28.)
+	s := newServerWith(srv, opts, func(so *sdk.ServerOptions) { so.SupportedProtocolVersions = sseVersions() })
+	return newEndpoint(s, (*server).sseHTTP, (*server).serveSSE, http.MethodGet, http.MethodPost)
 }
 
-// newEndpoint builds a server, readies its SDK handlers with setup, and
-// serves it at one endpoint behind the shared serving path.
-func newEndpoint(srv *runtime.Server, opts *Options, setup func(*server), serve func(*server, *httpkit.Request) error, methods ...string) (http.Handler, *server) {
-	s := newServer(srv, opts)
+// sseVersions are the revisions the HTTP+SSE transport serves: the SDK's,
+// before 2026-07-28.
+func sseVersions() []string {
+	var out []string
+	for _, v := range sdk.SupportedProtocolVersions() {
+		if v < protocol20260728 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// newEndpoint readies the SDK handlers of s with setup, and serves it at
+// one endpoint behind the shared serving path.
+func newEndpoint(s *server, setup func(*server), serve func(*server, *httpkit.Request) error, methods ...string) (http.Handler, *server) {
+	srv := s.core
 	setup(s)
 	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
 		Surface: mcpSurface,
