@@ -73,8 +73,6 @@ type fastState struct {
 	// tests to know it did; sdkServed those of revision 2026-07-28 that
 	// reached the SDK all the same, for the tests to know which.
 	answered, sdkServed atomic.Int64
-	sessOnce            sync.Once
-	session             *sdk.ServerSession // see fastSession
 	metas               fastMetaCache
 	infoOnce            sync.Once
 	info                []byte // the server's identity's JSON, see serverInfoJSON
@@ -178,12 +176,17 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		if !s.fastTool(rq.Ctx, name) {
 			return false
 		}
-		ss := s.fastSession()
-		if ss == nil {
-			return false
+		task := s.taskTool(rq.Ctx, name)
+		if task && streams {
+			return false // a task's events are the SDK's still
 		}
-		req.Session = ss
 		s.fast.answered.Add(1)
+		if task {
+			if res, handled, err := s.taskCall(rq.Ctx, req); handled {
+				s.fastReply(rq.W, nil, fr.id, s.markTaskCall(res), err)
+				return true
+			}
+		}
 		var stream *eventStream
 		if streams {
 			level, _ := meta[metaLogLevel].(string)
@@ -230,61 +233,48 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 	return true
 }
 
-// fastSession is the session the fast path's tool calls run in: the ctx
-// helpers (Ask, Log, Progress, SessionFromContext) need one, as they have
-// the SDK's per-request session on the SDK's path. It is one session for
-// all of them, of revision 2026-07-28 like that one: it sends no log
-// messages (no request sets a level), asks the client nothing (a
-// 2026-07-28 call asks with input-required results), and what it might
-// send goes nowhere. It is left out of the tool-list change detection
-// (noticeToolChanges), which never fires for a per-request session. Nil
-// if it could not be made: the fast path is then off.
-func (s *server) fastSession() *sdk.ServerSession {
-	f := &s.fast
-	f.sessOnce.Do(func() {
-		ctx := context.Background()
-		st, ct := sdk.NewInMemoryTransports()
-		conn, err := ct.Connect(ctx)
-		if err != nil {
-			return
-		}
-		go func() { // drain: nothing reads what the session sends
-			for {
-				if _, err := conn.Read(ctx); err != nil {
-					return
-				}
-			}
-		}()
-		ss, err := s.sdkSrv.Connect(ctx, st, &sdk.ServerSessionOptions{State: &sdk.ServerSessionState{
-			InitializeParams:  &sdk.InitializeParams{ProtocolVersion: protocol20260728, Capabilities: &sdk.ClientCapabilities{}},
-			InitializedParams: &sdk.InitializedParams{},
-		}})
-		if err != nil {
-			s.log.Warn("MCP fast path off: no session for it", "err", err)
-			_ = conn.Close()
-			return
-		}
-		f.session = ss
-	})
-	return f.session
-}
-
 // fastTool reports whether a call of the tool name may take the fast
 // path: not one whose x-mcp-header parameters the SDK checks (the SDK's
 // registry holds the fixed list's tools; x-mcp-header is only read in
-// their input schemas), nor one that is or may become an MCP task (see
-// taskCall). An unknown tool takes it: the answer is the pipeline's.
+// their input schemas). An unknown tool takes it: the answer is the
+// pipeline's.
 func (s *server) fastTool(ctx context.Context, name string) bool {
 	if s.fixed {
 		if t, _ := s.core.Lookup(ctx, name); t != nil && bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
 			return false
 		}
 	}
+	return true
+}
+
+// taskTool reports whether a call of the tool name is or may become an
+// MCP task (taskCall decides).
+func (s *server) taskTool(ctx context.Context, name string) bool {
 	if s.core.History() == nil {
-		return true // taskCall makes no task without a history
+		return false // taskCall makes no task without a history
 	}
 	t, err := s.core.Lookup(ctx, name)
-	return err != nil || t == nil || t.Task == ""
+	return err == nil && t != nil && t.Task != ""
+}
+
+// markTaskCall marks taskCall's answer for the revision, as the SDK marks a
+// result: a task, an input-required round, or the call's own result.
+func (s *server) markTaskCall(res sdk.Result) any {
+	switch r := res.(type) {
+	case *createTaskResult:
+		r.Meta = s.fastServerInfo(r.Meta)
+		return r
+	case inputRequiredResult:
+		r.Meta = s.fastServerInfo(r.Meta)
+		return callResultJSON{r.CallToolResult, "input_required"}
+	case *sdk.CallToolResult:
+		if r.Content == nil {
+			r.Content = []sdk.Content{}
+		}
+		r.Meta = s.fastServerInfo(r.Meta)
+		return callResultJSON{r, "complete"}
+	}
+	return res
 }
 
 // fastMetaDecodes reports whether the SDK decodes the request's client

@@ -233,8 +233,11 @@ func normalizeAnswer(body string) string {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, x := range v {
-				if k == "requestState" {
+				switch k {
+				case "requestState":
 					v[k] = "<sealed>"
+				case "taskId", "createdAt", "lastUpdatedAt": // a task's own
+					v[k] = "<" + k + ">"
 				}
 				walk(x)
 			}

@@ -99,11 +99,6 @@ func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta
 	if !ok || !s.fastMetaDecodes(fr.meta, nr.req.(metaRequest)) {
 		return false
 	}
-	ss := s.fastSession()
-	if ss == nil {
-		return false
-	}
-	setSession(nr.req, ss)
 	s.fast.answered.Add(1)
 	ctx := rq.Ctx
 	end := func(error) {}
@@ -126,26 +121,6 @@ type metaRequest interface {
 	ClientCapabilities() *sdk.ClientCapabilities
 	ClientInfo() *sdk.Implementation
 	GetParams() sdk.Params
-}
-
-// setSession sets the session of one of the SDK's requests.
-func setSession(req sdk.Request, ss *sdk.ServerSession) {
-	switch r := req.(type) {
-	case *sdk.ListPromptsRequest:
-		r.Session = ss
-	case *sdk.GetPromptRequest:
-		r.Session = ss
-	case *sdk.ListResourcesRequest:
-		r.Session = ss
-	case *sdk.ListResourceTemplatesRequest:
-		r.Session = ss
-	case *sdk.ReadResourceRequest:
-		r.Session = ss
-	case *sdk.CompleteRequest:
-		r.Session = ss
-	case *sdk.ServerRequest[*sdk.DiscoverParams]:
-		r.Session = ss
-	}
 }
 
 // nativeRequest reads fr's params into the SDK's request, and says how to

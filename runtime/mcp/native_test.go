@@ -463,3 +463,41 @@ func TestMCPNativeDiscoverBare(t *testing.T) {
 		t.Errorf("discover: %s", on.Body)
 	}
 }
+
+// A tools/call that makes a task is answered natively too: the task
+// (its id and times aside), its record and trace as through the SDK, for
+// a tool that waits, for one that needs the extension, and without it.
+func TestMCPNativeTasks(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	waits := func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return runtime.TextResult("done"), nil
+	}
+	mk := func() *runtime.Server {
+		return newTestServer(runtime.ToolList{
+			{Name: "may", Task: runtime.TaskOptional, Handler: waits},
+			{Name: "must", Task: runtime.TaskRequired, Handler: waits},
+		}, &runtime.Options{Logger: discard()}, &Options{Stateless: true})
+	}
+	p := &fastPair{on: mk(), off: mk(), tron: &recTracer{}, troff: &recTracer{}}
+	mcpOf(p.off).fast.off = true
+	tasks := func(r fastReq) fastReq {
+		r.body = replaceOnce(r.body, `"io.modelcontextprotocol/clientCapabilities":{}`, `"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+		r.name += " (tasks)"
+		return r
+	}
+	for _, c := range []fastReq{tasks(call2026("may", "")), tasks(call2026("must", "")), call2026("must", "")} {
+		n, sdkN := mcpOf(p.on).fast.answered.Load(), mcpOf(p.on).fast.sdkServed.Load()
+		on, _ := p.compare(t, c)
+		if mcpOf(p.on).fast.answered.Load() != n+1 || mcpOf(p.on).fast.sdkServed.Load() != sdkN {
+			t.Errorf("%s: not answered natively: %+v", c.name, on)
+		}
+	}
+	if on, _ := p.compare(t, tasks(call2026("may", ""))); !strings.Contains(on.Body, `"resultType":"task"`) || !strings.Contains(on.History, `"status":"pending"`) {
+		t.Errorf("a task: %+v", on)
+	}
+}

@@ -204,7 +204,7 @@ func (s *server) ResourceUpdated(ctx context.Context, uri string) error {
 // them again. Comparing per session keeps a provider whose tools depend on
 // the caller from looking like one that keeps changing.
 func (s *server) noticeToolChanges(ss *sdk.ServerSession, tools []runtime.Tool) {
-	if s.fixed || ss == nil || ss == s.fast.session {
+	if s.fixed || ss == nil {
 		return // the fast path's one session stands for a request's own
 	}
 	key := weak.Make(ss)
@@ -224,7 +224,7 @@ func (s *server) noticeToolChanges(ss *sdk.ServerSession, tools []runtime.Tool) 
 // which requestContext gives every message).
 func (s *server) noticeChanges(ctx context.Context, req sdk.Request) {
 	ss, _ := req.GetSession().(*sdk.ServerSession)
-	if ss == nil || ss == s.fast.session {
+	if ss == nil {
 		return
 	}
 	if tools, err := s.core.Tools(ctx); err == nil {

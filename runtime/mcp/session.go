@@ -22,10 +22,12 @@ import (
 // requests at once ([Ask]), the client's roots ([Roots]), and the go-sdk's
 // own values for what neither covers.
 
-// callOf returns the MCP call ctx carries, with a session to reach.
+// callOf returns the MCP call ctx carries, with a client to reach: a
+// session's, or a request's of revision 2026-07-28, which stands alone
+// (toolgen's native path gives it no session).
 func callOf(ctx context.Context) (*mcpCall, error) {
 	c := mcpCallOf(ctx)
-	if c == nil || c.session == nil {
+	if c == nil || (c.session == nil && c.input == nil) {
 		return nil, runtime.ErrNoSession
 	}
 	return c, nil
@@ -39,10 +41,11 @@ func mcpCallOf(ctx context.Context) *mcpCall {
 }
 
 // SessionFromContext returns the MCP session a tool was called in, for what the
-// helpers below do not cover.
+// helpers below do not cover. A request of revision 2026-07-28 has no
+// session: false.
 func SessionFromContext(ctx context.Context) (*sdk.ServerSession, bool) {
 	c, err := callOf(ctx)
-	if err != nil {
+	if err != nil || c.session == nil {
 		return nil, false
 	}
 	return c.session, true
@@ -110,6 +113,9 @@ func (c *mcpCall) Log(ctx context.Context, level string, data any) error {
 		return c.stream.log(level, data)
 	}
 	if c.session == nil {
+		if c.input != nil {
+			return nil // a 2026-07-28 request that set no level: nothing is sent
+		}
 		return runtime.ErrNoSession
 	}
 	return c.session.Log(ctx, &sdk.LoggingMessageParams{Level: sdk.LoggingLevel(level), Data: data})
@@ -120,7 +126,7 @@ func (c *mcpCall) Log(ctx context.Context, level string, data any) error {
 // progress (it sent no progress token) there is no one to tell, and
 // Progress returns nil.
 func (c *mcpCall) Progress(ctx context.Context, progress, total float64, message string) error {
-	if c.session == nil {
+	if c.session == nil && c.input == nil {
 		return runtime.ErrNoSession
 	}
 	if c.req == nil {
@@ -136,6 +142,9 @@ func (c *mcpCall) Progress(ctx context.Context, progress, total float64, message
 	}
 	if c.stream != nil {
 		return c.stream.notify("notifications/progress", &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
+	}
+	if c.session == nil {
+		return nil // (a native call with a token has a stream)
 	}
 	return c.session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: progress, Total: total, Message: message})
 }
