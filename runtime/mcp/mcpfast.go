@@ -38,11 +38,9 @@ import (
 //     without the protocol version or capabilities, or with ones that do
 //     not decode. The SDK words those refusals; nothing is gained by
 //     answering them fast;
-//   - a request that needs the SDK's machinery: a task, a retried
-//     input-required round of a tool (inputResponses, requestState), a
-//     tool that is or may become a task, a tool with x-mcp-header
-//     parameters (the SDK checks their Mcp-Param-* headers), a session id
-//     sent to a server that keeps sessions.
+//   - a request that needs the SDK's machinery: a task tool's call with a
+//     progress token or a log level, a session id sent to a server that
+//     keeps sessions.
 //
 // A tools/call with a progress token or a log level is answered here too,
 // its reports sent as events before the answer (stream.go); the prompts,
@@ -173,8 +171,19 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			}
 			name = req.Params.Name
 		}
-		if !s.fastTool(rq.Ctx, name) {
-			return false
+		if s.fixed && name == string(fr.name) {
+			// The tool's Mcp-Param-* headers, checked as the SDK checks
+			// them for the tools of its registry (not through call_tool,
+			// whose own name the headers go with).
+			if t, _ := s.core.Lookup(rq.Ctx, name); t != nil {
+				if msg := paramHeaderProblem(h, t, req.Params.Arguments); msg != "" {
+					// A bare JSON body, as the SDK refuses before it
+					// serves anything (no Cache-Control).
+					s.fast.answered.Add(1)
+					writeRPC(rq.W, s.log, http.StatusBadRequest, fr.id, nil, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: msg})
+					return true
+				}
+			}
 		}
 		task := s.taskTool(rq.Ctx, name)
 		if task && streams {
@@ -229,20 +238,6 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		s.fastReply(rq.W, nil, fr.id, list, nil)
 	default:
 		return s.serveNative(rq, &fr, meta, extra)
-	}
-	return true
-}
-
-// fastTool reports whether a call of the tool name may take the fast
-// path: not one whose x-mcp-header parameters the SDK checks (the SDK's
-// registry holds the fixed list's tools; x-mcp-header is only read in
-// their input schemas). An unknown tool takes it: the answer is the
-// pipeline's.
-func (s *server) fastTool(ctx context.Context, name string) bool {
-	if s.fixed {
-		if t, _ := s.core.Lookup(ctx, name); t != nil && bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
-			return false
-		}
 	}
 	return true
 }

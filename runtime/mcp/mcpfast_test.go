@@ -51,6 +51,7 @@ func fastTools() runtime.ToolList {
 			return runtime.TextResult(e.Action), nil
 		}},
 		runtime.Tool{Name: "html", Handler: plain("<b>&amp;</b> \u2028")},
+		runtime.Tool{Name: "routed", InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"shard":{"type":"integer","x-mcp-header":"Shard"},"opts":{"type":"object","properties":{"fast":{"type":"boolean","x-mcp-header":"Fast"}}},"note":{"type":"string"}}}`), Handler: plain("routed")},
 		runtime.Tool{Name: "chatty", Handler: chatty(false)},
 		runtime.Tool{Name: "chatty_asks", Handler: chatty(true)},
 	)

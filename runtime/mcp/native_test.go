@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,7 +98,7 @@ func nativeCases() []fastReq {
 		r.name += " (elicitation)"
 		return r
 	}
-	return []fastReq{
+	return append([]fastReq{
 		rpc2026("prompts/list", "", ""),
 		rpc2026("prompts/list", `"cursor":"x"`, ""),
 		rpc2026("prompts/get", `"name":"explain","arguments":{"topic":"Go"}`, "explain"),
@@ -136,6 +137,47 @@ func nativeCases() []fastReq {
 		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"}`, ""),
 		rpc2026("server/discover", "", ""),
 		rpc2026("server/discover", `"extra":1`, ""),
+	}, paramHeaderCases()...)
+}
+
+// paramHeaderCases are calls of tools whose parameters are mirrored into
+// Mcp-Param-* headers, with headers that agree and every way they can
+// not.
+func paramHeaderCases() []fastReq {
+	call := func(args string, kv ...string) fastReq {
+		r := call2026("routed", args)
+		for i := 0; i+1 < len(kv); i += 2 {
+			r.header[kv[i]] = kv[i+1]
+			r.name += " " + kv[i] + "=" + kv[i+1]
+		}
+		return r
+	}
+	b64 := func(s string) string { return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?=" }
+	return []fastReq{
+		call(`{}`),
+		call(``),
+		call(`{"region":"eu"}`, "Mcp-Param-Region", "eu"),
+		call(`{"region":"eu"}`),
+		call(`{"region":"eu"}`, "Mcp-Param-Region", "us"),
+		call(`{"region":"eu"}`, "Mcp-Param-Region", b64("eu")),
+		call(`{"region":"é"}`, "Mcp-Param-Region", b64("é")),
+		call(`{"region":"eu"}`, "Mcp-Param-Region", "=?base64?***?="),
+		call(`{"region":null}`, "Mcp-Param-Region", "eu"),
+		call(`{}`, "Mcp-Param-Region", "eu"),
+		call(`{"region":5}`, "Mcp-Param-Region", "5"),
+		call(`{"region":["eu"]}`, "Mcp-Param-Region", "eu"),
+		call(`{"shard":7}`, "Mcp-Param-Shard", "7"),
+		call(`{"shard":7}`, "Mcp-Param-Shard", "7.0"),
+		call(`{"shard":7}`, "Mcp-Param-Shard", "8"),
+		call(`{"shard":7.5}`, "Mcp-Param-Shard", "7.5"),
+		call(`{"shard":9007199254740993}`, "Mcp-Param-Shard", "9007199254740993"),
+		call(`{"opts":{"fast":true}}`, "Mcp-Param-Fast", "true"),
+		call(`{"opts":{"fast":true}}`, "Mcp-Param-Fast", "false"),
+		call(`{"opts":{"fast":true}}`),
+		call(`{"opts":5}`, "Mcp-Param-Fast", "true"),
+		call(`{"region":"eu","shard":1,"opts":{"fast":false}}`, "Mcp-Param-Region", "eu", "Mcp-Param-Shard", "1", "Mcp-Param-Fast", "false"),
+		call(`"not an object"`, "Mcp-Param-Region", "eu"),
+		call(`{"note":"x"}`, "Mcp-Param-Note", "x"),
 	}
 }
 
@@ -434,6 +476,8 @@ func TestMCPNativeReachesNoSDK(t *testing.T) {
 		rpc2026("resources/read", `"uri":"test://text"`, "test://text"),
 		rpc2026("resources/read", `"uri":"test://nothing"`, "test://nothing"),
 		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""),
+		paramHeaderCases()[2], // Mcp-Param-Region agrees
+		paramHeaderCases()[4], // and does not
 	} {
 		before := srv.fast.sdkServed.Load()
 		a := p.send(t, p.on, p.tron, r)

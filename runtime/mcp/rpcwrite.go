@@ -218,7 +218,7 @@ func encodeRPC(buf *bytes.Buffer, id []byte, result any, err error, log *slog.Lo
 		switch we.Code {
 		case jsonrpc.CodeMethodNotFound:
 			status = http.StatusNotFound
-		case jsonrpc.CodeInvalidParams, sdk.CodeUnsupportedProtocolVersion, sdk.CodeMissingRequiredClientCapabilities:
+		case jsonrpc.CodeInvalidParams, sdk.CodeUnsupportedProtocolVersion, sdk.CodeMissingRequiredClientCapabilities, sdk.CodeHeaderMismatch:
 			status = http.StatusBadRequest
 		}
 		data := we.Data
