@@ -1,0 +1,111 @@
+package mcp
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The lists of native.go (prompts, resources, templates) and
+// server/discover: what the server serves, from its registries, as the
+// go-sdk lists and describes it.
+
+// listPrompts is prompts/list: the prompts by name, as the SDK lists its
+// registry.
+func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) sdk.Result {
+	reg := &s.registry
+	reg.mu.Lock()
+	byName := make(map[string]*sdk.Prompt, len(reg.prompts))
+	for _, p := range reg.prompts {
+		byName[p.Name] = p
+	}
+	reg.mu.Unlock()
+	res := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		res.Prompts = append(res.Prompts, byName[name])
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// listResources is resources/list, by URI.
+func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) sdk.Result {
+	reg := &s.registry
+	reg.mu.Lock()
+	byURI := make(map[string]*sdk.Resource, len(reg.resources))
+	for _, r := range reg.resources {
+		byURI[r.res.URI] = r.res
+	}
+	reg.mu.Unlock()
+	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	for _, uri := range slices.Sorted(maps.Keys(byURI)) {
+		res.Resources = append(res.Resources, byURI[uri])
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// listTemplates is resources/templates/list, by URI template.
+func (s *server) listTemplates(ctx context.Context, req *sdk.ListResourceTemplatesRequest) sdk.Result {
+	res := &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}
+	for _, t := range s.templatesSorted() {
+		res.ResourceTemplates = append(res.ResourceTemplates, t.tmpl)
+	}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// templatesSorted are the templates by URI template, the last given of
+// each: the order the SDK matches a URI against them in.
+func (s *server) templatesSorted() []registeredTemplate {
+	reg := &s.registry
+	reg.mu.Lock()
+	byTemplate := make(map[string]registeredTemplate, len(reg.templates))
+	for _, t := range reg.templates {
+		byTemplate[t.tmpl.URITemplate] = t
+	}
+	reg.mu.Unlock()
+	out := make([]registeredTemplate, 0, len(byTemplate))
+	for _, k := range slices.Sorted(maps.Keys(byTemplate)) {
+		out = append(out, byTemplate[k])
+	}
+	return out
+}
+
+// cacheable settles a result's caching hints as the SDK does
+// (resolveCacheable): the server's decision, then "public" for a scope
+// left unset.
+func (s *server) cacheable(ctx context.Context, req sdk.Request, c *sdk.Cacheable) {
+	s.setCacheable(ctx, req, c)
+	if c.CacheScope == "" {
+		c.CacheScope = "public"
+	}
+}
+
+// discover is server/discover: the revisions the SDK speaks, and the
+// capabilities of what the server serves, as the SDK works them out
+// (its capabilities: what newServer gave it, with prompts, resources and
+// completion when there are any).
+func (s *server) discover(ctx context.Context, req sdk.Request) sdk.Result {
+	caps := *s.caps
+	reg := &s.registry
+	reg.mu.Lock()
+	prompts, resources := len(reg.prompts) > 0, len(reg.resources)+len(reg.templates) > 0
+	reg.mu.Unlock()
+	if prompts && caps.Prompts == nil {
+		caps.Prompts = &sdk.PromptCapabilities{ListChanged: true}
+	}
+	if resources && caps.Resources == nil {
+		// newServer gives the SDK a subscribe handler whenever it
+		// serves a resource.
+		caps.Resources = &sdk.ResourceCapabilities{ListChanged: true, Subscribe: true}
+	}
+	if s.opts.Complete != nil && caps.Completions == nil {
+		caps.Completions = &sdk.CompletionCapabilities{}
+	}
+	res := &sdk.DiscoverResult{SupportedVersions: sdk.SupportedProtocolVersions(), Capabilities: &caps, Instructions: s.mopts.Instructions}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
