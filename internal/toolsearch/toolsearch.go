@@ -304,6 +304,8 @@ func Stem(w string) string {
 	case strings.HasSuffix(w, "ies"):
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"):
+		w = w[:len(w)-2] // switches, pushes, boxes: switch, push, box
 	case strings.HasSuffix(w, "s"):
 		w = w[:len(w)-1]
 	}
