@@ -6,35 +6,16 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/internal/testcatalog"
 )
 
-// benchCatalog is a catalog of n tools shaped like a published API's:
-// verbs over resources, with sentences for descriptions and parameters
-// (as internal/toolsyaml/synth writes them for the generator's scale
-// test).
+// benchCatalog is internal/testcatalog's catalog of n tools, served.
 func benchCatalog(n int) ToolList {
-	nouns := []string{"issue", "pull_request", "repository", "comment", "label", "milestone", "release", "deployment", "invoice", "customer", "subscription", "ticket", "order", "shipment", "product", "calendar_event", "document", "folder", "message", "channel"}
-	verbs := []struct{ name, desc string }{
-		{"list", "Lists the %ss the caller can see, newest first, a page at a time."},
-		{"get", "Gets one %s by its identifier, with every field the API returns for it."},
-		{"create", "Creates a %s from the given fields and returns it as stored, with its new identifier."},
-		{"update", "Updates the given fields of a %s; fields left out keep their values."},
-		{"delete", "Deletes a %s. This cannot be undone."},
-		{"search", "Searches %ss by free text and filters, ranked by relevance."},
-	}
 	h := func(context.Context, json.RawMessage) (*Result, error) { return TextResult(""), nil }
-	tools := make(ToolList, n)
-	for i := range n {
-		noun := nouns[i%len(nouns)]
-		verb := verbs[(i/len(nouns))%len(verbs)]
-		words := strings.ReplaceAll(noun, "_", " ")
-		schema := fmt.Sprintf(`{"type":"object","properties":{"workspace":{"type":"string","description":"The workspace that owns the %s."},"%s_id":{"type":"string","description":"The %s's identifier."},"page":{"type":"integer","description":"The page to return, from 1."}}}`, words, noun, words)
-		tools[i] = Tool{
-			Name:        fmt.Sprintf("%s_%s_%d", verb.name, noun, i),
-			Description: strings.ReplaceAll(verb.desc, "%s", words),
-			InputSchema: json.RawMessage(schema),
-			Handler:     h,
-		}
+	var tools ToolList
+	for _, t := range testcatalog.Catalog(n) {
+		tools = append(tools, Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, Handler: h})
 	}
 	return tools
 }
