@@ -259,9 +259,9 @@ func (s *server) markTaskCall(res sdk.Result) any {
 	case *createTaskResult:
 		r.Meta = s.fastServerInfo(r.Meta)
 		return r
-	case inputRequiredResult:
+	case callResultJSON:
 		r.Meta = s.fastServerInfo(r.Meta)
-		return callResultJSON{r.CallToolResult, "input_required"}
+		return r
 	case *sdk.CallToolResult:
 		if r.Content == nil {
 			r.Content = []sdk.Content{}

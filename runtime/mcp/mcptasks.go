@@ -352,7 +352,7 @@ func (s *server) taskCall(ctx context.Context, req *sdk.CallToolRequest) (res sd
 			return nil, true, r.err
 		}
 		if len(r.res.InputRequests) > 0 {
-			return inputRequiredResult{r.res}, true, nil
+			return callResultJSON{r.res, "input_required"}, true, nil
 		}
 		return r.res, true, nil
 	case <-ctx.Done():

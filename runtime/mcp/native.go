@@ -194,7 +194,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 				return nativeRequest{}, false
 			}
 		}
-		if p.Name == "" || header != p.Name || !plainHeader(p.Name) {
+		if p.Name == "" || header != p.Name || !validHeaderValue(p.Name) {
 			return nativeRequest{}, false
 		}
 		r := &sdk.GetPromptRequest{Params: p, Extra: extra}
@@ -207,7 +207,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 				return nativeRequest{}, false
 			}
 		}
-		if p.URI == "" || header != p.URI || !plainHeader(p.URI) {
+		if p.URI == "" || header != p.URI || !validHeaderValue(p.URI) {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ReadResourceRequest{Params: p, Extra: extra}
@@ -226,13 +226,9 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 	return nativeRequest{}, false
 }
 
-// plainHeader reports whether v goes in a header as it is: printable
-// ASCII, no space at either end (the SDK would expect anything else
-// encoded).
-func plainHeader(v string) bool { return validHeaderValue(v) }
-
 // validHeaderValue reports whether v is printable ASCII without spaces at
-// its ends.
+// its ends: a value that goes in a header as it is (the SDK expects
+// anything else encoded).
 func validHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < 0x20 || c >= 0x7f {

@@ -17,15 +17,9 @@ import (
 func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) sdk.Result {
 	reg := &s.registry
 	reg.mu.Lock()
-	byName := make(map[string]*sdk.Prompt, len(reg.prompts))
-	for _, p := range reg.prompts {
-		byName[p.Name] = p
-	}
+	prompts := lastByKey(reg.prompts, func(p *sdk.Prompt) string { return p.Name })
 	reg.mu.Unlock()
-	res := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		res.Prompts = append(res.Prompts, byName[name])
-	}
+	res := &sdk.ListPromptsResult{Prompts: prompts}
 	s.cacheable(ctx, req, &res.Cacheable)
 	return res
 }
@@ -34,14 +28,11 @@ func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) s
 func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) sdk.Result {
 	reg := &s.registry
 	reg.mu.Lock()
-	byURI := make(map[string]*sdk.Resource, len(reg.resources))
-	for _, r := range reg.resources {
-		byURI[r.res.URI] = r.res
-	}
+	byURI := lastByKey(reg.resources, func(r registeredResource) string { return r.res.URI })
 	reg.mu.Unlock()
-	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
-	for _, uri := range slices.Sorted(maps.Keys(byURI)) {
-		res.Resources = append(res.Resources, byURI[uri])
+	res := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(byURI))}
+	for _, r := range byURI {
+		res.Resources = append(res.Resources, r.res)
 	}
 	s.cacheable(ctx, req, &res.Cacheable)
 	return res
@@ -62,14 +53,21 @@ func (s *server) listTemplates(ctx context.Context, req *sdk.ListResourceTemplat
 func (s *server) templatesSorted() []registeredTemplate {
 	reg := &s.registry
 	reg.mu.Lock()
-	byTemplate := make(map[string]registeredTemplate, len(reg.templates))
-	for _, t := range reg.templates {
-		byTemplate[t.tmpl.URITemplate] = t
+	defer reg.mu.Unlock()
+	return lastByKey(reg.templates, func(t registeredTemplate) string { return t.tmpl.URITemplate })
+}
+
+// lastByKey is the last of each key among items, sorted by key: a
+// registry as the SDK lists it, where adding a key again replaces it.
+// It is never nil, so that an empty list encodes as [].
+func lastByKey[T any](items []T, key func(T) string) []T {
+	byKey := make(map[string]T, len(items))
+	for _, it := range items {
+		byKey[key(it)] = it
 	}
-	reg.mu.Unlock()
-	out := make([]registeredTemplate, 0, len(byTemplate))
-	for _, k := range slices.Sorted(maps.Keys(byTemplate)) {
-		out = append(out, byTemplate[k])
+	out := make([]T, 0, len(byKey))
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
+		out = append(out, byKey[k])
 	}
 	return out
 }

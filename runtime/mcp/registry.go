@@ -52,7 +52,7 @@ func (s *server) callUnregistered(ctx context.Context, req *sdk.CallToolRequest)
 	if err != nil || len(res.InputRequests) == 0 {
 		return res, err
 	}
-	return inputRequiredResult{res}, nil
+	return callResultJSON{res, "input_required"}, nil
 }
 
 // markedCall marks res, the answer to req that the SDK's dispatch did not
@@ -62,31 +62,7 @@ func markedCall(req *sdk.CallToolRequest, res *sdk.CallToolResult) sdk.Result {
 	if res == nil || protocolOf(req) < protocol20260728 {
 		return res
 	}
-	return completeResult{res}
-}
-
-// completeResult is a CallToolResult marked "complete".
-type completeResult struct{ *sdk.CallToolResult }
-
-func (r completeResult) MarshalJSON() ([]byte, error) {
-	b, err := r.CallToolResult.MarshalJSON()
-	return withResultType(b, err, "complete")
-}
-
-// inputRequiredResult is a CallToolResult marked "input_required".
-type inputRequiredResult struct{ *sdk.CallToolResult }
-
-func (r inputRequiredResult) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(r.CallToolResult)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	m["resultType"] = json.RawMessage(`"input_required"`)
-	return json.Marshal(m)
+	return callResultJSON{res, "complete"}
 }
 
 // registerTools puts every tool of a fixed list in the SDK's registry,
