@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/gob"
 	"context"
 	"encoding/json"
 	"errors"
@@ -246,6 +248,15 @@ func normalizeAnswer(body string) string {
 					v[k] = "<sealed>"
 				case "taskId", "createdAt", "lastUpdatedAt": // a task's own
 					v[k] = "<" + k + ">"
+				case "nextCursor":
+					// A go-sdk cursor is gob, whose type ids are the
+					// process's own: the key it holds is what counts.
+					if c, _ := x.(string); c != "" {
+						var tok pageToken
+						if b, err := base64.URLEncoding.DecodeString(c); err == nil && gob.NewDecoder(bytes.NewReader(b)).Decode(&tok) == nil {
+							v[k] = "<after " + tok.LastUID + ">"
+						}
+					}
 				}
 				walk(x)
 			}

@@ -24,18 +24,19 @@ import (
 // registries (what newServer gave the SDK, kept here too) by the same
 // handlers the SDK would call, with the results marked for the revision
 // as the SDK marks them. Like the rest of the fast path, only what is sure
-// to be answered exactly as the SDK answers is answered here: a list
-// longer than a page, a cursor, a name the Mcp-Name header does not carry
-// as it is, and anything unusual in the body go to the SDK.
+// to be answered exactly as the SDK answers is answered here: a name the
+// Mcp-Name header does not carry as it is, and anything unusual in the
+// body go to the SDK. The lists page as the SDK pages them, with cursors
+// of the SDK's own form (sdkPage).
 // TestMCPFastPathSameAnswers and FuzzMCPFastPath hold the two to the same
 // answers.
 
 // nativeMethods are the methods answered here, with the members of params
 // each may have besides _meta.
 var nativeMethods = map[string][]string{
-	"prompts/list":             nil,
-	"resources/list":           nil,
-	"resources/templates/list": nil,
+	"prompts/list":             {"cursor"},
+	"resources/list":           {"cursor"},
+	"resources/templates/list": {"cursor"},
 	"prompts/get":              {"name", "arguments", "inputResponses", "requestState"},
 	"resources/read":           {"uri", "inputResponses", "requestState"},
 	"completion/complete":      {"ref", "argument", "context"},
@@ -157,35 +158,28 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		return *dst != ""
 	}
 	header := rq.R.Header.Get("Mcp-Name")
-	reg := &s.registry
 	switch string(fr.method) {
 	case "prompts/list":
-		reg.mu.Lock()
-		n := len(reg.prompts)
-		reg.mu.Unlock()
-		if n > s.pageSize() {
+		cursor, ok := listCursor(fr)
+		if !ok {
 			return nativeRequest{}, false
 		}
-		r := &sdk.ListPromptsRequest{Params: &sdk.ListPromptsParams{Meta: meta}, Extra: extra}
-		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listPrompts(ctx, r), nil }}, true
+		r := &sdk.ListPromptsRequest{Params: &sdk.ListPromptsParams{Meta: meta, Cursor: cursor}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listPrompts(ctx, r) }}, true
 	case "resources/list":
-		reg.mu.Lock()
-		n := len(reg.resources)
-		reg.mu.Unlock()
-		if n > s.pageSize() {
+		cursor, ok := listCursor(fr)
+		if !ok {
 			return nativeRequest{}, false
 		}
-		r := &sdk.ListResourcesRequest{Params: &sdk.ListResourcesParams{Meta: meta}, Extra: extra}
-		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listResources(ctx, r), nil }}, true
+		r := &sdk.ListResourcesRequest{Params: &sdk.ListResourcesParams{Meta: meta, Cursor: cursor}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listResources(ctx, r) }}, true
 	case "resources/templates/list":
-		reg.mu.Lock()
-		n := len(reg.templates)
-		reg.mu.Unlock()
-		if n > s.pageSize() {
+		cursor, ok := listCursor(fr)
+		if !ok {
 			return nativeRequest{}, false
 		}
-		r := &sdk.ListResourceTemplatesRequest{Params: &sdk.ListResourceTemplatesParams{Meta: meta}, Extra: extra}
-		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listTemplates(ctx, r), nil }}, true
+		r := &sdk.ListResourceTemplatesRequest{Params: &sdk.ListResourceTemplatesParams{Meta: meta, Cursor: cursor}, Extra: extra}
+		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.listTemplates(ctx, r) }}, true
 	case "prompts/get":
 		p := &sdk.GetPromptParams{Meta: meta}
 		if !plain("name", &p.Name, &p.Arguments) {
@@ -224,6 +218,20 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		return nativeRequest{req: r, serve: func(ctx context.Context) (any, error) { return s.complete(ctx, r) }}, true
 	}
 	return nativeRequest{}, false
+}
+
+// listCursor is the cursor of a list request, a string written without
+// escapes ("" for none); false for any other.
+func listCursor(fr *fastRequest) (string, bool) {
+	cursor := ""
+	for _, m := range fr.members {
+		v := m.val
+		if m.key != "cursor" || len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+			return "", false
+		}
+		cursor = string(v[1 : len(v)-1])
+	}
+	return cursor, true
 }
 
 // validHeaderValue reports whether v is printable ASCII without spaces at

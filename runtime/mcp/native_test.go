@@ -545,3 +545,46 @@ func TestMCPNativeTasks(t *testing.T) {
 		t.Errorf("a task: %+v", on)
 	}
 }
+
+// The prompts, resources and templates page natively as the SDK pages
+// them: the same pages, the same cursors, and the same refusal of a
+// cursor neither gave.
+func TestMCPNativePages(t *testing.T) {
+	p := newFastPairWith(t, Options{JSONResponse: true, Stateless: true, PageSize: 1})
+	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
+		cursor, pages := "", 0
+		for {
+			params := ""
+			if cursor != "" {
+				params = `"cursor":"` + cursor + `"`
+			}
+			n := mcpOf(p.on).fast.answered.Load()
+			on, _ := p.compare(t, rpc2026(method, params, ""))
+			if mcpOf(p.on).fast.answered.Load() != n+1 {
+				t.Fatalf("%s page %d: not answered natively: %+v", method, pages, on)
+			}
+			pages++
+			var res struct {
+				Result struct {
+					NextCursor string `json:"nextCursor"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(on.Body), &res); err != nil {
+				t.Fatalf("%s: %v: %s", method, err, on.Body)
+			}
+			if cursor = res.Result.NextCursor; cursor == "" || pages > 20 {
+				break
+			}
+		}
+		if pages < 2 {
+			t.Errorf("%s: %d page(s) of one item each: nothing paged", method, pages)
+		}
+		for _, bad := range []string{"x", "dG9vbGdlbg==", "dGcxOjE"} {
+			n := mcpOf(p.on).fast.answered.Load()
+			on, _ := p.compare(t, rpc2026(method, `"cursor":"`+bad+`"`, ""))
+			if mcpOf(p.on).fast.answered.Load() != n+1 || !strings.Contains(on.Body, "-32602") {
+				t.Errorf("%s with cursor %q: %+v", method, bad, on)
+			}
+		}
+	}
+}

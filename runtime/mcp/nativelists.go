@@ -12,40 +12,53 @@ import (
 // server/discover: what the server serves, from its registries, as the
 // go-sdk lists and describes it.
 
-// listPrompts is prompts/list: the prompts by name, as the SDK lists its
-// registry.
-func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) sdk.Result {
+// listPrompts is prompts/list: the prompts by name, a page at a time, as
+// the SDK lists its registry.
+func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) (sdk.Result, error) {
 	reg := &s.registry
 	reg.mu.Lock()
 	prompts := lastByKey(reg.prompts, func(p *sdk.Prompt) string { return p.Name })
 	reg.mu.Unlock()
-	res := &sdk.ListPromptsResult{Prompts: prompts}
+	page, next, err := sdkPage(prompts, func(p *sdk.Prompt) string { return p.Name }, s.pageSize(), req.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res := &sdk.ListPromptsResult{Prompts: page, NextCursor: next}
 	s.cacheable(ctx, req, &res.Cacheable)
-	return res
+	return res, nil
 }
 
 // listResources is resources/list, by URI.
-func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) sdk.Result {
+func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) (sdk.Result, error) {
 	reg := &s.registry
 	reg.mu.Lock()
 	byURI := lastByKey(reg.resources, func(r registeredResource) string { return r.res.URI })
 	reg.mu.Unlock()
-	res := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(byURI))}
-	for _, r := range byURI {
+	page, next, err := sdkPage(byURI, func(r registeredResource) string { return r.res.URI }, s.pageSize(), req.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(page)), NextCursor: next}
+	for _, r := range page {
 		res.Resources = append(res.Resources, r.res)
 	}
 	s.cacheable(ctx, req, &res.Cacheable)
-	return res
+	return res, nil
 }
 
 // listTemplates is resources/templates/list, by URI template.
-func (s *server) listTemplates(ctx context.Context, req *sdk.ListResourceTemplatesRequest) sdk.Result {
-	res := &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}
-	for _, t := range s.templatesSorted() {
+func (s *server) listTemplates(ctx context.Context, req *sdk.ListResourceTemplatesRequest) (sdk.Result, error) {
+	key := func(t registeredTemplate) string { return t.tmpl.URITemplate }
+	page, next, err := sdkPage(s.templatesSorted(), key, s.pageSize(), req.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	res := &sdk.ListResourceTemplatesResult{ResourceTemplates: make([]*sdk.ResourceTemplate, 0, len(page)), NextCursor: next}
+	for _, t := range page {
 		res.ResourceTemplates = append(res.ResourceTemplates, t.tmpl)
 	}
 	s.cacheable(ctx, req, &res.Cacheable)
-	return res
+	return res, nil
 }
 
 // templatesSorted are the templates by URI template, the last given of

@@ -1,10 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/gob"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,4 +61,41 @@ func pageOf(n, size int, cursor string) (page span, next string, ok bool) {
 		next = base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.Itoa(to)))
 	}
 	return span{from, to}, next, true
+}
+
+// pageToken is what a go-sdk cursor holds: the key of the last item of
+// the page before. Its name and field are the SDK's, so that gob encodes
+// it as the SDK does and a cursor from either path is good on the other
+// (replicas of different versions, a client that came from /sse).
+type pageToken struct {
+	LastUID string
+}
+
+// sdkPage is the page of items (sorted by key, one each) that cursor asks
+// for, the go-sdk's way (paginateList): the size items after the key the
+// cursor names, and the cursor of the next page when there are more.
+func sdkPage[T any](items []T, key func(T) string, size int, cursor string) (page []T, next string, err error) {
+	from := 0
+	if cursor != "" {
+		b, err := base64.URLEncoding.DecodeString(cursor)
+		var tok pageToken
+		if err != nil || gob.NewDecoder(bytes.NewReader(b)).Decode(&tok) != nil {
+			return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}
+		}
+		var found bool
+		from, found = slices.BinarySearchFunc(items, tok.LastUID, func(it T, k string) int { return strings.Compare(key(it), k) })
+		if found {
+			from++
+		}
+	}
+	to := min(from+size, len(items))
+	page = items[from:to]
+	if to < len(items) && len(page) > 0 {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(pageToken{LastUID: key(page[len(page)-1])}); err != nil {
+			return nil, "", err
+		}
+		next = base64.URLEncoding.EncodeToString(buf.Bytes())
+	}
+	return page, next, nil
 }
