@@ -2,9 +2,9 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/gob"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
