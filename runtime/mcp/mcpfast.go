@@ -38,9 +38,8 @@ import (
 //     without the protocol version or capabilities, or with ones that do
 //     not decode. The SDK words those refusals; nothing is gained by
 //     answering them fast;
-//   - a request that needs the SDK's machinery: a task tool's call with a
-//     progress token or a log level, a session id sent to a server that
-//     keeps sessions.
+//   - a request that needs the SDK's machinery: a session id sent to a
+//     server that keeps sessions.
 //
 // A tools/call with a progress token or a log level is answered here too,
 // its reports sent as events before the answer (stream.go); the prompts,
@@ -185,12 +184,13 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 				}
 			}
 		}
-		task := s.taskTool(rq.Ctx, name)
-		if task && streams {
-			return false // a task's events are the SDK's still
-		}
 		s.fast.answered.Add(1)
-		if task {
+		if s.taskTool(rq.Ctx, name) {
+			// A call that becomes a task sends no events (the tasks
+			// extension has none for a task): its reports are dropped,
+			// and the answer goes without a stream. One that does not
+			// (the client did not declare the extension) is an
+			// ordinary call, its events on the response.
 			if res, handled, err := s.taskCall(rq.Ctx, req); handled {
 				s.fastReply(rq.W, nil, fr.id, s.markTaskCall(res), err)
 				return true

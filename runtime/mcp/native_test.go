@@ -525,6 +525,7 @@ func TestMCPNativeTasks(t *testing.T) {
 		return newTestServer(runtime.ToolList{
 			{Name: "may", Task: runtime.TaskOptional, Handler: waits},
 			{Name: "must", Task: runtime.TaskRequired, Handler: waits},
+			{Name: "chatty", Task: runtime.TaskOptional, Handler: chatty(false)},
 		}, &runtime.Options{Logger: discard()}, &Options{Stateless: true})
 	}
 	p := &fastPair{on: mk(), off: mk(), tron: &recTracer{}, troff: &recTracer{}}
@@ -534,7 +535,13 @@ func TestMCPNativeTasks(t *testing.T) {
 		r.name += " (tasks)"
 		return r
 	}
-	for _, c := range []fastReq{tasks(call2026("may", "")), tasks(call2026("must", "")), call2026("must", "")} {
+	events := `,"progressToken":"p","io.modelcontextprotocol/logLevel":"debug"`
+	for _, c := range []fastReq{
+		tasks(call2026("may", "")), tasks(call2026("must", "")), call2026("must", ""),
+		// With a progress token and a log level: a task's answer, or
+		// (the extension not declared) an ordinary call with its events.
+		tasks(streamCall("may", events)), streamCall("must", events), streamCall("chatty", events),
+	} {
 		n, sdkN := mcpOf(p.on).fast.answered.Load(), mcpOf(p.on).fast.sdkServed.Load()
 		on, _ := p.compare(t, c)
 		if mcpOf(p.on).fast.answered.Load() != n+1 || mcpOf(p.on).fast.sdkServed.Load() != sdkN {
@@ -543,6 +550,13 @@ func TestMCPNativeTasks(t *testing.T) {
 	}
 	if on, _ := p.compare(t, tasks(call2026("may", ""))); !strings.Contains(on.Body, `"resultType":"task"`) || !strings.Contains(on.History, `"status":"pending"`) {
 		t.Errorf("a task: %+v", on)
+	}
+	// A task that reports as it runs sends nothing but its answer: the
+	// extension has no events for a task. (Not compared: through the
+	// SDK, what it reports before the answer is written races the
+	// answer.)
+	if on := p.send(t, p.on, p.tron, tasks(streamCall("chatty", events))); !strings.Contains(on.Body, `"resultType":"task"`) || strings.Contains(on.Body, "notifications/") {
+		t.Errorf("a task that reports: %+v", on)
 	}
 }
 
