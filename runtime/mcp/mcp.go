@@ -128,6 +128,8 @@ type server struct {
 	// the questions of those other replicas run (taskmethods.go).
 	tasks  taskTable
 	remote remoteQuestions
+	// listeners are the open subscriptions/listen streams (listen.go).
+	listeners listeners
 	// fast is the fast path of MCP 2026-07-28 (mcpfast.go).
 	fast fastState
 	// impl is the server's identity, as the SDK's server was given it

@@ -236,6 +236,8 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		list.ResultType = "complete"
 		list.Meta = s.fastServerInfo(list.Meta)
 		s.fastReply(rq.W, nil, fr.id, list, nil)
+	case "subscriptions/listen":
+		return s.serveListen(rq, &fr, meta, extra)
 	default:
 		return s.serveNative(rq, &fr, meta, extra)
 	}

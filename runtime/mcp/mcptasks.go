@@ -184,6 +184,13 @@ func (r *taskRun) escalate(id string) {
 	})
 }
 
+// taskID is the task's id, "" before it is one.
+func (r *taskRun) taskID() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.id
+}
+
 func (r *taskRun) touch() {
 	r.updatedAt = time.Now().UTC()
 }
@@ -340,6 +347,9 @@ func (s *server) taskCall(ctx context.Context, req *sdk.CallToolRequest) (res sd
 		defer close(run.done)
 		res, err := s.serveTaskCall(tctx, req)
 		run.finish(res, err)
+		if run.isStarted() {
+			s.taskChanged(run.taskID()) // its listens hear the outcome
+		}
 		sync <- ret{res, err}
 	}()
 	select {

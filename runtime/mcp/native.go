@@ -41,6 +41,7 @@ var nativeMethods = map[string][]string{
 	"resources/read":           {"uri", "inputResponses", "requestState"},
 	"completion/complete":      {"ref", "argument", "context"},
 	"server/discover":          nil,
+	"subscriptions/listen":     {"notifications"}, // listen.go
 }
 
 // member is a member of a request's params, raw.

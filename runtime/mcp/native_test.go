@@ -450,9 +450,8 @@ func TestMCPNativeInputRounds(t *testing.T) {
 }
 
 // No request of the methods toolgen answers natively at 2026-07-28
-// reaches the go-sdk, whatever its outcome; what is left to the SDK
-// (here subscriptions/listen, as docs/mcp.md lists) does, which shows the
-// count counts.
+// reaches the go-sdk, whatever its outcome; the same request through the
+// SDK is counted, which shows the count counts.
 func TestMCPNativeReachesNoSDK(t *testing.T) {
 	p := newFastPair(t, false, true)
 	srv := mcpOf(p.on)
@@ -478,6 +477,9 @@ func TestMCPNativeReachesNoSDK(t *testing.T) {
 		rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""),
 		paramHeaderCases()[2], // Mcp-Param-Region agrees
 		paramHeaderCases()[4], // and does not
+		rpc2026("subscriptions/listen", `"notifications":{}`, ""),
+		rpc2026("subscriptions/listen", "", ""),
+		rpc2026("prompts/list", `"cursor":"x"`, ""),
 	} {
 		before := srv.fast.sdkServed.Load()
 		a := p.send(t, p.on, p.tron, r)
@@ -485,10 +487,13 @@ func TestMCPNativeReachesNoSDK(t *testing.T) {
 			t.Errorf("%s reached the SDK: %+v", r.name, a)
 		}
 	}
-	before := srv.fast.sdkServed.Load()
-	p.send(t, p.on, p.tron, rpc2026("subscriptions/listen", "", ""))
-	if srv.fast.sdkServed.Load() != before+1 {
-		t.Error("subscriptions/listen did not reach the SDK: the count counts nothing")
+	// The same request through the SDK (the fast path off) is counted:
+	// the count counts.
+	off := mcpOf(p.off)
+	before := off.fast.sdkServed.Load()
+	p.send(t, p.off, p.troff, rpc2026("prompts/list", "", ""))
+	if off.fast.sdkServed.Load() != before+1 {
+		t.Error("a request the SDK served was not counted: the count counts nothing")
 	}
 }
 

@@ -100,6 +100,15 @@ func (s *server) cacheable(ctx context.Context, req sdk.Request, c *sdk.Cacheabl
 // (its capabilities: what newServer gave it, with prompts, resources and
 // completion when there are any).
 func (s *server) discover(ctx context.Context, req sdk.Request) sdk.Result {
+	res := &sdk.DiscoverResult{SupportedVersions: sdk.SupportedProtocolVersions(), Capabilities: s.capabilities(), Instructions: s.mopts.Instructions}
+	s.cacheable(ctx, req, &res.Cacheable)
+	return res
+}
+
+// capabilities are the server's capabilities as the SDK works them out:
+// what newServer gave it, with prompts, resources and completion when
+// there are any.
+func (s *server) capabilities() *sdk.ServerCapabilities {
 	caps := *s.caps
 	reg := &s.registry
 	reg.mu.Lock()
@@ -116,7 +125,5 @@ func (s *server) discover(ctx context.Context, req sdk.Request) sdk.Result {
 	if s.opts.Complete != nil && caps.Completions == nil {
 		caps.Completions = &sdk.CompletionCapabilities{}
 	}
-	res := &sdk.DiscoverResult{SupportedVersions: sdk.SupportedProtocolVersions(), Capabilities: &caps, Instructions: s.mopts.Instructions}
-	s.cacheable(ctx, req, &res.Cacheable)
-	return res
+	return &caps
 }

@@ -149,9 +149,10 @@ func (s *server) ToolsChanged() {
 	} else {
 		s.log.Debug("tool list change not announced: no tool to register", "err", err)
 	}
+	s.listeners.listChanged(notifyToolsChanged)
 	if !s.mopts.DisableRegistry {
 		// The registry's list of tools changed with them.
-		_ = s.sdkSrv.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: s.registryURI("tools")})
+		_ = s.ResourceUpdated(context.Background(), s.registryURI("tools"))
 	}
 }
 
@@ -160,6 +161,7 @@ func (s *server) ToolsChanged() {
 // prompt again (the SDK has no Server.NotifyPromptListChanged); a server
 // without prompts has no list to change.
 func (s *server) PromptsChanged() {
+	s.listeners.listChanged(notifyPromptsChanged)
 	reg := &s.registry
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
@@ -171,6 +173,7 @@ func (s *server) PromptsChanged() {
 // ResourceUpdated tells the sessions subscribed to uri that the resource
 // changed (runtime.Server.NotifyResourceUpdated).
 func (s *server) ResourceUpdated(ctx context.Context, uri string) error {
+	s.listeners.resourceUpdated(uri)
 	return s.sdkSrv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: uri})
 }
 

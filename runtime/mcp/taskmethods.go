@@ -127,7 +127,7 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 // replica hands it to the one running the task (over the store's bus);
 // or the task's questions, as the replica running it tells the others.
 type taskMessage struct {
-	Op        string                     `json:"op"` // "update", "cancel" or "question"
+	Op        string                     `json:"op"` // "update", "cancel", "question" or "status" (it changed: listen.go)
 	ID        string                     `json:"id"`
 	Responses map[string]json.RawMessage `json:"responses,omitempty"`
 	// Question is the task's pending input requests (an
@@ -178,6 +178,12 @@ func (rq *remoteQuestions) question(id string) json.RawMessage {
 // tellQuestion tells the other replicas, on a store that is a bus, what
 // a task this server runs now asks (nothing, once answered).
 func (s *server) tellQuestion(r *taskRun) {
+	r.mu.Lock()
+	id := r.id
+	r.mu.Unlock()
+	if id != "" {
+		s.listeners.taskChanged(id) // this process's listens
+	}
 	bus, ok := s.core.History().(history.Bus)
 	if !ok {
 		return
@@ -193,7 +199,7 @@ func (s *server) tellQuestion(r *taskRun) {
 	}
 	b, err := json.Marshal(msg)
 	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
 		defer cancel()
 		err = bus.Publish(ctx, tasksChannel, string(b))
 	}
@@ -204,6 +210,9 @@ func (s *server) tellQuestion(r *taskRun) {
 
 // tasksChannel is the bus channel of taskMessages.
 const tasksChannel = "toolgen_tasks"
+
+// busTimeout bounds a message's publishing on the bus.
+const busTimeout = 10 * time.Second
 
 // steerTask applies msg to the task when this server runs it; else, on a
 // store that is a bus (PostgreSQL), sends it to every replica, one of
@@ -267,6 +276,9 @@ func (s *server) listenTasks() (stop func()) {
 		var msg taskMessage
 		if json.Unmarshal([]byte(payload), &msg) == nil {
 			s.applyTask(msg)
+			if msg.Op == "question" || msg.Op == "status" {
+				s.listeners.taskChanged(msg.ID) // a task changed: its listens look
+			}
 		}
 	})
 	if err != nil {
