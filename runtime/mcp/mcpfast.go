@@ -26,8 +26,10 @@ import (
 // pipeline: the same handlers (serveToolCall, listMCPTools), the same
 // results, marked for the revision as the SDK marks them.
 //
-// It answers only what it is sure to answer exactly as the SDK would, and
-// hands everything else to the SDK untouched:
+// It answers only what it is sure to answer exactly as the SDK would, as
+// the request is written, and leaves the rest to serveRevision
+// (revision.go), which words the revision's refusals as the SDK does and
+// writes an unusual request again plainly for this path to serve:
 //
 //   - a request it could answer differently: a batch, an escaped key, a
 //     repeated one, a member it does not know, an id the SDK would
@@ -36,10 +38,9 @@ import (
 //   - a request the revision refuses: a missing or mismatched
 //     Mcp-Protocol-Version, Mcp-Method or Mcp-Name header, a _meta
 //     without the protocol version or capabilities, or with ones that do
-//     not decode. The SDK words those refusals; nothing is gained by
-//     answering them fast;
-//   - a request that needs the SDK's machinery: a session id sent to a
-//     server that keeps sessions.
+//     not decode.
+//
+// A session id sent to a server that keeps sessions goes to the SDK.
 //
 // A tools/call with a progress token or a log level is answered here too,
 // its reports sent as events before the answer (stream.go); the prompts,
@@ -84,6 +85,9 @@ type fastRequest struct {
 	// members are the other members of params, for the methods of
 	// native.go.
 	members []member
+	// written is the id as the request wrote it, when servePlainly wrote
+	// it again: what a tracer is told, as on the SDK's path.
+	written []byte
 }
 
 // serveMCPFast answers rq, a POST, if it is a tools/call or tools/list of
@@ -112,7 +116,18 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		return false
 	}
 	meta, streams, ok := fastMeta(fr.meta)
-	if !ok || (streams && string(fr.method) != "tools/call") {
+	if !ok {
+		return false
+	}
+	return s.serveFastRequest(rq, &fr, meta, streams)
+}
+
+// serveFastRequest answers fr, a request of revision 2026-07-28 read from
+// rq's body, with meta its _meta decoded and streams whether it asks for
+// events; false leaves it, unanswered, to the SDK.
+func (s *server) serveFastRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, streams bool) (answered bool) {
+	h := rq.R.Header
+	if streams && string(fr.method) != "tools/call" && string(fr.method) != "subscriptions/listen" {
 		return false
 	}
 	defer func() {
@@ -124,7 +139,11 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 			answered = true
 		}
 	}()
-	extra := &sdk.RequestExtra{Header: s.sdkHeader(rq, fr.id)}
+	traceID := fr.id
+	if fr.written != nil {
+		traceID = fr.written
+	}
+	extra := &sdk.RequestExtra{Header: s.sdkHeader(rq, traceID)}
 	if s.opts.AuthHook != nil {
 		if _, ok := httpkit.BearerToken(rq.R); ok {
 			// What withTokenInfo gives the SDK path: the caller, and
@@ -237,9 +256,9 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 		list.Meta = s.fastServerInfo(list.Meta)
 		s.fastReply(rq.W, nil, fr.id, list, nil)
 	case "subscriptions/listen":
-		return s.serveListen(rq, &fr, meta, extra)
+		return s.serveListen(rq, fr, meta, extra)
 	default:
-		return s.serveNative(rq, &fr, meta, extra)
+		return s.serveNative(rq, fr, meta, extra)
 	}
 	return true
 }

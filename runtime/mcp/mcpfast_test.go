@@ -487,7 +487,7 @@ func TestMCPFastPathAnswers(t *testing.T) {
 // a server with the fast path and one without, and requires the same
 // answer: tools/call and tools/list, and the methods of native.go.
 func FuzzMCPFastPath(f *testing.F) {
-	for _, c := range slices.Concat(fastCases(), nativeCases(), streamCases()) {
+	for _, c := range slices.Concat(fastCases(), nativeCases(), streamCases(), revisionCases()) {
 		method := c.header["Mcp-Method"]
 		var m struct {
 			Method string `json:"method"`

@@ -25,13 +25,12 @@ import (
 // One endpoint answers every client, chosen per request:
 //
 //   - a request of revision 2026-07-28 or later (its MCP-Protocol-Version
-//     header, its _meta, or server/discover) is served by the SDK's
-//     stateless handler: each request stands alone, and a tool's questions
-//     to the client become input-required results. tools/call (with its
-//     progress and log events), tools/list, the prompts, the resources
-//     and completion of that revision are answered by toolgen's own code
-//     instead, as the SDK would answer them (mcpfast.go, native.go,
-//     stream.go); what is left goes to the SDK;
+//     header, its _meta, or server/discover) stands alone, and a tool's
+//     questions to the client become input-required results. It is
+//     answered by toolgen's own code, as the SDK's stateless handler
+//     would answer it (mcpfast.go, native.go, stream.go, listen.go,
+//     revision.go, taskmethods.go); only a server/discover that names no
+//     revision reaches that handler;
 //   - any other request is served in a session (the SDK's stateful handler)
 //     whose streams can be resumed: every event has an id, and a client
 //     that reconnects with Last-Event-ID is sent what it missed.
@@ -178,6 +177,9 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 		}
 		if newProtocol && s.serveTaskMethod(rq) {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
+		}
+		if newProtocol && (s.stateful == nil || r.Header.Get("Mcp-Session-Id") == "") && s.serveRevision(rq) {
+			return nil // the rest of the revision (revision.go)
 		}
 		r.Header = s.sdkHeader(rq, info.id)
 		r.Body = io.NopCloser(bytes.NewReader(rq.Body))

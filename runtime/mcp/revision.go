@@ -1,0 +1,283 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+)
+
+// The rest of revision 2026-07-28: what the fast path (mcpfast.go) does
+// not take as it comes. serveRevision answers it natively too, so that a
+// request of the revision reaches the go-sdk only in a session (a client
+// that sent an Mcp-Session-Id to a server that keeps them):
+//
+//   - the revision's refusals, in the order and the words of the go-sdk's
+//     stateless handler: the media types, a batch, a notification, a
+//     method it does not know (-32601, 404), the protocol version of the
+//     header and of _meta, the Mcp-Method and Mcp-Name headers (-32020),
+//     a _meta whose client capabilities or info do not decode (-32602), a
+//     revision it does not serve, and the methods the revision removed
+//     (ping, initialize, logging/setLevel, resources/subscribe and
+//     unsubscribe: -32601);
+//   - a request written unusually (escaped or repeated keys, members a
+//     method does not have, an id of 1.0, any _meta): read as encoding/json
+//     reads it, which is how the SDK reads it, and written again plainly,
+//     then served by the fast path.
+//
+// Malformed JSON and params of the wrong shape were refused before
+// (inspectRPC, checkParams), in toolgen's words.
+
+// sdkNotifications are the notifications a client may send: the SDK takes
+// them (202) and does nothing a stateless request would see.
+var sdkNotifications = []string{"notifications/cancelled", "notifications/initialized", "notifications/roots/list_changed", "notifications/progress"}
+
+// sdkMethods are the requests the go-sdk's server knows, with the tasks
+// extension's, which serveTaskMethod answers before it.
+var sdkMethods = []string{
+	"completion/complete", "server/discover", "initialize", "ping", "prompts/list", "prompts/get",
+	"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
+	"logging/setLevel", "resources/subscribe", "subscriptions/listen", "resources/unsubscribe",
+}
+
+// removedMethods are the requests the SDK knows and revision 2026-07-28
+// has not.
+var removedMethods = []string{"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}
+
+// serveRevision answers rq, a POST of revision 2026-07-28 that the fast
+// path and the tasks' methods did not answer, and that no session serves;
+// false leaves it to the SDK. inspectRPC has found its body valid JSON,
+// and its params of the right shape.
+func (s *server) serveRevision(rq *httpkit.Request) bool {
+	if s.fast.off {
+		return false
+	}
+	h := rq.R.Header
+	refuse := func(status int) bool {
+		// What rpcErrorWriter makes of the SDK's refusal in text/plain.
+		s.fast.answered.Add(1)
+		writeRPCError(rq.W, &httpkit.Error{Status: status, Msg: sdkMessage(status, rq.R)})
+		return true
+	}
+	if v := h.Get("Mcp-Protocol-Version"); v != "" && v < protocol20260728 && !slices.Contains(sdk.SupportedProtocolVersions(), v) {
+		return refuse(http.StatusBadRequest)
+	}
+	if !fastContentType(h.Get("Content-Type")) {
+		return refuse(http.StatusUnsupportedMediaType)
+	}
+	if !fastAccepts(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0 {
+		return refuse(http.StatusBadRequest)
+	}
+	body := bytes.TrimSpace(rq.Body)
+	if len(body) == 0 || body[0] != '{' {
+		return refuse(http.StatusBadRequest) // a batch, which the revision has not
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method == nil {
+		return false // a response: the SDK's
+	}
+	method := *msg.Method
+	if len(msg.ID) == 0 || string(msg.ID) == "null" {
+		if !slices.Contains(sdkNotifications, method) {
+			return refuse(http.StatusBadRequest)
+		}
+		s.fast.answered.Add(1)
+		rq.W.WriteHeader(http.StatusAccepted) // taken, and nothing to do
+		return true
+	}
+	id, ok := plainIDOf(msg.ID)
+	if !ok {
+		return false // an id the SDK reads its own way
+	}
+	reply := func(status int, e *jsonrpc.Error) bool {
+		// A refusal before any session: a bare JSON body.
+		s.fast.answered.Add(1)
+		writeRPC(rq.W, s.log, status, id, nil, e)
+		return true
+	}
+	if slices.Contains(sdkNotifications, method) {
+		return refuse(http.StatusBadRequest) // a notification with an id
+	}
+	if !slices.Contains(sdkMethods, method) {
+		return reply(http.StatusNotFound, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("JSON RPC not handled: %q unsupported", method)})
+	}
+	var params struct {
+		Meta sdk.Meta `json:"_meta"`
+	}
+	_ = json.Unmarshal(msg.Params, &params) // an object or null (checkParams)
+	metaVersion, _ := params.Meta[metaProtocolVersion].(string)
+	header := h.Get("Mcp-Protocol-Version")
+	if header < protocol20260728 && metaVersion == "" {
+		return false // names no revision of ours (a bare server/discover): the SDK's
+	}
+	switch {
+	case header == "":
+		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header is required for requests carrying %q", metaProtocolVersion)})
+	case metaVersion == "":
+		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing or invalid _meta field %q", metaProtocolVersion)})
+	case header != metaVersion:
+		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)})
+	}
+	if e := headerProblem(h, method, msg.Params); e != "" {
+		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
+	}
+	// The request's own refusals, answered as the SDK's session answers
+	// them (fastReply).
+	answer := func(e *jsonrpc.Error) bool {
+		s.fast.answered.Add(1)
+		s.fastReply(rq.W, nil, id, nil, e)
+		return true
+	}
+	if _, present := params.Meta[metaClientInfo]; present {
+		r := &sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: params.Meta}}
+		if r.ClientInfo() == nil {
+			return answer(&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid _meta field %q", metaClientInfo)})
+		}
+	}
+	if r := (&sdk.ListToolsRequest{Params: &sdk.ListToolsParams{Meta: params.Meta}}); r.ClientCapabilities() == nil {
+		return answer(&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing or invalid _meta field %q", metaClientCapabilities)})
+	}
+	if !slices.Contains(sdk.SupportedProtocolVersions(), metaVersion) {
+		data, _ := json.Marshal(sdk.UnsupportedProtocolVersionData{Supported: sdk.SupportedProtocolVersions(), Requested: metaVersion})
+		return answer(&jsonrpc.Error{Code: sdk.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: data})
+	}
+	if slices.Contains(removedMethods, method) {
+		return answer(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)})
+	}
+	return s.servePlainly(rq, id, msg.ID, method, msg.Params, params.Meta)
+}
+
+// plainIDOf is a request's id written as the fast path reads it, as the
+// SDK reads it: a string unescaped, a number that is an integer as one.
+func plainIDOf(raw json.RawMessage) ([]byte, bool) {
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, false
+		}
+		b, ok := unescapedJSON(s)
+		return b, ok
+	default:
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || f != float64(int64(f)) {
+			return nil, false
+		}
+		return strconv.AppendInt(nil, int64(f), 10), true
+	}
+}
+
+// plainString is s as a JSON string without escapes; false when it needs
+// one.
+func unescapedJSON(s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	return []byte(`"` + s + `"`), true
+}
+
+// headerProblem is the go-sdk's refusal of a request whose Mcp-Method or
+// Mcp-Name header does not agree with its body (validateMcpHeaders), ""
+// when they agree. (Mcp-Param-* headers are the fast path's to check.)
+func headerProblem(h http.Header, method string, params json.RawMessage) string {
+	inHeader := h.Get("Mcp-Method")
+	if inHeader == "" {
+		return "missing required Mcp-Method header"
+	}
+	if inHeader != method {
+		return fmt.Sprintf("header mismatch: Mcp-Method header value '%s' does not match body value '%s'", inHeader, method)
+	}
+	key := map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}[method]
+	if key == "" {
+		return ""
+	}
+	name := h.Get("Mcp-Name")
+	if name == "" {
+		return fmt.Sprintf("missing required Mcp-Name header for method %q", method)
+	}
+	var p map[string]json.RawMessage
+	_ = json.Unmarshal(params, &p)
+	var inBody string // "" when absent: the SDK's params type matches keys as written
+	if v, ok := p[key]; ok && json.Unmarshal(v, &inBody) != nil {
+		return fmt.Sprintf("failed to extract name from parameters for method %q", method)
+	}
+	if name != inBody {
+		return fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'", name, inBody)
+	}
+	return ""
+}
+
+// plainMembers are the members of each method's params the fast path
+// reads (besides _meta), as the SDK's params type names them.
+var plainMembers = map[string][]string{
+	"tools/call": {"name", "arguments", "inputResponses", "requestState"},
+	"tools/list": {"cursor"},
+}
+
+// servePlainly serves a request of the revision that passed its checks
+// but is written unusually: its params as encoding/json reads them into
+// the SDK's types (the last of a repeated key, a member the type has not
+// dropped), written again
+// plainly, and served by the fast path. false: still not plain enough
+// (a name that needs escapes), the SDK's.
+func (s *server) servePlainly(rq *httpkit.Request, id, written []byte, method string, raw json.RawMessage, meta sdk.Meta) bool {
+	keys, ok := plainMembers[method]
+	if !ok {
+		keys, ok = nativeMethods[method]
+	}
+	if !ok {
+		return false
+	}
+	var in map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &in)
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	b.WriteString(`,"method":"` + method + `","params":{"_meta":`)
+	m, err := json.Marshal(meta)
+	if err != nil {
+		return false
+	}
+	b.Write(m)
+	for _, k := range keys {
+		v, found := in[k] // as written: the SDK's types match no other case
+		if !found || string(v) == "null" {
+			continue
+		}
+		if v[0] == '"' {
+			var str string
+			if json.Unmarshal(v, &str) != nil {
+				return false
+			}
+			if v, ok = unescapedJSON(str); !ok {
+				return false
+			}
+		}
+		b.WriteString(`,"` + k + `":`)
+		b.Write(v)
+	}
+	b.WriteString(`}}`)
+	fr, ok := parseFast(b.Bytes())
+	if !ok {
+		return false
+	}
+	fr.written = written
+	_, streams := meta["progressToken"]
+	if _, ok := meta[metaLogLevel]; ok {
+		streams = true
+	}
+	return s.serveFastRequest(rq, &fr, meta, streams)
+}
