@@ -143,7 +143,14 @@ func (s *server) serveFastRequest(rq *httpkit.Request, fr *fastRequest, meta sdk
 	if fr.written != nil {
 		traceID = fr.written
 	}
-	extra := &sdk.RequestExtra{Header: s.sdkHeader(rq, traceID)}
+	var extra *sdk.RequestExtra
+	if string(fr.method) == "tools/call" || string(fr.method) == "subscriptions/listen" {
+		// A call may become a task, which outlives the request, and a
+		// listen lives long: each is given a copy of the headers.
+		extra = &sdk.RequestExtra{Header: s.sdkHeader(rq, traceID)}
+	} else {
+		extra = &sdk.RequestExtra{Header: s.ownHeader(rq, traceID)}
+	}
 	if s.opts.AuthHook != nil {
 		if _, ok := httpkit.BearerToken(rq.R); ok {
 			// What withTokenInfo gives the SDK path: the caller, and
