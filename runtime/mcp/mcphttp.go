@@ -186,6 +186,14 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 		r.ContentLength = int64(len(rq.Body))
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
+	if r.Method != http.MethodPost && newProtocol && (s.stateful == nil || sid == "") && !s.fast.off {
+		// The revision has only POST: refused as the SDK's stateless
+		// handler refuses a GET or DELETE, without it.
+		s.fast.answered.Add(1)
+		rq.W.Header().Set("Allow", http.MethodPost)
+		writeRPCError(rq.W, &httpkit.Error{Status: http.StatusMethodNotAllowed, Msg: sdkMessage(http.StatusMethodNotAllowed, r)})
+		return nil
+	}
 	h := s.stateless
 	w := rq.W
 	if s.stateful != nil && (sid != "" || !newProtocol) {

@@ -2,7 +2,11 @@ package mcp
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime"
 )
 
 // revisionCases are requests of revision 2026-07-28 that the fast path
@@ -88,5 +92,32 @@ func TestMCPNativeRevision(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A GET or DELETE of the revision (it has only POST) is refused natively,
+// as the SDK refuses it.
+func TestMCPNativeRevisionMethods(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		p := newFastPair(t, false, stateless)
+		for _, method := range []string{http.MethodGet, http.MethodDelete} {
+			req := func(s *runtime.Server) *httptest.ResponseRecorder {
+				r := httptest.NewRequest(method, "http://127.0.0.1/mcp", nil)
+				r.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+				r.Header.Set("Accept", "text/event-stream")
+				r.Header.Set("Authorization", "Bearer admin")
+				w := httptest.NewRecorder()
+				houseOf(s).ServeHTTP(w, r)
+				return w
+			}
+			n := mcpOf(p.on).fast.sdkServed.Load()
+			on, off := req(p.on), req(p.off)
+			if on.Code != off.Code || on.Code != http.StatusMethodNotAllowed || on.Body.String() != off.Body.String() || on.Header().Get("Allow") != off.Header().Get("Allow") {
+				t.Errorf("%s (stateless %v): native %d %q %s, SDK %d %q %s", method, stateless, on.Code, on.Header().Get("Allow"), on.Body, off.Code, off.Header().Get("Allow"), off.Body)
+			}
+			if mcpOf(p.on).fast.sdkServed.Load() != n || mcpOf(p.on).fast.answered.Load() == 0 {
+				t.Errorf("%s: not answered natively", method)
+			}
+		}
 	}
 }
