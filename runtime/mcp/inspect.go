@@ -189,6 +189,16 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		if len(bytes.TrimSpace(raw)) == 0 || raw[0] != '{' {
 			return info, invalid("each message must be an object.")
 		}
+		// What the SDK reads is each member by its key as written (the
+		// decoding above matches keys whatever their case): "ID" is not
+		// the id.
+		ex := exactMembers(raw)
+		m = rpcMessage{ID: ex["id"], Params: ex["params"], Result: ex["result"], Error: ex["error"]}
+		for key, dst := range map[string]**string{"jsonrpc": &m.JSONRPC, "method": &m.Method} {
+			if v, ok := ex[key]; ok && json.Unmarshal(v, dst) != nil {
+				return info, invalid("%q must be a string.", key)
+			}
+		}
 		if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
 			return info, invalid(`"jsonrpc" must be "2.0".`)
 		}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 
@@ -19,7 +21,9 @@ import (
 // one stream on which a stateless client hears of changes. The response is
 // an event stream that opens with notifications/subscriptions/acknowledged
 // (what the server agreed to send) and stays open until the client leaves,
-// carrying, each with the listen's id in its _meta:
+// carrying, each with the listen's id in its _meta (and ending with its
+// result when the server shuts down: runtime/serve cancels the request
+// with http.ErrServerClosed):
 //
 //   - notifications/tools/list_changed, prompts/list_changed and
 //     resources/list_changed, from the core's changes (runtime.Notifier);
@@ -33,8 +37,9 @@ import (
 //     may go to any replica.
 //
 // What a listen agrees to is what the SDK agrees to (allowedSubscriptions),
-// with the task ids of the caller's live tasks besides; a listen that is
-// agreed nothing is answered at once. Changes are coalesced while a stream
+// with the task ids of the caller's live tasks besides (the first
+// maxListenTasks it names); a listen that is agreed nothing is answered at
+// once. Changes are coalesced while a stream
 // is being written: a client hears that a list changed, not how often.
 
 // listenWants are the notifications a listen asks for, and those the
@@ -50,6 +55,29 @@ type listenWants struct {
 
 func (w *listenWants) any() bool {
 	return w.ToolsListChanged || w.PromptsListChanged || w.ResourcesListChanged || len(w.ResourceSubscriptions) > 0 || len(w.TaskIDs) > 0
+}
+
+// decodeWants reads a listen's notifications as the SDK reads them (keys
+// as written); nil for null, false for what does not decode.
+func decodeWants(raw []byte) (*listenWants, bool) {
+	if string(raw) == "null" {
+		return nil, true
+	}
+	m := exactMembers(raw)
+	if m == nil {
+		return nil, false
+	}
+	w := &listenWants{}
+	for key, dst := range map[string]any{
+		"toolsListChanged": &w.ToolsListChanged, "promptsListChanged": &w.PromptsListChanged,
+		"resourcesListChanged": &w.ResourcesListChanged, "resourceSubscriptions": &w.ResourceSubscriptions,
+		"taskIds": &w.TaskIDs,
+	} {
+		if v, ok := m[key]; ok && string(v) != "null" && json.Unmarshal(v, dst) != nil {
+			return nil, false
+		}
+	}
+	return w, true
 }
 
 // Notifications a listen carries.
@@ -194,7 +222,8 @@ func (s *server) taskChanged(id string) {
 func (s *server) serveListen(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, extra *sdk.RequestExtra) bool {
 	var want *listenWants
 	for _, m := range fr.members { // "notifications", once (parseFast)
-		if json.Unmarshal(m.val, &want) != nil {
+		var ok bool
+		if want, ok = decodeWants(m.val); !ok {
 			return false
 		}
 	}
@@ -243,9 +272,13 @@ func (s *server) listen(ctx context.Context, rq *httpkit.Request, id []byte, wan
 	stream := &eventStream{w: rq.W}
 	_ = stream.notify(notifyListenAcked, map[string]any{"_meta": map[string]any{sdk.MetaKeySubscriptionID: subID}, "notifications": agreed})
 	sent := map[string][]byte{} // each task as last sent
+loop:
 	for agreed.any() {
 		select {
 		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), http.ErrServerClosed) {
+				break loop // the server shuts down: the listen ends with its result
+			}
 			return nil // the client left: no one to answer
 		case <-l.wake:
 		}
@@ -257,25 +290,47 @@ func (s *server) listen(ctx context.Context, rq *httpkit.Request, id []byte, wan
 			_ = stream.notify(notifyResourceUpdated, map[string]any{"_meta": map[string]any{sdk.MetaKeySubscriptionID: subID}, "uri": u})
 		}
 		for _, t := range changed {
-			st, jerr := s.taskLookup(ctx, t, caller)
-			if jerr != nil {
-				continue // gone (expired): nothing more to tell
+			if b := s.taskNotice(ctx, t, caller, subID); b != nil && !bytes.Equal(b, sent[t]) {
+				sent[t] = b
+				_ = stream.notify(notifyTask, json.RawMessage(b))
 			}
-			b, err := json.Marshal(taskNotification{Meta: map[string]any{sdk.MetaKeySubscriptionID: subID}, taskWire: st.taskWire, Result: st.Result, Error: st.Error, InputRequests: st.InputRequests})
-			if err != nil || bytes.Equal(b, sent[t]) {
-				continue
-			}
-			sent[t] = b
-			_ = stream.notify(notifyTask, json.RawMessage(b))
 		}
 	}
-	// Agreed nothing: the listen ends at once, as the SDK ends it.
+	// Agreed nothing (the listen ends at once, as the SDK ends it), or the
+	// server shuts down.
 	var buf bytes.Buffer
 	meta := s.fastServerInfo(sdk.Meta{sdk.MetaKeySubscriptionID: subID})
 	encodeRPC(&buf, id, map[string]any{"_meta": meta, "resultType": "complete"}, nil, s.log)
 	stream.finish(buf.Bytes())
 	return nil
 }
+
+// taskNotice is the params of notifications/tasks for the task id of
+// caller's, as it is now; nil when it is gone (expired) or cannot be told.
+// A panic reading it (a provider's, rebuilding a result) is logged and
+// the task left untold: the stream, already open, goes on.
+func (s *server) taskNotice(ctx context.Context, id, caller string, subID json.RawMessage) (b []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logPanic("MCP task notification", v, "task", id)
+			b = nil
+		}
+	}()
+	st, jerr := s.taskLookup(ctx, id, caller)
+	if jerr != nil {
+		return nil
+	}
+	b, err := json.Marshal(taskNotification{Meta: map[string]any{sdk.MetaKeySubscriptionID: subID}, taskWire: st.taskWire, Result: st.Result, Error: st.Error, InputRequests: st.InputRequests})
+	if err != nil {
+		s.log.ErrorContext(ctx, "a task's notification does not encode", "task", id, "err", err)
+		return nil
+	}
+	return b
+}
+
+// maxListenTasks is the most task ids a listen is agreed: each is looked
+// up in the history when the listen opens.
+const maxListenTasks = 100
 
 // agree is what of want the server sends to caller: what the SDK agrees
 // to (its capabilities, every resource named checked as resources/subscribe
@@ -295,8 +350,13 @@ func (s *server) agree(ctx context.Context, want *listenWants, caller string) (l
 		out.ResourceSubscriptions = slices.Clone(want.ResourceSubscriptions)
 	}
 	if s.core.History() != nil {
+		seen := map[string]bool{}
 		for _, id := range want.TaskIDs {
-			if _, err := s.taskLookup(ctx, id, caller); err == nil && !slices.Contains(out.TaskIDs, id) {
+			if seen[id] || len(seen) == maxListenTasks {
+				continue
+			}
+			seen[id] = true
+			if _, err := s.taskLookup(ctx, id, caller); err == nil {
 				out.TaskIDs = append(out.TaskIDs, id)
 			}
 		}

@@ -29,8 +29,8 @@ import (
 //     questions to the client become input-required results. It is
 //     answered by toolgen's own code, as the SDK's stateless handler
 //     would answer it (mcpfast.go, native.go, stream.go, listen.go,
-//     revision.go, taskmethods.go); only a server/discover that names no
-//     revision reaches that handler;
+//     revision.go, taskmethods.go). What that code cannot write plainly
+//     goes to the handler still (see revision.go);
 //   - any other request is served in a session (the SDK's stateful handler)
 //     whose streams can be resumed: every event has an id, and a client
 //     that reconnects with Last-Event-ID is sent what it missed.
@@ -311,6 +311,8 @@ func (s *server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 // handler is done when the request is (a prompt, a resource, a list):
 // the copy was a tenth of a native resources/read's time
 // (BenchmarkMCPMethods), and no one reads the request's header after.
+// It is the map runtime.RequestFromContext's request has too: a handler
+// sees the correlation id there as the server settled it.
 func (s *server) ownHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 	h := rq.R.Header
 	if h == nil {

@@ -261,6 +261,24 @@ func (r *taskRun) ask(ctx context.Context, caps *sdk.ClientCapabilities, request
 // update takes the answers the client sent for pending questions; others
 // are ignored, as the extension says.
 func (r *taskRun) update(responses map[string]json.RawMessage) {
+	if r.take(responses) {
+		// What the task asks changed (a partial answer leaves the rest
+		// pending): its listens and the other replicas are told. Not on
+		// this goroutine, which may be the bus's own.
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					r.srv.logPanic("MCP task change", v, "task", r.taskID())
+				}
+			}()
+			r.srv.tellQuestion(r)
+		}()
+	}
+}
+
+// take keeps the answers of responses to pending questions, and reports
+// whether it took any.
+func (r *taskRun) take(responses map[string]json.RawMessage) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	took := false
@@ -294,6 +312,7 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 			r.wake = nil
 		}
 	}
+	return took
 }
 
 // serveTaskCall is serveToolCall on a task's own goroutine, where no

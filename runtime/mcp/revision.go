@@ -15,9 +15,7 @@ import (
 )
 
 // The rest of revision 2026-07-28: what the fast path (mcpfast.go) does
-// not take as it comes. serveRevision answers it natively too, so that a
-// request of the revision reaches the go-sdk only in a session (a client
-// that sent an Mcp-Session-Id to a server that keeps them):
+// not take as it comes. serveRevision answers it natively too:
 //
 //   - the revision's refusals, in the order and the words of the go-sdk's
 //     stateless handler: the media types, a batch, a notification, a
@@ -28,12 +26,19 @@ import (
 //     (ping, initialize, logging/setLevel, resources/subscribe and
 //     unsubscribe: -32601);
 //   - a request written unusually (escaped or repeated keys, members a
-//     method does not have, an id of 1.0, any _meta): read as encoding/json
-//     reads it, which is how the SDK reads it, and written again plainly,
-//     then served by the fast path.
+//     method does not have, an id of 1.0, any _meta): read as the SDK
+//     reads it (keys as written, the last of a repeated one), written
+//     again plainly, then served by the fast path.
 //
 // Malformed JSON and params of the wrong shape were refused before
-// (inspectRPC, checkParams), in toolgen's words.
+// (inspectRPC, checkParams), in toolgen's words. What still reaches the
+// SDK: a request with an Mcp-Session-Id sent to a server that keeps
+// sessions, and what cannot be written plainly: a request other than
+// tools/call or subscriptions/listen whose _meta asks for events (a
+// progress token, a log level), an id that is not an integer, a name or
+// URI that JSON or a header cannot carry as it is, completion/complete on
+// a server without Options.Complete, a listen whose notifications do not
+// decode. TestMCPNativeRevision counts that the rest does not.
 
 // sdkNotifications are the notifications a client may send: the SDK takes
 // them (202) and does nothing a stateless request would see.
@@ -80,14 +85,14 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		return refuse(http.StatusBadRequest) // a batch, which the revision has not
 	}
 	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-		Params json.RawMessage `json:"params"`
+		ID, Params json.RawMessage
 	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method == nil {
+	envelope := exactMembers(body)
+	msg.ID, msg.Params = envelope["id"], envelope["params"]
+	var method string
+	if json.Unmarshal(envelope["method"], &method) != nil {
 		return false // a response: the SDK's
 	}
-	method := *msg.Method
 	if len(msg.ID) == 0 || string(msg.ID) == "null" {
 		if !slices.Contains(sdkNotifications, method) {
 			return refuse(http.StatusBadRequest)
@@ -113,9 +118,9 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		return reply(http.StatusNotFound, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("JSON RPC not handled: %q unsupported", method)})
 	}
 	var params struct {
-		Meta sdk.Meta `json:"_meta"`
+		Meta sdk.Meta
 	}
-	_ = json.Unmarshal(msg.Params, &params) // an object or null (checkParams)
+	_ = json.Unmarshal(exactMembers(msg.Params)["_meta"], &params.Meta) // params: an object or null (checkParams)
 	metaVersion, _ := params.Meta[metaProtocolVersion].(string)
 	header := h.Get("Mcp-Protocol-Version")
 	if header < protocol20260728 && metaVersion == "" {
@@ -128,6 +133,9 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing or invalid _meta field %q", metaProtocolVersion)})
 	case header != metaVersion:
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)})
+	}
+	if metaVersion < protocol20260728 {
+		return false // an older revision, named in both: the SDK answers it as one
 	}
 	if e := headerProblem(h, method, msg.Params); e != "" {
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
@@ -158,6 +166,18 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 	return s.servePlainly(rq, id, msg.ID, method, msg.Params, params.Meta)
 }
 
+// exactMembers are the members of the JSON object b by their keys as
+// written (unescaped; the last of a repeated one), nil for anything but an
+// object. The go-sdk's decoding matches keys so, where encoding/json's
+// into a struct would ignore their case.
+func exactMembers(b []byte) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m
+}
+
 // plainIDOf is a request's id written as the fast path reads it, as the
 // SDK reads it: a string unescaped, a number that is an integer as one.
 func plainIDOf(raw json.RawMessage) ([]byte, bool) {
@@ -178,7 +198,7 @@ func plainIDOf(raw json.RawMessage) ([]byte, bool) {
 	}
 }
 
-// plainString is s as a JSON string without escapes; false when it needs
+// unescapedJSON is s as a JSON string without escapes; false when it needs
 // one.
 func unescapedJSON(s string) ([]byte, bool) {
 	for i := 0; i < len(s); i++ {
@@ -208,8 +228,7 @@ func headerProblem(h http.Header, method string, params json.RawMessage) string 
 	if name == "" {
 		return fmt.Sprintf("missing required Mcp-Name header for method %q", method)
 	}
-	var p map[string]json.RawMessage
-	_ = json.Unmarshal(params, &p)
+	p := exactMembers(params)
 	var inBody string // "" when absent: the SDK's params type matches keys as written
 	if v, ok := p[key]; ok && json.Unmarshal(v, &inBody) != nil {
 		return fmt.Sprintf("failed to extract name from parameters for method %q", method)
@@ -241,8 +260,7 @@ func (s *server) servePlainly(rq *httpkit.Request, id, written []byte, method st
 	if !ok {
 		return false
 	}
-	var in map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &in)
+	in := exactMembers(raw)
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)

@@ -72,6 +72,11 @@ func revisionCases() []fastReq {
 		req("_meta with a member of its own", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"example.com/x":[1,2]},"name":"plain"}}`, "Mcp-Name", "plain"),
 		req("null arguments", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta+`,"name":"plain","arguments":null}}`, "Mcp-Name", "plain"),
 		req("a listen written unusually", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta+`,"notifications":{},"x":1}}`),
+		req("an id in capitals besides", `{"jsonrpc":"2.0","id":1,"ID":2,"method":"tools/list","params":{`+meta+`}}`),
+		req("_meta in capitals", list(`"_META":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)),
+		req("a method in capitals", `{"jsonrpc":"2.0","id":1,"Method":"tools/list","params":{`+meta+`}}`),
+		req("a listen's notification in capitals", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta+`,"notifications":{"ToolsListChanged":true}}}`),
+		req("the revision named in an older one", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}}`, "Mcp-Protocol-Version", "2025-11-25", "Mcp-Method", "nope"),
 		req("server/discover written unusually", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`,"x":1}}`),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/history/postgres"
 	"github.com/toolgen-go/toolgen/runtime/internal/servertest"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 )
 
 // notifications/tasks: a subscriptions/listen that names tasks hears each
@@ -204,4 +206,54 @@ func mustJSONText(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A partial answer (one of two questions) changes what the task asks:
+// its listen hears the question left, before the second answer.
+func TestMCPTaskNotifiedOfPartialAnswer(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
+	two := runtime.MustNewTool("two", "Asks two things at once.", func(ctx context.Context, _ struct{}) (string, error) {
+		res, err := mcp.Ask(ctx, map[string]mcp.Question{
+			"first":  {Elicit: &mcp.ElicitQuestion{Message: "First?", Schema: schema}},
+			"second": {Elicit: &mcp.ElicitQuestion{Message: "Second?", Schema: schema}},
+		})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprint(res["first"].Elicitation.Content["name"], " ", res["second"].Elicitation.Content["name"]), nil
+	})
+	two.Task = runtime.TaskRequired
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{two}, discardLog())))
+	t.Cleanup(hs.Close)
+	c := &taskClient{t: t, url: hs.URL}
+	id := c.create("two", nil)
+	l := c.listen(false, id)
+	var both map[string]any
+	for len(both) < 2 {
+		both, _ = l.await(id, "input_required")["inputRequests"].(map[string]any)
+	}
+	answer := func(key, name string) {
+		if _, e := c.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+			key: map[string]any{"action": "accept", "content": map[string]any{"name": name}},
+		}}); e != nil {
+			t.Fatal(e)
+		}
+	}
+	var first string
+	for k := range both {
+		if first == "" || k < first {
+			first = k
+		}
+	}
+	answer(first, "Ada")
+	left, _ := l.await(id, "input_required")["inputRequests"].(map[string]any)
+	if len(left) != 1 || left[first] != nil {
+		t.Fatalf("after one answer the listen heard %v, want the other question alone", left)
+	}
+	for k := range left {
+		answer(k, "Lin")
+	}
+	if got := taskText(t, l.await(id, "completed")); got != "Ada Lin" && got != "Lin Ada" {
+		t.Errorf("result %q", got)
+	}
 }

@@ -300,18 +300,22 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, t Timeouts) err
 }
 
 // endOnShutdown cancels the context of every GET for an event stream
-// (MCP's standalone stream, which lasts as long as the session) once
-// shutdown has begun, so that shutdown does not wait for them. Calls, which
-// end on their own, keep their context.
+// (MCP's standalone stream, which lasts as long as the session) and of
+// every MCP subscriptions/listen (which lasts until its client leaves)
+// once shutdown has begun, so that shutdown does not wait for them; the
+// cause, http.ErrServerClosed, lets a listen end with its result. Calls,
+// which end on their own, keep their context.
 func endOnShutdown(h http.Handler, shutdown context.Context) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		stream := r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+		listen := r.Method == http.MethodPost && r.Header.Get("Mcp-Method") == "subscriptions/listen"
+		if !stream && !listen {
 			h.ServeHTTP(w, r)
 			return
 		}
-		ctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		stop := context.AfterFunc(shutdown, cancel)
+		ctx, cancel := context.WithCancelCause(r.Context())
+		defer cancel(nil)
+		stop := context.AfterFunc(shutdown, func() { cancel(http.ErrServerClosed) })
 		defer stop()
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})

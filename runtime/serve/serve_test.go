@@ -273,7 +273,7 @@ func TestStreamsOutliveTheTimeouts(t *testing.T) {
 }
 
 // On shutdown a call in flight finishes, and an open MCP stream does not
-// hold the server up.
+// hold the server up; a subscriptions/listen ends with its result.
 func TestGracefulShutdown(t *testing.T) {
 	// A shutdown timeout far longer than the call in flight: if the open
 	// stream held the server up, Serve would return only at its end.
@@ -304,10 +304,51 @@ func TestGracefulShutdown(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the call never started")
 	}
+	// A 2026-07-28 subscriptions/listen, open until its client leaves:
+	// shutdown ends it with its result.
+	listenOpen, listenRest := make(chan string, 1), make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"l-1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`))
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			listenOpen <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		br := bufio.NewReader(resp.Body)
+		first, _ := br.ReadString('\n')
+		for !strings.HasPrefix(first, "data: ") {
+			if first, err = br.ReadString('\n'); err != nil {
+				break
+			}
+		}
+		listenOpen <- first
+		rest, _ := io.ReadAll(br)
+		listenRest <- string(rest)
+	}()
+	select {
+	case ack := <-listenOpen:
+		if !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
+			t.Fatalf("the listen: %s", ack)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the listen never opened")
+	}
 	begun := time.Now()
 	cancel()
 	if a := <-inflight; a.code != 200 || !strings.Contains(a.body, "done") {
 		t.Errorf("the call in flight: %d %s", a.code, a.body)
+	}
+	select {
+	case rest := <-listenRest:
+		if !strings.Contains(rest, `"id":"l-1","result":{`) || !strings.Contains(rest, `"resultType":"complete"`) {
+			t.Errorf("the listen ended without its result: %q", rest)
+		}
+	case <-time.After(time.Minute):
+		t.Error("shutdown did not end the listen")
 	}
 	select {
 	case err := <-done:
