@@ -30,6 +30,14 @@ func TestMCPNativeListenSameAnswers(t *testing.T) {
 				t.Errorf("%s: not answered natively: %+v", params, on)
 			}
 		}
+		// Notifications of the wrong shape are refused before either
+		// path, in words that name no Go type.
+		for _, params := range []string{`"notifications":5`, `"notifications":{"taskIds":5}`, `"notifications":{"toolsListChanged":"yes"}`} {
+			on, _ := p.compare(t, rpc2026("subscriptions/listen", params, ""))
+			if on.Status != http.StatusBadRequest || !strings.Contains(on.Body, `"code":-32602`) || !strings.Contains(on.Body, "params.notifications") || strings.Contains(on.Body, "unmarshal") {
+				t.Errorf("%s: %+v", params, on)
+			}
+		}
 	}
 }
 

@@ -99,6 +99,7 @@ func (s *server) newCall(ctx context.Context, req sdk.Request, kind, name string
 	ss, _ := req.GetSession().(*sdk.ServerSession)
 	c := &mcpCall{srv: s, session: ss, req: req}
 	c.task, _ = ctx.Value(taskRunKey{}).(*taskRun)
+	c.stream, _ = ctx.Value(streamKey{}).(*eventStream) // a native prompt's or resource's (serveNative)
 	if protocolOf(req) >= protocol20260728 {
 		in := &inputRound{
 			call:      c,

@@ -127,9 +127,6 @@ func (s *server) serveMCPFast(rq *httpkit.Request) (answered bool) {
 // events; false leaves it, unanswered, to the SDK.
 func (s *server) serveFastRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, streams bool) (answered bool) {
 	h := rq.R.Header
-	if streams && string(fr.method) != "tools/call" && string(fr.method) != "subscriptions/listen" {
-		return false
-	}
 	defer func() {
 		// A panic below (a tracer's, a provider's) is answered as an
 		// internal error, as mcpMiddleware answers it on the SDK's path.
@@ -265,7 +262,7 @@ func (s *server) serveFastRequest(rq *httpkit.Request, fr *fastRequest, meta sdk
 	case "subscriptions/listen":
 		return s.serveListen(rq, fr, meta, extra)
 	default:
-		return s.serveNative(rq, fr, meta, extra)
+		return s.serveNative(rq, fr, meta, extra, streams)
 	}
 	return true
 }

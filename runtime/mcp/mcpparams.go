@@ -100,9 +100,13 @@ var paramsShapes = map[string]*pshape{
 		"context":  obj(map[string]*pshape{"arguments": mapOf(str())}),
 	}).req(),
 	"logging/setLevel": withMeta(map[string]*pshape{"level": str()}).req(),
-	"tasks/get":        taskParams.req(),
-	"tasks/result":     taskParams.req(),
-	"tasks/cancel":     taskParams.req(),
+	"subscriptions/listen": withMeta(map[string]*pshape{"notifications": obj(map[string]*pshape{
+		"toolsListChanged": boolean(), "promptsListChanged": boolean(), "resourcesListChanged": boolean(),
+		"resourceSubscriptions": arrayOf(str()), "taskIds": arrayOf(str()),
+	})}),
+	"tasks/get":    taskParams.req(),
+	"tasks/result": taskParams.req(),
+	"tasks/cancel": taskParams.req(),
 	"notifications/cancelled": withMeta(map[string]*pshape{
 		"requestId": {kind: kStringOrNumber}, "reason": str(),
 	}),
@@ -141,7 +145,7 @@ func checkParams(method, params []byte) string {
 // struct (which an array's params would fail).
 func knownMethod(method []byte) bool {
 	switch string(method) {
-	case "ping", "server/discover", "subscriptions/listen", "tasks/update":
+	case "ping", "server/discover", "tasks/update":
 		return true
 	}
 	return false

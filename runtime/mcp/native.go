@@ -94,13 +94,25 @@ type nativeRequest struct {
 
 // serveNative answers fr, a request of one of nativeMethods, and reports
 // whether it did; false leaves it, unanswered, to the SDK.
-func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, extra *sdk.RequestExtra) bool {
+//
+// With streams (the request's _meta names a progress token or a log
+// level) what a prompt's or a resource's handler reports goes to the
+// client as events before the answer, as for a tools/call (stream.go).
+func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta, extra *sdk.RequestExtra, streams bool) bool {
 	nr, ok := s.nativeRequest(rq, fr, meta, extra)
 	if !ok || !s.fastMetaDecodes(fr.meta, nr.req.(metaRequest)) {
 		return false
 	}
 	s.fast.answered.Add(1)
 	ctx := rq.Ctx
+	var stream *eventStream
+	if streams {
+		level, _ := meta[metaLogLevel].(string)
+		stream = &eventStream{w: rq.W, drop: s.mopts.JSONResponse, level: level}
+		// The handler's signature is the SDK's (ctx, request): the
+		// stream reaches the call it makes (newCall) in ctx.
+		ctx = context.WithValue(ctx, streamKey{}, stream)
+	}
 	end := func(error) {}
 	if s.opts.Tracer != nil {
 		// As mcpTraced traces every request but tools/call.
@@ -109,12 +121,16 @@ func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta
 	res, err := nr.serve(ctx)
 	end(err)
 	if err != nil {
-		s.fastReply(rq.W, nil, fr.id, nil, err)
+		s.fastReply(rq.W, stream, fr.id, nil, err)
 		return true
 	}
-	s.fastReply(rq.W, nil, fr.id, s.markNative(res), nil)
+	s.fastReply(rq.W, stream, fr.id, s.markNative(res), nil)
 	return true
 }
+
+// streamKey is where ctx carries a native request's event stream to the
+// call its prompt or resource handler makes.
+type streamKey struct{}
 
 // metaRequest is what fastMetaDecodes asks of a request.
 type metaRequest interface {

@@ -32,6 +32,13 @@ func nativePrompts() []runtime.Prompt {
 		{Name: "broken", Handler: func(context.Context, map[string]string) (*runtime.PromptResult, error) {
 			return nil, errors.New("template failed")
 		}},
+		{Name: "chatty", Handler: func(ctx context.Context, _ map[string]string) (*runtime.PromptResult, error) {
+			r, err := chatty(false)(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.PromptResult{Messages: []runtime.PromptMessage{{Role: "user", Content: r.Content[0]}}}, nil
+		}},
 		{Name: "asks", Handler: func(ctx context.Context, _ map[string]string) (*runtime.PromptResult, error) {
 			e, err := runtime.Elicit(ctx, "Topic?", json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}}}`))
 			if err != nil {
@@ -52,6 +59,13 @@ func nativeResources() []runtime.Resource {
 		}},
 		{URI: "test://failing", Read: func(context.Context, string, map[string]string) ([]runtime.ResourceContents, error) {
 			return nil, errors.New("disk on fire")
+		}},
+		{URI: "test://chatty", Read: func(ctx context.Context, _ string, _ map[string]string) ([]runtime.ResourceContents, error) {
+			r, err := chatty(false)(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			return []runtime.ResourceContents{{Text: r.Content[0].Text}}, nil
 		}},
 		{URI: "test://asks", Read: func(ctx context.Context, _ string, _ map[string]string) ([]runtime.ResourceContents, error) {
 			if _, err := runtime.Elicit(ctx, "Sure?", nil); err != nil {
@@ -262,6 +276,22 @@ func streamCases() []fastReq {
 	} {
 		cases = append(cases, call("chatty", meta), call("chatty_asks", meta))
 	}
+	// A prompt's and a resource's reports, and requests that ask for
+	// events but have nothing that reports.
+	other := func(r fastReq, meta string) fastReq {
+		r.body = replaceOnce(r.body, `clientCapabilities":{}`, `clientCapabilities":{}`+meta)
+		r.name += meta
+		return r
+	}
+	for _, meta := range []string{`,"progressToken":"p"`, `,"io.modelcontextprotocol/logLevel":"info"`} {
+		cases = append(cases,
+			other(rpc2026("prompts/get", `"name":"chatty"`, "chatty"), meta),
+			other(rpc2026("resources/read", `"uri":"test://chatty"`, "test://chatty"), meta),
+			other(rpc2026("prompts/list", ``, ""), meta),
+			other(rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""), meta),
+			other(rpc2026("server/discover", ``, ""), meta),
+		)
+	}
 	return append(cases,
 		call("plain", `,"progressToken":"p"`),
 		call("no_such_tool", `,"progressToken":"p"`),
@@ -285,12 +315,22 @@ func TestMCPNativeStreams(t *testing.T) {
 	for _, o := range []struct{ jsonResponse, stateless bool }{{true, false}, {false, false}, {false, true}} {
 		t.Run(fmt.Sprintf("JSONResponse=%v,Stateless=%v", o.jsonResponse, o.stateless), func(t *testing.T) {
 			p := newFastPair(t, o.jsonResponse, o.stateless)
+			sdkN := mcpOf(p.on).fast.sdkServed.Load()
 			for _, c := range streamCases() {
 				on := sdkErrorAfterEvents(p.send(t, p.on, p.tron, c)) // the SDK answers what the native path leaves
 				off := sdkErrorAfterEvents(p.send(t, p.off, p.troff, c))
 				if on != off {
 					t.Errorf("%s: %s\nnative: %+v\nSDK:    %+v", c.name, c.body, on, off)
 				}
+			}
+			if n := mcpOf(p.on).fast.sdkServed.Load() - sdkN; n != 0 {
+				t.Errorf("%d of the requests that ask for events reached the SDK", n)
+			}
+			// A prompt's progress, as events before its answer.
+			prompt := rpc2026("prompts/get", `"name":"chatty"`, "chatty")
+			prompt.body = replaceOnce(prompt.body, `clientCapabilities":{}`, `clientCapabilities":{},"progressToken":"p"`)
+			if on, _ := p.compare(t, prompt); !o.jsonResponse && (strings.Count(on.Body, "notifications/progress") != 2 || strings.Count(on.Body, "\n") != 2) {
+				t.Errorf("want 2 progress events before the prompt: %s", on.Body)
 			}
 			n := mcpOf(p.on).fast.answered.Load()
 			on, _ := p.compare(t, streamCall("chatty", `,"progressToken":"p","io.modelcontextprotocol/logLevel":"info"`))

@@ -33,12 +33,9 @@ import (
 // Malformed JSON and params of the wrong shape were refused before
 // (inspectRPC, checkParams), in toolgen's words. What still reaches the
 // SDK: a request with an Mcp-Session-Id sent to a server that keeps
-// sessions, and what cannot be written plainly: a request other than
-// tools/call or subscriptions/listen whose _meta asks for events (a
-// progress token, a log level), an id that is not an integer, a name or
-// URI that JSON or a header cannot carry as it is, completion/complete on
-// a server without Options.Complete, a listen whose notifications do not
-// decode. TestMCPNativeRevision counts that the rest does not.
+// sessions, and what cannot be written plainly: an id beyond an int64, a
+// name or URI that JSON or a header cannot carry as it is.
+// TestMCPNativeRevision counts that the rest does not.
 
 // sdkNotifications are the notifications a client may send: the SDK takes
 // them (202) and does nothing a stateless request would see.
@@ -160,7 +157,7 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		data, _ := json.Marshal(sdk.UnsupportedProtocolVersionData{Supported: sdk.SupportedProtocolVersions(), Requested: metaVersion})
 		return answer(&jsonrpc.Error{Code: sdk.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: data})
 	}
-	if slices.Contains(removedMethods, method) {
+	if slices.Contains(removedMethods, method) || (method == "completion/complete" && s.opts.Complete == nil) {
 		return answer(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)})
 	}
 	return s.servePlainly(rq, id, msg.ID, method, msg.Params, params.Meta)
@@ -179,7 +176,7 @@ func exactMembers(b []byte) map[string]json.RawMessage {
 }
 
 // plainIDOf is a request's id written as the fast path reads it, as the
-// SDK reads it: a string unescaped, a number that is an integer as one.
+// SDK reads it: a string unescaped, a number as an integer (1.5 is 1).
 func plainIDOf(raw json.RawMessage) ([]byte, bool) {
 	switch raw[0] {
 	case '"':
@@ -190,8 +187,9 @@ func plainIDOf(raw json.RawMessage) ([]byte, bool) {
 		b, ok := unescapedJSON(s)
 		return b, ok
 	default:
+		// The SDK's id is an integer: a number with a fraction loses it.
 		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil || f != float64(int64(f)) {
+		if err != nil || f != f || f >= 1<<63 || f < -(1<<63) {
 			return nil, false
 		}
 		return strconv.AppendInt(nil, int64(f), 10), true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/runtime"
@@ -63,6 +64,7 @@ func revisionCases() []fastReq {
 		req("an escaped key", list(meta+`,"curs\u006fr":"x"`)),
 		req("a repeated id", `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list","params":{`+meta+`}}`),
 		req("an id of 1.0", `{"jsonrpc":"2.0","id":1.0,"method":"tools/list","params":{`+meta+`}}`),
+		req("an id of 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"tools/list","params":{`+meta+`}}`),
 		req("an id of 1e2", `{"jsonrpc":"2.0","id":1e2,"method":"tools/list","params":{`+meta+`}}`),
 		req("an escaped id", `{"jsonrpc":"2.0","id":"\u0061b","method":"tools/list","params":{`+meta+`}}`),
 		req("a member tools/call has not", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta+`,"name":"plain","colour":"red"}}`, "Mcp-Name", "plain"),
@@ -124,5 +126,20 @@ func TestMCPNativeRevisionMethods(t *testing.T) {
 				t.Errorf("%s: not answered natively", method)
 			}
 		}
+	}
+}
+
+// completion/complete on a server that completes nothing is refused
+// natively, as the SDK refuses it (-32601).
+func TestMCPNativeNoCompletion(t *testing.T) {
+	mk := func() *runtime.Server {
+		return newTestServer(fastTools(), &runtime.Options{Logger: discard(), Prompts: nativePrompts()}, &Options{Stateless: true})
+	}
+	p := &fastPair{on: mk(), off: mk(), tron: &recTracer{}, troff: &recTracer{}}
+	mcpOf(p.off).fast.off = true
+	n := mcpOf(p.on).fast.sdkServed.Load()
+	on, _ := p.compare(t, rpc2026("completion/complete", `"ref":{"type":"ref/prompt","name":"explain"},"argument":{"name":"topic","value":"G"}`, ""))
+	if on.Status != http.StatusNotFound || !strings.Contains(on.Body, "-32601") || mcpOf(p.on).fast.sdkServed.Load() != n {
+		t.Errorf("completion without a handler: %+v", on)
 	}
 }
