@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -205,7 +204,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 				return nativeRequest{}, false
 			}
 		}
-		if p.Name == "" || header != p.Name || !validHeaderValue(p.Name) {
+		if p.Name == "" || header != p.Name {
 			return nativeRequest{}, false
 		}
 		r := &sdk.GetPromptRequest{Params: p, Extra: extra}
@@ -218,7 +217,7 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 				return nativeRequest{}, false
 			}
 		}
-		if p.URI == "" || header != p.URI || !validHeaderValue(p.URI) {
+		if p.URI == "" || header != p.URI {
 			return nativeRequest{}, false
 		}
 		r := &sdk.ReadResourceRequest{Params: p, Extra: extra}
@@ -249,18 +248,6 @@ func listCursor(fr *fastRequest) (string, bool) {
 		cursor = string(v[1 : len(v)-1])
 	}
 	return cursor, true
-}
-
-// validHeaderValue reports whether v is printable ASCII without spaces at
-// its ends: a value that goes in a header as it is (the SDK expects
-// anything else encoded).
-func validHeaderValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
-	}
-	return strings.TrimSpace(v) == v
 }
 
 // getPrompt is prompts/get: the prompt's handler, as the SDK calls it.

@@ -33,8 +33,7 @@ import (
 // Malformed JSON and params of the wrong shape were refused before
 // (inspectRPC, checkParams), in toolgen's words. What still reaches the
 // SDK: a request with an Mcp-Session-Id sent to a server that keeps
-// sessions, and what cannot be written plainly: an id beyond an int64, a
-// name or URI that JSON or a header cannot carry as it is.
+// sessions, and a request whose id is a number beyond an int64.
 // TestMCPNativeRevision counts that the rest does not.
 
 // sdkNotifications are the notifications a client may send: the SDK takes

@@ -79,6 +79,9 @@ func revisionCases() []fastReq {
 		req("a method in capitals", `{"jsonrpc":"2.0","id":1,"Method":"tools/list","params":{`+meta+`}}`),
 		req("a listen's notification in capitals", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta+`,"notifications":{"ToolsListChanged":true}}}`),
 		req("the revision named in an older one", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}}`, "Mcp-Protocol-Version", "2025-11-25", "Mcp-Method", "nope"),
+		req("a prompt's name not in ASCII", `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+meta+`,"name":"héllo"}}`, "Mcp-Name", "héllo"),
+		req("a resource's URI not in ASCII", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+meta+`,"uri":"test://é"}}`, "Mcp-Name", "test://é"),
+		req("a name with a space at its end", `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+meta+`,"name":"hello "}}`, "Mcp-Name", "hello "),
 		req("server/discover written unusually", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`,"x":1}}`),
 	}
 }
