@@ -136,6 +136,11 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 	if e := headerProblem(h, method, msg.Params); e != "" {
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
 	}
+	if e := s.paramHeadersProblem(rq, method, msg.Params); e != "" {
+		// Checked with the headers above, before the _meta below, as
+		// the SDK's transport checks them before its session does.
+		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
+	}
 	// The request's own refusals, answered as the SDK's session answers
 	// them (fastReply).
 	answer := func(e *jsonrpc.Error) bool {
@@ -234,6 +239,26 @@ func headerProblem(h http.Header, method string, params json.RawMessage) string 
 		return fmt.Sprintf("header mismatch: Mcp-Name header value '%s' does not match body value '%s'", name, inBody)
 	}
 	return ""
+}
+
+// paramHeadersProblem is the SDK's refusal of a tools/call whose
+// Mcp-Param-* headers do not agree with its arguments, for the tools of
+// its registry (a fixed list's), as the fast path checks them; "" when
+// they agree.
+func (s *server) paramHeadersProblem(rq *httpkit.Request, method string, params json.RawMessage) string {
+	if method != "tools/call" || !s.fixed {
+		return ""
+	}
+	p := exactMembers(params)
+	var name string
+	if json.Unmarshal(p["name"], &name) != nil || name == "" {
+		return ""
+	}
+	t, _ := s.core.Lookup(rq.Ctx, name)
+	if t == nil {
+		return ""
+	}
+	return paramHeaderProblem(rq.R.Header, t, p["arguments"])
 }
 
 // plainMembers are the members of each method's params the fast path
