@@ -111,6 +111,9 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		return refuse(http.StatusBadRequest) // a notification with an id
 	}
 	if !slices.Contains(sdkMethods, method) {
+		if h.Get("Mcp-Protocol-Version") < protocol20260728 {
+			return refuse(http.StatusBadRequest) // as the SDK refuses it for an older revision's header
+		}
 		return reply(http.StatusNotFound, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("JSON RPC not handled: %q unsupported", method)})
 	}
 	var params struct {
