@@ -232,11 +232,7 @@ func (s *server) serveListen(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta
 		return false
 	}
 	s.fast.answered.Add(1)
-	ctx := rq.Ctx
-	end := func(error) {}
-	if s.opts.Tracer != nil {
-		ctx, end = s.opts.Tracer.StartRequest(ctx, mcpInfo("subscriptions/listen", "", req))
-	}
+	ctx, end := s.traceRequest(rq.Ctx, "subscriptions/listen", "", req)
 	err := s.listen(ctx, rq, fr.id, want, declaresTasks(req.ClientCapabilities()))
 	end(err)
 	if err != nil {

@@ -243,12 +243,7 @@ func (s *server) serveFastRequest(rq *httpkit.Request, fr *fastRequest, meta sdk
 			return false
 		}
 		s.fast.answered.Add(1)
-		ctx := rq.Ctx
-		end := func(error) {}
-		if s.opts.Tracer != nil {
-			// As mcpMiddleware traces every request but tools/call.
-			ctx, end = s.opts.Tracer.StartRequest(ctx, mcpInfo("tools/list", "", req))
-		}
+		ctx, end := s.traceRequest(rq.Ctx, "tools/list", "", req)
 		res, err := s.listMCPTools(ctx, req)
 		end(err)
 		if err != nil {

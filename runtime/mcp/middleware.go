@@ -101,6 +101,16 @@ func (s *server) logPanic(where string, v any, args ...any) {
 	httpkit.LogPanic(s.log, where, v, args...)
 }
 
+// traceRequest starts the tracer's span of an MCP request that is not a
+// tools/call (a call is traced as a call, by the pipeline), on either
+// path; end ends it. Without a tracer it does nothing.
+func (s *server) traceRequest(ctx context.Context, method, name string, req sdk.Request) (_ context.Context, end func(error)) {
+	if s.opts.Tracer == nil {
+		return ctx, func(error) {}
+	}
+	return s.opts.Tracer.StartRequest(ctx, mcpInfo(method, name, req))
+}
+
 // mcpTraced is mcpServe, traced when the server has a tracer.
 func (s *server) mcpTraced(next sdk.MethodHandler) sdk.MethodHandler {
 	serve := s.mcpServe(next)
@@ -120,7 +130,7 @@ func (s *server) mcpTraced(next sdk.MethodHandler) sdk.MethodHandler {
 		case *sdk.ReadResourceParams:
 			name = p.URI
 		}
-		ctx, end := s.opts.Tracer.StartRequest(ctx, mcpInfo(method, name, req))
+		ctx, end := s.traceRequest(ctx, method, name, req)
 		res, err := serve(ctx, method, req)
 		end(err)
 		return res, err

@@ -112,11 +112,7 @@ func (s *server) serveNative(rq *httpkit.Request, fr *fastRequest, meta sdk.Meta
 		// stream reaches the call it makes (newCall) in ctx.
 		ctx = context.WithValue(ctx, streamKey{}, stream)
 	}
-	end := func(error) {}
-	if s.opts.Tracer != nil {
-		// As mcpTraced traces every request but tools/call.
-		ctx, end = s.opts.Tracer.StartRequest(ctx, mcpInfo(string(fr.method), nr.name, nr.req))
-	}
+	ctx, end := s.traceRequest(ctx, string(fr.method), nr.name, nr.req)
 	res, err := nr.serve(ctx)
 	end(err)
 	if err != nil {
