@@ -375,6 +375,12 @@ func (s *server) taskCall(ctx context.Context, req *sdk.CallToolRequest) (res sd
 	case <-run.started:
 		return run.created(), true, nil
 	case r := <-sync:
+		if run.isStarted() {
+			// It became a task and ended before this select chose
+			// (both were ready; select picks at random): answered as
+			// the task it is, whichever came first.
+			return run.created(), true, nil
+		}
 		// Answered before it became a task: an ordinary answer (an
 		// input-required round of a deferred task, a refusal).
 		if r.err != nil {
