@@ -90,12 +90,7 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		return false // a response: the SDK's
 	}
 	if len(msg.ID) == 0 || string(msg.ID) == "null" {
-		if !slices.Contains(sdkNotifications, method) {
-			return refuse(http.StatusBadRequest)
-		}
-		s.fast.answered.Add(1)
-		rq.W.WriteHeader(http.StatusAccepted) // taken, and nothing to do
-		return true
+		return s.serveNotification(rq, method, msg.Params, refuse)
 	}
 	id, ok := plainIDOf(msg.ID)
 	if !ok {
@@ -180,6 +175,38 @@ func exactMembers(b []byte) map[string]json.RawMessage {
 		return nil
 	}
 	return m
+}
+
+// serveNotification answers a notification of the revision as the SDK's
+// transport does: taken (202) once it passes the transport's checks (a
+// notification it knows; the protocol version of header and _meta, when
+// _meta names one; the Mcp-Method header), refused without an id
+// otherwise (a notification has none).
+func (s *server) serveNotification(rq *httpkit.Request, method string, params json.RawMessage, refuse func(int) bool) bool {
+	if !slices.Contains(sdkNotifications, method) {
+		return refuse(http.StatusBadRequest)
+	}
+	h := rq.R.Header
+	header := h.Get("Mcp-Protocol-Version")
+	var meta sdk.Meta
+	_ = json.Unmarshal(exactMembers(params)["_meta"], &meta)
+	metaVersion, _ := meta[metaProtocolVersion].(string)
+	problem := ""
+	switch {
+	case metaVersion != "" && header == "":
+		problem = fmt.Sprintf("Mcp-Protocol-Version header is required for requests carrying %q", metaProtocolVersion)
+	case metaVersion != "" && header != metaVersion:
+		problem = fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)
+	case header >= protocol20260728:
+		problem = headerProblem(h, method, params)
+	}
+	s.fast.answered.Add(1)
+	if problem != "" {
+		writeRPCNoID(rq.W, http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: problem})
+		return true
+	}
+	rq.W.WriteHeader(http.StatusAccepted) // taken, and nothing to do
+	return true
 }
 
 // plainIDOf is a request's id written as the fast path reads it, as the

@@ -37,6 +37,9 @@ func revisionCases() []fastReq {
 		req("a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{`+meta+`}}`),
 		req("notifications/cancelled", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`),
 		req("an unknown notification", `{"jsonrpc":"2.0","method":"notifications/nope","params":{}}`),
+		req("a notification under another Mcp-Method", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{`+meta+`}}`, "Mcp-Method", "notifications/other"),
+		req("a notification without Mcp-Method", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{`+meta+`}}`, "Mcp-Method", ""),
+		req("a notification of another revision", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-29"}}}`),
 		req("a notification with an id", `{"jsonrpc":"2.0","id":1,"method":"notifications/initialized","params":{`+meta+`}}`),
 		// The revision's headers.
 		req("no Mcp-Method", list(meta), "Mcp-Method", ""),
