@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sync"
@@ -119,18 +120,10 @@ func (l *listener) mark(set *map[string]bool, key string) {
 func (l *listener) take() (lists, uris, tasks []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	lists, uris, tasks = sortedKeys(l.lists), sortedKeys(l.uris), sortedKeys(l.tasks)
+	sorted := func(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
+	lists, uris, tasks = sorted(l.lists), sorted(l.uris), sorted(l.tasks)
 	l.lists, l.uris, l.tasks = nil, nil, nil
 	return lists, uris, tasks
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // listeners are a server's open listens.

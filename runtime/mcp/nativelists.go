@@ -15,11 +15,12 @@ import (
 // listPrompts is prompts/list: the prompts by name, a page at a time, as
 // the SDK lists its registry.
 func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) (sdk.Result, error) {
+	key := func(p *sdk.Prompt) string { return p.Name }
 	reg := &s.registry
 	reg.mu.Lock()
-	prompts := lastByKey(reg.prompts, func(p *sdk.Prompt) string { return p.Name })
+	prompts := lastByKey(reg.prompts, key)
 	reg.mu.Unlock()
-	page, next, err := sdkPage(prompts, func(p *sdk.Prompt) string { return p.Name }, s.pageSize(), req.Params.Cursor)
+	page, next, err := sdkPage(prompts, key, s.pageSize(), req.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -30,11 +31,12 @@ func (s *server) listPrompts(ctx context.Context, req *sdk.ListPromptsRequest) (
 
 // listResources is resources/list, by URI.
 func (s *server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) (sdk.Result, error) {
+	key := func(r registeredResource) string { return r.res.URI }
 	reg := &s.registry
 	reg.mu.Lock()
-	byURI := lastByKey(reg.resources, func(r registeredResource) string { return r.res.URI })
+	byURI := lastByKey(reg.resources, key)
 	reg.mu.Unlock()
-	page, next, err := sdkPage(byURI, func(r registeredResource) string { return r.res.URI }, s.pageSize(), req.Params.Cursor)
+	page, next, err := sdkPage(byURI, key, s.pageSize(), req.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}

@@ -111,10 +111,13 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 		}
 		return reply(http.StatusNotFound, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("JSON RPC not handled: %q unsupported", method)})
 	}
+	// The params' members, read once for every check below: params are
+	// an object or null (checkParams).
+	members := exactMembers(msg.Params)
 	var params struct {
 		Meta sdk.Meta
 	}
-	_ = json.Unmarshal(exactMembers(msg.Params)["_meta"], &params.Meta) // params: an object or null (checkParams)
+	_ = json.Unmarshal(members["_meta"], &params.Meta)
 	metaVersion, _ := params.Meta[metaProtocolVersion].(string)
 	header := h.Get("Mcp-Protocol-Version")
 	if header < protocol20260728 && metaVersion == "" {
@@ -131,10 +134,10 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 	if metaVersion < protocol20260728 {
 		return false // an older revision, named in both: the SDK answers it as one
 	}
-	if e := headerProblem(h, method, msg.Params); e != "" {
+	if e := headerProblem(h, method, members); e != "" {
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
 	}
-	if e := s.paramHeadersProblem(rq, method, msg.Params); e != "" {
+	if e := s.paramHeadersProblem(rq, method, members); e != "" {
 		// Checked with the headers above, before the _meta below, as
 		// the SDK's transport checks them before its session does.
 		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: e})
@@ -162,7 +165,7 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 	if slices.Contains(removedMethods, method) || (method == "completion/complete" && s.opts.Complete == nil) {
 		return answer(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)})
 	}
-	return s.servePlainly(rq, id, msg.ID, method, msg.Params, params.Meta)
+	return s.servePlainly(rq, id, msg.ID, method, members, params.Meta)
 }
 
 // exactMembers are the members of the JSON object b by their keys as
@@ -188,8 +191,9 @@ func (s *server) serveNotification(rq *httpkit.Request, method string, params js
 	}
 	h := rq.R.Header
 	header := h.Get("Mcp-Protocol-Version")
+	members := exactMembers(params)
 	var meta sdk.Meta
-	_ = json.Unmarshal(exactMembers(params)["_meta"], &meta)
+	_ = json.Unmarshal(members["_meta"], &meta)
 	metaVersion, _ := meta[metaProtocolVersion].(string)
 	problem := ""
 	switch {
@@ -198,7 +202,7 @@ func (s *server) serveNotification(rq *httpkit.Request, method string, params js
 	case metaVersion != "" && header != metaVersion:
 		problem = fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)
 	case header >= protocol20260728:
-		problem = headerProblem(h, method, params)
+		problem = headerProblem(h, method, members)
 	}
 	s.fast.answered.Add(1)
 	if problem != "" {
@@ -244,7 +248,7 @@ func unescapedJSON(s string) ([]byte, bool) {
 // headerProblem is the go-sdk's refusal of a request whose Mcp-Method or
 // Mcp-Name header does not agree with its body (validateMcpHeaders), ""
 // when they agree. (Mcp-Param-* headers are the fast path's to check.)
-func headerProblem(h http.Header, method string, params json.RawMessage) string {
+func headerProblem(h http.Header, method string, p map[string]json.RawMessage) string {
 	inHeader := h.Get("Mcp-Method")
 	if inHeader == "" {
 		return "missing required Mcp-Method header"
@@ -260,7 +264,6 @@ func headerProblem(h http.Header, method string, params json.RawMessage) string 
 	if name == "" {
 		return fmt.Sprintf("missing required Mcp-Name header for method %q", method)
 	}
-	p := exactMembers(params)
 	var inBody string // "" when absent: the SDK's params type matches keys as written
 	if v, ok := p[key]; ok && json.Unmarshal(v, &inBody) != nil {
 		return fmt.Sprintf("failed to extract name from parameters for method %q", method)
@@ -275,11 +278,10 @@ func headerProblem(h http.Header, method string, params json.RawMessage) string 
 // Mcp-Param-* headers do not agree with its arguments, for the tools of
 // its registry (a fixed list's), as the fast path checks them; "" when
 // they agree.
-func (s *server) paramHeadersProblem(rq *httpkit.Request, method string, params json.RawMessage) string {
+func (s *server) paramHeadersProblem(rq *httpkit.Request, method string, p map[string]json.RawMessage) string {
 	if method != "tools/call" || !s.fixed {
 		return ""
 	}
-	p := exactMembers(params)
 	var name string
 	if json.Unmarshal(p["name"], &name) != nil || name == "" {
 		return ""
@@ -304,7 +306,7 @@ var plainMembers = map[string][]string{
 // dropped), written again
 // plainly, and served by the fast path. false: still not plain enough
 // (a name that needs escapes), the SDK's.
-func (s *server) servePlainly(rq *httpkit.Request, id, written []byte, method string, raw json.RawMessage, meta sdk.Meta) bool {
+func (s *server) servePlainly(rq *httpkit.Request, id, written []byte, method string, in map[string]json.RawMessage, meta sdk.Meta) bool {
 	keys, ok := plainMembers[method]
 	if !ok {
 		keys, ok = nativeMethods[method]
@@ -312,7 +314,6 @@ func (s *server) servePlainly(rq *httpkit.Request, id, written []byte, method st
 	if !ok {
 		return false
 	}
-	in := exactMembers(raw)
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)

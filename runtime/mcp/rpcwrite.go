@@ -40,16 +40,10 @@ func writeRPC(w http.ResponseWriter, log *slog.Logger, status int, id json.RawMe
 // writeRPCNoID answers a notification with an error: a response without
 // an id (a notification has none), as the SDK's transport writes one.
 func writeRPCNoID(w http.ResponseWriter, status int, e *jsonrpc.Error) {
-	b, _ := json.Marshal(struct { // a string and a number always encode
-		JSONRPC string `json:"jsonrpc"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{e.Code, e.Message}})
+	b, _ := json.Marshal(struct { // a code and a message always encode
+		JSONRPC string         `json:"jsonrpc"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{"2.0", e})
 	httpkit.SetHeaders(w.Header(), "Content-Type", "application/json", "X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
