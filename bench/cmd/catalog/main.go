@@ -1,12 +1,14 @@
 // Command catalog measures toolgen at catalog scale (issue #44): for each
 // size it writes a synthetic tools.yaml of that many tools shaped like a
-// published API's (internal/toolsyaml/synth), generates its package with
+// published API's (internal/toolsyaml/synth; -shape small: the issue's
+// tools of two properties in and two out), generates its package with
 // gen.Generate (time and allocation), builds it with go build (time and
 // the peak resident set of the go command and the compiler), then runs a
 // program that serves it: NewServer's time and heap, and one tool's call
 // through Invoke against the same call in a catalog of 10 tools.
 //
 //	cd bench && go run ./cmd/catalog -n 1000,10000
+//	cd bench && go run ./cmd/catalog -shape small -n 10000
 //
 // Each build compiles the package afresh (a random constant beside it),
 // not from the build cache; the modules are under a temporary directory,
@@ -38,6 +40,7 @@ func main() {
 	sizes := flag.String("n", "1000,10000", "catalog sizes, comma-separated")
 	root := flag.String("root", "..", "toolgen's module root")
 	keep := flag.Bool("keep", false, "keep the generated modules")
+	shape := flag.String("shape", "api", "the tools: \"api\" (shaped like a published API's) or \"small\" (two properties in, two out: issue #44's)")
 	flag.Parse()
 	abs, err := filepath.Abs(*root)
 	if err != nil {
@@ -55,12 +58,20 @@ func main() {
 	fmt.Printf("go %s, %s/%s, %d CPUs\n\n", goruntime.Version(), goruntime.GOOS, goruntime.GOARCH, goruntime.NumCPU())
 	fmt.Println("| tools | tools.yaml | generate | allocated | tools_gen.go | go build | peak RSS | NewServer | its heap | a call | the call with 10 tools |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	catalog, method := synth.Catalog, apiMethod
+	switch *shape {
+	case "api":
+	case "small":
+		catalog, method = synth.Small, smallMethod
+	default:
+		log.Fatalf("unknown shape %q", *shape)
+	}
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
 			log.Fatalf("bad size %q", s)
 		}
-		r, err := measure(filepath.Join(tmp, "n"+s), abs, n)
+		r, err := measure(filepath.Join(tmp, *shape+s), abs, n, catalog, method)
 		if err != nil {
 			log.Fatalf("%d tools: %v", n, err)
 		}
@@ -90,19 +101,21 @@ type served struct {
 	Call10Ns    int64  `json:"call10_ns"`     // the same in a catalog of 10 tools
 }
 
-func measure(dir, root string, n int) (*result, error) {
+func measure(dir, root string, n int, catalog func(string, int) []byte, method string) (*result, error) {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
 	r := &result{}
-	cat := synth.Catalog("cat", n)
+	cat := catalog("cat", n)
 	r.yamlBytes = len(cat)
 	files := map[string]string{
 		"go.mod":           "module example.com/catalog\n\ngo 1.26.0\n",
 		"go.work":          "go 1.26.0\n\nuse (\n\t.\n\t" + root + "\n)\n",
 		"cat/tools.yaml":   string(cat),
 		"cat/nonce.go":     "package cat\n\nconst buildNonce = \"" + hex.EncodeToString(nonce[:]) + "\"\n",
-		"cat10/tools.yaml": string(synth.Catalog("cat10", 10)),
+		"cat10/tools.yaml": string(catalog("cat10", 10)),
 		"serve/main.go":    serveMain,
+		"serve/big.go":     strings.NewReplacer("TYPE", "big", "PKG", "cat").Replace(method),
+		"serve/small.go":   strings.NewReplacer("TYPE", "small", "PKG", "cat10").Replace(method),
 	}
 	for name, content := range files {
 		path := filepath.Join(dir, name)
@@ -159,6 +172,40 @@ func measure(dir, root string, n int) (*result, error) {
 	return r, nil
 }
 
+// apiMethod and smallMethod are the serving program's handlers of
+// list_issue_0 in each shape of catalog, as a file of package main: TYPE
+// is the type, PKG the catalog's package.
+const (
+	apiMethod = `package main
+
+import (
+	"context"
+
+	"example.com/catalog/PKG"
+)
+
+type TYPE struct{ PKG.UnimplementedHandlers }
+
+func (TYPE) ListIssue0(context.Context, PKG.ListIssue0Input) (PKG.ListIssue0Output, error) {
+	return PKG.ListIssue0Output{Items: []PKG.ListIssue0OutputItemsItem{{ID: 1, Title: "One"}}}, nil
+}
+`
+	smallMethod = `package main
+
+import (
+	"context"
+
+	"example.com/catalog/PKG"
+)
+
+type TYPE struct{ PKG.UnimplementedHandlers }
+
+func (TYPE) ListIssue0(context.Context, PKG.ListIssue0Input) (PKG.ListIssue0Output, error) {
+	return PKG.ListIssue0Output{ID: 1, Title: "One"}, nil
+}
+`
+)
+
 // serveMain serves both catalogs in process: NewServer five times (the
 // median, and the live heap the last one holds), then list_issue_0's call
 // through Invoke in each, after a warm-up that makes its schema's first
@@ -177,18 +224,6 @@ import (
 	"example.com/catalog/cat10"
 	tg "github.com/toolgen-go/toolgen/runtime"
 )
-
-type big struct{ cat.UnimplementedHandlers }
-
-func (big) ListIssue0(context.Context, cat.ListIssue0Input) (cat.ListIssue0Output, error) {
-	return cat.ListIssue0Output{Items: []cat.ListIssue0OutputItemsItem{{ID: 1, Title: "One"}}}, nil
-}
-
-type small struct{ cat10.UnimplementedHandlers }
-
-func (small) ListIssue0(context.Context, cat10.ListIssue0Input) (cat10.ListIssue0Output, error) {
-	return cat10.ListIssue0Output{Items: []cat10.ListIssue0OutputItemsItem{{ID: 1, Title: "One"}}}, nil
-}
 
 func call(srv *tg.Server) int64 {
 	c := &tg.Call{Tool: "list_issue_0", Arguments: json.RawMessage(` + "`" + `{"workspace":"acme","state":"closed","per_page":10}` + "`" + `)}

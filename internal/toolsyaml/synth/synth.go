@@ -3,7 +3,8 @@
 // shaped like those of published API catalogs, with sentences for
 // descriptions, string, integer, boolean, enum, array and nested-object
 // properties, bounds, defaults, patterns, required lists, output schemas
-// on most tools and examples on some. The same n gives the same bytes.
+// on most tools and examples on some; Small writes the two-property tools
+// of issue #44. The same n gives the same bytes.
 package synth
 
 import (
@@ -111,4 +112,23 @@ func tool(b *strings.Builder, i int) {
 			b.WriteString("    examples: [{workspace: acme, id: 7, title: \"Renamed\"}]\n")
 		}
 	}
+}
+
+// Small is a tools.yaml of n small tools in package pkg, the shape of the
+// catalog issue #44 names: each tool, named and described as Catalog's
+// (list_issue_0 first), takes two properties and returns two.
+func Small(pkg string, n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 500)
+	fmt.Fprintf(&b, "package: %s\ntools:\n", pkg)
+	for i := range n {
+		noun := nouns[i%len(nouns)]
+		verb := verbs[(i/len(nouns))%len(verbs)]
+		words := strings.ReplaceAll(noun, "_", " ")
+		fmt.Fprintf(&b, "  - name: %s_%s_%d\n    description: %q\n", verb.name, noun, i, strings.ReplaceAll(verb.desc, "%s", words))
+		fmt.Fprintf(&b, "    input:\n      type: object\n      properties:\n        workspace: {type: string, description: \"The workspace that owns the %s.\"}\n", words)
+		b.WriteString("        limit: {type: integer, description: \"The most items to return.\"}\n      required: [workspace]\n")
+		b.WriteString("    output:\n      type: object\n      properties:\n        id: {type: integer, description: \"Its identifier.\"}\n        title: {type: string, description: \"Its title.\"}\n      required: [id, title]\n")
+	}
+	return []byte(b.String())
 }
