@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -65,6 +66,20 @@ func TestCalculatorOXP(t *testing.T) {
 	} {
 		if code, got := do("POST", "/oxp/tools/call", body); fmt.Sprintf("%d %s", code, got) != want {
 			t.Errorf("%s:\n got %d %s\nwant %s", body, code, got, want)
+		}
+	}
+}
+
+// A Handlers that implements none of the tools, UnimplementedHandlers
+// alone, by value as forward compatibility needs it to work: each call
+// fails with an error that names its tool.
+func TestUnimplementedHandlers(t *testing.T) {
+	s := runtime.NewServer(Tools(UnimplementedHandlers{}), &runtime.Options{AllowExecute: true, Logger: slog.New(slog.DiscardHandler)})
+	for tool, args := range map[string]string{"add": `{"a":1,"b":2}`, "ring": `{"doorbell_id":"front-door"}`} {
+		out := s.Invoke(t.Context(), &runtime.Call{Tool: tool, Arguments: []byte(args)})
+		want := "tool " + tool + " is not implemented"
+		if out.Result == nil || !out.Result.IsError || len(out.Result.Content) != 1 || out.Result.Content[0].Text != want {
+			t.Errorf("%s: got %+v, want an error result %q", tool, out.Result, want)
 		}
 	}
 }

@@ -47,12 +47,21 @@ type UnimplementedHandlers struct{}
 // Add answers that the tool add is not implemented.
 func (UnimplementedHandlers) Add(context.Context, AddInput) (AddOutput, error) {
 	var out AddOutput
-	return out, errors.New("tool add is not implemented")
+	return out, toolgenNotImplemented("add")
 }
 
 // Ring answers that the tool ring is not implemented.
 func (UnimplementedHandlers) Ring(context.Context, RingInput) (*runtime.Result, error) {
-	return nil, errors.New("tool ring is not implemented")
+	return nil, toolgenNotImplemented("ring")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

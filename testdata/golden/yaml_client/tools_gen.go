@@ -78,24 +78,33 @@ type UnimplementedHandlers struct{}
 // AddBookmark answers that the tool add_bookmark is not implemented.
 func (UnimplementedHandlers) AddBookmark(context.Context, AddBookmarkInput) (AddBookmarkOutput, error) {
 	var out AddBookmarkOutput
-	return out, errors.New("tool add_bookmark is not implemented")
+	return out, toolgenNotImplemented("add_bookmark")
 }
 
 // CountBookmarks answers that the tool count_bookmarks is not implemented.
 func (UnimplementedHandlers) CountBookmarks(context.Context, CountBookmarksInput) (CountBookmarksOutput, error) {
 	var out CountBookmarksOutput
-	return out, errors.New("tool count_bookmarks is not implemented")
+	return out, toolgenNotImplemented("count_bookmarks")
 }
 
 // Stats answers that the tool stats is not implemented.
 func (UnimplementedHandlers) Stats(context.Context, StatsInput) (StatsOutput, error) {
 	var out StatsOutput
-	return out, errors.New("tool stats is not implemented")
+	return out, toolgenNotImplemented("stats")
 }
 
 // Clear answers that the tool clear is not implemented.
 func (UnimplementedHandlers) Clear(context.Context, ClearInput) (*runtime.Result, error) {
-	return nil, errors.New("tool clear is not implemented")
+	return nil, toolgenNotImplemented("clear")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

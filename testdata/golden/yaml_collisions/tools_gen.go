@@ -114,17 +114,26 @@ type UnimplementedHandlers struct{}
 // ListIssues answers that the tool list_issues is not implemented.
 func (UnimplementedHandlers) ListIssues(context.Context, ListIssuesInput) (ListIssuesOutput, error) {
 	var out ListIssuesOutput
-	return out, errors.New("tool list_issues is not implemented")
+	return out, toolgenNotImplemented("list_issues")
 }
 
 // GetX answers that the tool get_x is not implemented.
 func (UnimplementedHandlers) GetX(context.Context, GetXInput) (*runtime.Result, error) {
-	return nil, errors.New("tool get_x is not implemented")
+	return nil, toolgenNotImplemented("get_x")
 }
 
 // GetX2 answers that the tool get-x is not implemented.
 func (UnimplementedHandlers) GetX2(context.Context, GetX2Input) (*runtime.Result, error) {
-	return nil, errors.New("tool get-x is not implemented")
+	return nil, toolgenNotImplemented("get-x")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

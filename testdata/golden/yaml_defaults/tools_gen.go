@@ -113,12 +113,21 @@ type UnimplementedHandlers struct{}
 
 // Search answers that the tool search is not implemented.
 func (UnimplementedHandlers) Search(context.Context, SearchInput) (*runtime.Result, error) {
-	return nil, errors.New("tool search is not implemented")
+	return nil, toolgenNotImplemented("search")
 }
 
 // Order answers that the tool order is not implemented.
 func (UnimplementedHandlers) Order(context.Context, OrderInput) (*runtime.Result, error) {
-	return nil, errors.New("tool order is not implemented")
+	return nil, toolgenNotImplemented("order")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -87,13 +87,22 @@ type UnimplementedHandlers struct{}
 // Ship answers that the tool ship is not implemented.
 func (UnimplementedHandlers) Ship(context.Context, ShipInput) (ShipOutput, error) {
 	var out ShipOutput
-	return out, errors.New("tool ship is not implemented")
+	return out, toolgenNotImplemented("ship")
 }
 
 // Lookup answers that the tool lookup is not implemented.
 func (UnimplementedHandlers) Lookup(context.Context, LookupInput) (LookupOutput, error) {
 	var out LookupOutput
-	return out, errors.New("tool lookup is not implemented")
+	return out, toolgenNotImplemented("lookup")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -563,302 +563,311 @@ type UnimplementedHandlers struct{}
 
 // Tool1 answers that the tool tool_1 is not implemented.
 func (UnimplementedHandlers) Tool1(context.Context, Tool1Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_1 is not implemented")
+	return nil, toolgenNotImplemented("tool_1")
 }
 
 // Tool2 answers that the tool tool_2 is not implemented.
 func (UnimplementedHandlers) Tool2(context.Context, Tool2Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_2 is not implemented")
+	return nil, toolgenNotImplemented("tool_2")
 }
 
 // Tool3 answers that the tool tool_3 is not implemented.
 func (UnimplementedHandlers) Tool3(context.Context, Tool3Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_3 is not implemented")
+	return nil, toolgenNotImplemented("tool_3")
 }
 
 // Tool4 answers that the tool tool_4 is not implemented.
 func (UnimplementedHandlers) Tool4(context.Context, Tool4Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_4 is not implemented")
+	return nil, toolgenNotImplemented("tool_4")
 }
 
 // Tool5 answers that the tool tool_5 is not implemented.
 func (UnimplementedHandlers) Tool5(context.Context, Tool5Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_5 is not implemented")
+	return nil, toolgenNotImplemented("tool_5")
 }
 
 // Tool6 answers that the tool tool_6 is not implemented.
 func (UnimplementedHandlers) Tool6(context.Context, Tool6Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_6 is not implemented")
+	return nil, toolgenNotImplemented("tool_6")
 }
 
 // Tool7 answers that the tool tool_7 is not implemented.
 func (UnimplementedHandlers) Tool7(context.Context, Tool7Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_7 is not implemented")
+	return nil, toolgenNotImplemented("tool_7")
 }
 
 // Tool8 answers that the tool tool_8 is not implemented.
 func (UnimplementedHandlers) Tool8(context.Context, Tool8Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_8 is not implemented")
+	return nil, toolgenNotImplemented("tool_8")
 }
 
 // Tool9 answers that the tool tool_9 is not implemented.
 func (UnimplementedHandlers) Tool9(context.Context, Tool9Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_9 is not implemented")
+	return nil, toolgenNotImplemented("tool_9")
 }
 
 // Tool10 answers that the tool tool_10 is not implemented.
 func (UnimplementedHandlers) Tool10(context.Context, Tool10Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_10 is not implemented")
+	return nil, toolgenNotImplemented("tool_10")
 }
 
 // Tool11 answers that the tool tool_11 is not implemented.
 func (UnimplementedHandlers) Tool11(context.Context, Tool11Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_11 is not implemented")
+	return nil, toolgenNotImplemented("tool_11")
 }
 
 // Tool12 answers that the tool tool_12 is not implemented.
 func (UnimplementedHandlers) Tool12(context.Context, Tool12Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_12 is not implemented")
+	return nil, toolgenNotImplemented("tool_12")
 }
 
 // Tool13 answers that the tool tool_13 is not implemented.
 func (UnimplementedHandlers) Tool13(context.Context, Tool13Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_13 is not implemented")
+	return nil, toolgenNotImplemented("tool_13")
 }
 
 // Tool14 answers that the tool tool_14 is not implemented.
 func (UnimplementedHandlers) Tool14(context.Context, Tool14Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_14 is not implemented")
+	return nil, toolgenNotImplemented("tool_14")
 }
 
 // Tool15 answers that the tool tool_15 is not implemented.
 func (UnimplementedHandlers) Tool15(context.Context, Tool15Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_15 is not implemented")
+	return nil, toolgenNotImplemented("tool_15")
 }
 
 // Tool16 answers that the tool tool_16 is not implemented.
 func (UnimplementedHandlers) Tool16(context.Context, Tool16Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_16 is not implemented")
+	return nil, toolgenNotImplemented("tool_16")
 }
 
 // Tool17 answers that the tool tool_17 is not implemented.
 func (UnimplementedHandlers) Tool17(context.Context, Tool17Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_17 is not implemented")
+	return nil, toolgenNotImplemented("tool_17")
 }
 
 // Tool18 answers that the tool tool_18 is not implemented.
 func (UnimplementedHandlers) Tool18(context.Context, Tool18Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_18 is not implemented")
+	return nil, toolgenNotImplemented("tool_18")
 }
 
 // Tool19 answers that the tool tool_19 is not implemented.
 func (UnimplementedHandlers) Tool19(context.Context, Tool19Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_19 is not implemented")
+	return nil, toolgenNotImplemented("tool_19")
 }
 
 // Tool20 answers that the tool tool_20 is not implemented.
 func (UnimplementedHandlers) Tool20(context.Context, Tool20Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_20 is not implemented")
+	return nil, toolgenNotImplemented("tool_20")
 }
 
 // Tool21 answers that the tool tool_21 is not implemented.
 func (UnimplementedHandlers) Tool21(context.Context, Tool21Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_21 is not implemented")
+	return nil, toolgenNotImplemented("tool_21")
 }
 
 // Tool22 answers that the tool tool_22 is not implemented.
 func (UnimplementedHandlers) Tool22(context.Context, Tool22Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_22 is not implemented")
+	return nil, toolgenNotImplemented("tool_22")
 }
 
 // Tool23 answers that the tool tool_23 is not implemented.
 func (UnimplementedHandlers) Tool23(context.Context, Tool23Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_23 is not implemented")
+	return nil, toolgenNotImplemented("tool_23")
 }
 
 // Tool24 answers that the tool tool_24 is not implemented.
 func (UnimplementedHandlers) Tool24(context.Context, Tool24Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_24 is not implemented")
+	return nil, toolgenNotImplemented("tool_24")
 }
 
 // Tool25 answers that the tool tool_25 is not implemented.
 func (UnimplementedHandlers) Tool25(context.Context, Tool25Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_25 is not implemented")
+	return nil, toolgenNotImplemented("tool_25")
 }
 
 // Tool26 answers that the tool tool_26 is not implemented.
 func (UnimplementedHandlers) Tool26(context.Context, Tool26Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_26 is not implemented")
+	return nil, toolgenNotImplemented("tool_26")
 }
 
 // Tool27 answers that the tool tool_27 is not implemented.
 func (UnimplementedHandlers) Tool27(context.Context, Tool27Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_27 is not implemented")
+	return nil, toolgenNotImplemented("tool_27")
 }
 
 // Tool28 answers that the tool tool_28 is not implemented.
 func (UnimplementedHandlers) Tool28(context.Context, Tool28Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_28 is not implemented")
+	return nil, toolgenNotImplemented("tool_28")
 }
 
 // Tool29 answers that the tool tool_29 is not implemented.
 func (UnimplementedHandlers) Tool29(context.Context, Tool29Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_29 is not implemented")
+	return nil, toolgenNotImplemented("tool_29")
 }
 
 // Tool30 answers that the tool tool_30 is not implemented.
 func (UnimplementedHandlers) Tool30(context.Context, Tool30Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_30 is not implemented")
+	return nil, toolgenNotImplemented("tool_30")
 }
 
 // Tool31 answers that the tool tool_31 is not implemented.
 func (UnimplementedHandlers) Tool31(context.Context, Tool31Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_31 is not implemented")
+	return nil, toolgenNotImplemented("tool_31")
 }
 
 // Tool32 answers that the tool tool_32 is not implemented.
 func (UnimplementedHandlers) Tool32(context.Context, Tool32Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_32 is not implemented")
+	return nil, toolgenNotImplemented("tool_32")
 }
 
 // Tool33 answers that the tool tool_33 is not implemented.
 func (UnimplementedHandlers) Tool33(context.Context, Tool33Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_33 is not implemented")
+	return nil, toolgenNotImplemented("tool_33")
 }
 
 // Tool34 answers that the tool tool_34 is not implemented.
 func (UnimplementedHandlers) Tool34(context.Context, Tool34Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_34 is not implemented")
+	return nil, toolgenNotImplemented("tool_34")
 }
 
 // Tool35 answers that the tool tool_35 is not implemented.
 func (UnimplementedHandlers) Tool35(context.Context, Tool35Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_35 is not implemented")
+	return nil, toolgenNotImplemented("tool_35")
 }
 
 // Tool36 answers that the tool tool_36 is not implemented.
 func (UnimplementedHandlers) Tool36(context.Context, Tool36Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_36 is not implemented")
+	return nil, toolgenNotImplemented("tool_36")
 }
 
 // Tool37 answers that the tool tool_37 is not implemented.
 func (UnimplementedHandlers) Tool37(context.Context, Tool37Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_37 is not implemented")
+	return nil, toolgenNotImplemented("tool_37")
 }
 
 // Tool38 answers that the tool tool_38 is not implemented.
 func (UnimplementedHandlers) Tool38(context.Context, Tool38Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_38 is not implemented")
+	return nil, toolgenNotImplemented("tool_38")
 }
 
 // Tool39 answers that the tool tool_39 is not implemented.
 func (UnimplementedHandlers) Tool39(context.Context, Tool39Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_39 is not implemented")
+	return nil, toolgenNotImplemented("tool_39")
 }
 
 // Tool40 answers that the tool tool_40 is not implemented.
 func (UnimplementedHandlers) Tool40(context.Context, Tool40Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_40 is not implemented")
+	return nil, toolgenNotImplemented("tool_40")
 }
 
 // Tool41 answers that the tool tool_41 is not implemented.
 func (UnimplementedHandlers) Tool41(context.Context, Tool41Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_41 is not implemented")
+	return nil, toolgenNotImplemented("tool_41")
 }
 
 // Tool42 answers that the tool tool_42 is not implemented.
 func (UnimplementedHandlers) Tool42(context.Context, Tool42Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_42 is not implemented")
+	return nil, toolgenNotImplemented("tool_42")
 }
 
 // Tool43 answers that the tool tool_43 is not implemented.
 func (UnimplementedHandlers) Tool43(context.Context, Tool43Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_43 is not implemented")
+	return nil, toolgenNotImplemented("tool_43")
 }
 
 // Tool44 answers that the tool tool_44 is not implemented.
 func (UnimplementedHandlers) Tool44(context.Context, Tool44Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_44 is not implemented")
+	return nil, toolgenNotImplemented("tool_44")
 }
 
 // Tool45 answers that the tool tool_45 is not implemented.
 func (UnimplementedHandlers) Tool45(context.Context, Tool45Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_45 is not implemented")
+	return nil, toolgenNotImplemented("tool_45")
 }
 
 // Tool46 answers that the tool tool_46 is not implemented.
 func (UnimplementedHandlers) Tool46(context.Context, Tool46Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_46 is not implemented")
+	return nil, toolgenNotImplemented("tool_46")
 }
 
 // Tool47 answers that the tool tool_47 is not implemented.
 func (UnimplementedHandlers) Tool47(context.Context, Tool47Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_47 is not implemented")
+	return nil, toolgenNotImplemented("tool_47")
 }
 
 // Tool48 answers that the tool tool_48 is not implemented.
 func (UnimplementedHandlers) Tool48(context.Context, Tool48Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_48 is not implemented")
+	return nil, toolgenNotImplemented("tool_48")
 }
 
 // Tool49 answers that the tool tool_49 is not implemented.
 func (UnimplementedHandlers) Tool49(context.Context, Tool49Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_49 is not implemented")
+	return nil, toolgenNotImplemented("tool_49")
 }
 
 // Tool50 answers that the tool tool_50 is not implemented.
 func (UnimplementedHandlers) Tool50(context.Context, Tool50Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_50 is not implemented")
+	return nil, toolgenNotImplemented("tool_50")
 }
 
 // Tool51 answers that the tool tool_51 is not implemented.
 func (UnimplementedHandlers) Tool51(context.Context, Tool51Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_51 is not implemented")
+	return nil, toolgenNotImplemented("tool_51")
 }
 
 // Tool52 answers that the tool tool_52 is not implemented.
 func (UnimplementedHandlers) Tool52(context.Context, Tool52Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_52 is not implemented")
+	return nil, toolgenNotImplemented("tool_52")
 }
 
 // Tool53 answers that the tool tool_53 is not implemented.
 func (UnimplementedHandlers) Tool53(context.Context, Tool53Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_53 is not implemented")
+	return nil, toolgenNotImplemented("tool_53")
 }
 
 // Tool54 answers that the tool tool_54 is not implemented.
 func (UnimplementedHandlers) Tool54(context.Context, Tool54Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_54 is not implemented")
+	return nil, toolgenNotImplemented("tool_54")
 }
 
 // Tool55 answers that the tool tool_55 is not implemented.
 func (UnimplementedHandlers) Tool55(context.Context, Tool55Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_55 is not implemented")
+	return nil, toolgenNotImplemented("tool_55")
 }
 
 // Tool56 answers that the tool tool_56 is not implemented.
 func (UnimplementedHandlers) Tool56(context.Context, Tool56Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_56 is not implemented")
+	return nil, toolgenNotImplemented("tool_56")
 }
 
 // Tool57 answers that the tool tool_57 is not implemented.
 func (UnimplementedHandlers) Tool57(context.Context, Tool57Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_57 is not implemented")
+	return nil, toolgenNotImplemented("tool_57")
 }
 
 // Tool58 answers that the tool tool_58 is not implemented.
 func (UnimplementedHandlers) Tool58(context.Context, Tool58Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_58 is not implemented")
+	return nil, toolgenNotImplemented("tool_58")
 }
 
 // Tool59 answers that the tool tool_59 is not implemented.
 func (UnimplementedHandlers) Tool59(context.Context, Tool59Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_59 is not implemented")
+	return nil, toolgenNotImplemented("tool_59")
 }
 
 // Tool60 answers that the tool tool_60 is not implemented.
 func (UnimplementedHandlers) Tool60(context.Context, Tool60Input) (*runtime.Result, error) {
-	return nil, errors.New("tool tool_60 is not implemented")
+	return nil, toolgenNotImplemented("tool_60")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -71,12 +71,21 @@ type UnimplementedHandlers struct{}
 // Pick answers that the tool pick is not implemented.
 func (UnimplementedHandlers) Pick(context.Context, PickInput) (PickOutput, error) {
 	var out PickOutput
-	return out, errors.New("tool pick is not implemented")
+	return out, toolgenNotImplemented("pick")
 }
 
 // Two answers that the tool two is not implemented.
 func (UnimplementedHandlers) Two(context.Context, TwoInput) (*runtime.Result, error) {
-	return nil, errors.New("tool two is not implemented")
+	return nil, toolgenNotImplemented("two")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -57,27 +57,36 @@ type UnimplementedHandlers struct{}
 
 // ReadIssue answers that the tool read_issue is not implemented.
 func (UnimplementedHandlers) ReadIssue(context.Context, ReadIssueInput) (*runtime.Result, error) {
-	return nil, errors.New("tool read_issue is not implemented")
+	return nil, toolgenNotImplemented("read_issue")
 }
 
 // CloseIssue answers that the tool close_issue is not implemented.
 func (UnimplementedHandlers) CloseIssue(context.Context, CloseIssueInput) (*runtime.Result, error) {
-	return nil, errors.New("tool close_issue is not implemented")
+	return nil, toolgenNotImplemented("close_issue")
 }
 
 // Export answers that the tool export is not implemented.
 func (UnimplementedHandlers) Export(context.Context, ExportInput) (*runtime.Result, error) {
-	return nil, errors.New("tool export is not implemented")
+	return nil, toolgenNotImplemented("export")
 }
 
 // Delete answers that the tool delete is not implemented.
 func (UnimplementedHandlers) Delete(context.Context, DeleteInput) (*runtime.Result, error) {
-	return nil, errors.New("tool delete is not implemented")
+	return nil, toolgenNotImplemented("delete")
 }
 
 // Ping answers that the tool ping is not implemented.
 func (UnimplementedHandlers) Ping(context.Context, PingInput) (*runtime.Result, error) {
-	return nil, errors.New("tool ping is not implemented")
+	return nil, toolgenNotImplemented("ping")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -31,7 +31,16 @@ type UnimplementedHandlers struct{}
 
 // Echo answers that the tool echo is not implemented.
 func (UnimplementedHandlers) Echo(context.Context, EchoInput) (*runtime.Result, error) {
-	return nil, errors.New("tool echo is not implemented")
+	return nil, toolgenNotImplemented("echo")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

@@ -44,17 +44,26 @@ type UnimplementedHandlers struct{}
 
 // Forecast answers that the tool forecast is not implemented.
 func (UnimplementedHandlers) Forecast(context.Context, ForecastInput) (*runtime.Result, error) {
-	return nil, errors.New("tool forecast is not implemented")
+	return nil, toolgenNotImplemented("forecast")
 }
 
 // Sync answers that the tool sync is not implemented.
 func (UnimplementedHandlers) Sync(context.Context, SyncInput) (*runtime.Result, error) {
-	return nil, errors.New("tool sync is not implemented")
+	return nil, toolgenNotImplemented("sync")
 }
 
 // Local answers that the tool local is not implemented.
 func (UnimplementedHandlers) Local(context.Context, LocalInput) (*runtime.Result, error) {
-	return nil, errors.New("tool local is not implemented")
+	return nil, toolgenNotImplemented("local")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

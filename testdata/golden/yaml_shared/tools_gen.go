@@ -96,13 +96,22 @@ type UnimplementedHandlers struct{}
 // AddBookmark answers that the tool add_bookmark is not implemented.
 func (UnimplementedHandlers) AddBookmark(context.Context, AddBookmarkInput) (AddBookmarkOutput, error) {
 	var out AddBookmarkOutput
-	return out, errors.New("tool add_bookmark is not implemented")
+	return out, toolgenNotImplemented("add_bookmark")
 }
 
 // ListBookmarks answers that the tool list_bookmarks is not implemented.
 func (UnimplementedHandlers) ListBookmarks(context.Context, ListBookmarksInput) (ListBookmarksOutput, error) {
 	var out ListBookmarksOutput
-	return out, errors.New("tool list_bookmarks is not implemented")
+	return out, toolgenNotImplemented("list_bookmarks")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not

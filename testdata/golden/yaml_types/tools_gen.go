@@ -124,19 +124,28 @@ type UnimplementedHandlers struct{}
 // PlanTrip answers that the tool plan_trip is not implemented.
 func (UnimplementedHandlers) PlanTrip(context.Context, PlanTripInput) (PlanTripOutput, error) {
 	var out PlanTripOutput
-	return out, errors.New("tool plan_trip is not implemented")
+	return out, toolgenNotImplemented("plan_trip")
 }
 
 // ListCities answers that the tool list_cities is not implemented.
 func (UnimplementedHandlers) ListCities(context.Context, ListCitiesInput) (ListCitiesOutput, error) {
 	var out ListCitiesOutput
-	return out, errors.New("tool list_cities is not implemented")
+	return out, toolgenNotImplemented("list_cities")
 }
 
 // Motto answers that the tool motto is not implemented.
 func (UnimplementedHandlers) Motto(context.Context, MottoInput) (MottoOutput, error) {
 	var out MottoOutput
-	return out, errors.New("tool motto is not implemented")
+	return out, toolgenNotImplemented("motto")
+}
+
+// toolgenNotImplemented is the error of an UnimplementedHandlers method,
+// made here rather than in each method so that a large catalog's build
+// does not compile it a tool each.
+//
+//go:noinline
+func toolgenNotImplemented(tool string) error {
+	return errors.New("tool " + tool + " is not implemented")
 }
 
 // toolgenBind returns the handler of a tool that calls fn with h. It is not
