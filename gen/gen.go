@@ -224,6 +224,7 @@ func (g *generator) read(args []string) []*unit {
 	var units []*unit
 	for _, y := range yamls {
 		if u := g.loadYAML(y); u != nil {
+			g.checkDeclared(u, siblingDeclarations(filepath.Dir(u.path), u.path))
 			units = append(units, u)
 		}
 	}

@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
@@ -200,6 +202,64 @@ func ownDeclaration(pkg *packages.Package, out string) func(name string) (token.
 		}
 		return pos, true
 	}
+}
+
+// siblingDeclarations finds a package-level declaration by name in the Go
+// files beside a tools.yaml (dir): those the default build context builds,
+// test files and the files toolgen wrote (out among them) left out, as
+// ownDeclaration does for a package loaded by pattern. The files are
+// parsed, not type-checked: until its file is generated again the package
+// may not compile. A file that does not parse declares nothing here; the
+// compiler reports it.
+func siblingDeclarations(dir, out string) func(name string) (token.Position, bool) {
+	names := map[string]token.Position{}
+	bp, err := build.Default.ImportDir(dir, 0)
+	if err == nil {
+		fset := token.NewFileSet()
+		for _, name := range append(bp.GoFiles, bp.CgoFiles...) {
+			path := filepath.Join(dir, name)
+			if path == out || generatedByToolgen(path) {
+				continue
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			for _, id := range topLevelNames(f) {
+				if _, ok := names[id.Name]; !ok {
+					names[id.Name] = fset.Position(id.Pos())
+				}
+			}
+		}
+	}
+	return func(name string) (token.Position, bool) {
+		pos, ok := names[name]
+		return pos, ok
+	}
+}
+
+// topLevelNames are the identifiers f declares in its package's scope:
+// its functions (not methods), types, variables and constants.
+func topLevelNames(f *ast.File) []*ast.Ident {
+	var ids []*ast.Ident
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				ids = append(ids, d.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch sp := spec.(type) {
+				case *ast.TypeSpec:
+					ids = append(ids, sp.Name)
+				case *ast.ValueSpec:
+					ids = append(ids, sp.Names...)
+				}
+			}
+		}
+	}
+	return ids
 }
 
 type toolkit struct {

@@ -103,7 +103,7 @@ func (u *unit) declarations() []declaration {
 	if u.handlers {
 		add("the tools' interface", token.Position{}, "Handlers", "UnimplementedHandlers")
 		if len(u.tools) > 0 {
-			add("the tools' handlers", token.Position{}, bindIdent)
+			add("the tools' handlers", token.Position{}, bindIdent, notImplementedIdent)
 		}
 	}
 	for _, d := range u.decls {
