@@ -139,7 +139,7 @@ func emitHandlers(f *jen.File, u *unit) {
 // notImplementedIdent names the function that makes the error of an
 // UnimplementedHandlers method. Kept from being inlined: an errors.New in
 // each method, or this function inlined into each, cost the build of
-// 1,000 two-property tools about 5% more peak memory (326 against 310 MB;
+// 1,000 two-property tools 7% more peak memory (331 against 308 MiB;
 // BENCHMARKS.md, "The generator at catalog scale").
 const notImplementedIdent = identPrefix + "NotImplemented"
 

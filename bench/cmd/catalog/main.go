@@ -58,11 +58,11 @@ func main() {
 	fmt.Printf("go %s, %s/%s, %d CPUs\n\n", goruntime.Version(), goruntime.GOOS, goruntime.GOARCH, goruntime.NumCPU())
 	fmt.Println("| tools | tools.yaml | generate | allocated | tools_gen.go | go build | peak RSS | NewServer | its heap | a call | the call with 10 tools |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
-	catalog, method := synth.Catalog, apiMethod
+	catalog, method, args := synth.Catalog, apiMethod, apiArgs
 	switch *shape {
 	case "api":
 	case "small":
-		catalog, method = synth.Small, smallMethod
+		catalog, method, args = synth.Small, smallMethod, smallArgs
 	default:
 		log.Fatalf("unknown shape %q", *shape)
 	}
@@ -71,7 +71,7 @@ func main() {
 		if err != nil || n < 1 {
 			log.Fatalf("bad size %q", s)
 		}
-		r, err := measure(filepath.Join(tmp, *shape+s), abs, n, catalog, method)
+		r, err := measure(filepath.Join(tmp, *shape+s), abs, n, catalog, method, args)
 		if err != nil {
 			log.Fatalf("%d tools: %v", n, err)
 		}
@@ -101,7 +101,7 @@ type served struct {
 	Call10Ns    int64  `json:"call10_ns"`     // the same in a catalog of 10 tools
 }
 
-func measure(dir, root string, n int, catalog func(string, int) []byte, method string) (*result, error) {
+func measure(dir, root string, n int, catalog func(string, int) []byte, method, args string) (*result, error) {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
 	r := &result{}
@@ -113,7 +113,7 @@ func measure(dir, root string, n int, catalog func(string, int) []byte, method s
 		"cat/tools.yaml":   string(cat),
 		"cat/nonce.go":     "package cat\n\nconst buildNonce = \"" + hex.EncodeToString(nonce[:]) + "\"\n",
 		"cat10/tools.yaml": string(catalog("cat10", 10)),
-		"serve/main.go":    serveMain,
+		"serve/main.go":    strings.Replace(serveMain, "ARGS", args, 1),
 		"serve/big.go":     strings.NewReplacer("TYPE", "big", "PKG", "cat").Replace(method),
 		"serve/small.go":   strings.NewReplacer("TYPE", "small", "PKG", "cat10").Replace(method),
 	}
@@ -172,6 +172,13 @@ func measure(dir, root string, n int, catalog func(string, int) []byte, method s
 	return r, nil
 }
 
+// apiArgs and smallArgs are the arguments of the call of list_issue_0 the
+// serving program times, in each shape of catalog.
+const (
+	apiArgs   = `{"workspace":"acme","state":"closed","per_page":10}`
+	smallArgs = `{"workspace":"acme","limit":10}`
+)
+
 // apiMethod and smallMethod are the serving program's handlers of
 // list_issue_0 in each shape of catalog, as a file of package main: TYPE
 // is the type, PKG the catalog's package.
@@ -226,7 +233,7 @@ import (
 )
 
 func call(srv *tg.Server) int64 {
-	c := &tg.Call{Tool: "list_issue_0", Arguments: json.RawMessage(` + "`" + `{"workspace":"acme","state":"closed","per_page":10}` + "`" + `)}
+	c := &tg.Call{Tool: "list_issue_0", Arguments: json.RawMessage(` + "`ARGS`" + `)}
 	for range 2000 {
 		if out := srv.Invoke(context.Background(), c); out.Result == nil || out.Result.IsError {
 			panic("the call failed")
