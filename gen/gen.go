@@ -224,7 +224,14 @@ func (g *generator) read(args []string) []*unit {
 	var units []*unit
 	for _, y := range yamls {
 		if u := g.loadYAML(y); u != nil {
-			g.checkDeclared(u, siblingDeclarations(filepath.Dir(u.path), u.path))
+			sib := readSiblings(filepath.Dir(u.path), u.path)
+			if sib.pkg != "" && sib.pkg != u.pkgName {
+				// Written, the file would break the package's build
+				// ("found packages a and b").
+				g.errs.add(u.pkgPos, "the generated file's package is %s, but %s beside it is package %s: set package: %s", u.pkgName, sib.pkgFile, sib.pkg, sib.pkg)
+				continue
+			}
+			g.checkDeclared(u, sib.lookup)
 			units = append(units, u)
 		}
 	}

@@ -204,38 +204,53 @@ func ownDeclaration(pkg *packages.Package, out string) func(name string) (token.
 	}
 }
 
-// siblingDeclarations finds a package-level declaration by name in the Go
-// files beside a tools.yaml (dir): those the default build context builds,
-// test files and the files toolgen wrote (out among them) left out, as
-// ownDeclaration does for a package loaded by pattern. The files are
-// parsed, not type-checked: until its file is generated again the package
-// may not compile. A file that does not parse declares nothing here; the
-// compiler reports it.
-func siblingDeclarations(dir, out string) func(name string) (token.Position, bool) {
-	names := map[string]token.Position{}
-	bp, err := build.Default.ImportDir(dir, 0)
-	if err == nil {
-		fset := token.NewFileSet()
-		for _, name := range append(bp.GoFiles, bp.CgoFiles...) {
-			path := filepath.Join(dir, name)
-			if path == out || generatedByToolgen(path) {
-				continue
-			}
-			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-			if err != nil {
-				continue
-			}
-			for _, id := range topLevelNames(f) {
-				if _, ok := names[id.Name]; !ok {
-					names[id.Name] = fset.Position(id.Pos())
-				}
+// siblings is what the Go files beside a tools.yaml declare: those the
+// default build context builds, test files and the files toolgen wrote
+// left out, as ownDeclaration leaves them out for a package loaded by
+// pattern. The files are parsed, not type-checked: until its file is
+// generated again the package may not compile. A file that does not parse
+// is skipped; the compiler reports it.
+type siblings struct {
+	pkg, pkgFile string // the package clause's name, and a file that has it
+	names        map[string]token.Position
+}
+
+func readSiblings(dir, out string) *siblings {
+	s := &siblings{names: map[string]token.Position{}}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return s
+	}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		name := e.Name()
+		path := filepath.Join(dir, name)
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || path == out || generatedByToolgen(path) {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		if s.pkg == "" {
+			s.pkg, s.pkgFile = f.Name.Name, name
+		}
+		for _, id := range topLevelNames(f) {
+			if _, ok := s.names[id.Name]; !ok {
+				s.names[id.Name] = fset.Position(id.Pos())
 			}
 		}
 	}
-	return func(name string) (token.Position, bool) {
-		pos, ok := names[name]
-		return pos, ok
-	}
+	return s
+}
+
+// lookup finds a declaration by name, for checkDeclared.
+func (s *siblings) lookup(name string) (token.Position, bool) {
+	pos, ok := s.names[name]
+	return pos, ok
 }
 
 // topLevelNames are the identifiers f declares in its package's scope:

@@ -21,8 +21,9 @@ const runtimePath = "github.com/toolgen-go/toolgen/runtime"
 type unit struct {
 	path    string // the output file
 	pkgName string
-	pkgPath string // import path; "" for a tools.yaml, whose own types are unqualified
-	source  string // what it was generated from, for the header
+	pkgPos  token.Position // a tools.yaml's package: (its first line when defaulted)
+	pkgPath string         // import path; "" for a tools.yaml, whose own types are unqualified
+	source  string         // what it was generated from, for the header
 	kit     toolkit
 
 	tools   []*tool

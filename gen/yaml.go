@@ -47,6 +47,10 @@ func (g *generator) loadYAML(path string) *unit {
 		source:   filepath.Base(abs),
 		handlers: true,
 		kit:      toolkit{name: f.Toolkit, version: f.Version, pos: token.Position{Filename: abs, Line: 1, Column: 1}},
+		pkgPos:   token.Position{Filename: abs, Line: 1, Column: 1},
+	}
+	if f.PackagePos.Line > 0 {
+		u.pkgPos.Line, u.pkgPos.Column = f.PackagePos.Line, f.PackagePos.Col
 	}
 	for _, d := range ts.Decls {
 		u.decls = append(u.decls, yamlDecl(d))

@@ -32,8 +32,10 @@ func posOf(n *yaml.Node) Pos { return Pos{n.Line, n.Column} }
 type File struct {
 	Path    string
 	Package string // default: the directory's name
-	Toolkit string // default: Package, capitalised
-	Version string
+	// PackagePos is where the file sets package:, zero when it does not.
+	PackagePos Pos
+	Toolkit    string // default: Package, capitalised
+	Version    string
 	// Defs are the file's $defs: schemas that every tool's schemas refer
 	// to as "#/$defs/NAME", each a Go type of its own.
 	Defs    []*Def
@@ -207,7 +209,7 @@ func (p *parser) parse(data []byte) *File {
 	}
 	if !p.mapping(root, "the file", map[string]func(k, v *yaml.Node){
 		"$defs":   func(_, _ *yaml.Node) {},
-		"package": func(_, v *yaml.Node) { f.Package = p.identifier(v) },
+		"package": func(_, v *yaml.Node) { f.Package, f.PackagePos = p.identifier(v), posOf(v) },
 		"toolkit": func(_, v *yaml.Node) { f.Toolkit = p.str(v) },
 		"version": func(_, v *yaml.Node) { f.Version = p.str(v) },
 		"tools": func(_, v *yaml.Node) {

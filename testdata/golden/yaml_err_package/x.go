@@ -1,0 +1,3 @@
+package yaml_err_package
+
+const X = 1
