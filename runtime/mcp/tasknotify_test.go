@@ -122,6 +122,25 @@ func (l *taskListen) ackedTasks() []any {
 	return ids
 }
 
+// answerColour waits until l hears that task id (elicitTool's) asks its
+// question, then answers it through c: "teal".
+func (c *taskClient) answerColour(l *taskListen, id string) {
+	c.t.Helper()
+	waiting := l.await(id, "input_required")
+	var key string
+	for k := range waiting["inputRequests"].(map[string]any) {
+		key = k
+	}
+	if key == "" {
+		c.t.Fatalf("input_required without its question: %v", waiting)
+	}
+	if _, e := c.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": map[string]any{"colour": "teal"}},
+	}}); e != nil {
+		c.t.Fatal(e)
+	}
+}
+
 func TestMCPTaskNotifications(t *testing.T) {
 	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{elicitTool()}, discardLog())))
 	t.Cleanup(hs.Close) // after the listens' cleanups, which end them
@@ -131,19 +150,7 @@ func TestMCPTaskNotifications(t *testing.T) {
 	if ids := l.ackedTasks(); len(ids) != 1 || ids[0] != id {
 		t.Fatalf("acknowledged task ids %v, want [%s]", ids, id)
 	}
-	waiting := l.await(id, "input_required")
-	var key string
-	for k := range waiting["inputRequests"].(map[string]any) {
-		key = k
-	}
-	if key == "" {
-		t.Fatalf("input_required without its question: %v", waiting)
-	}
-	if _, e := c.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
-		key: map[string]any{"action": "accept", "content": map[string]any{"colour": "teal"}},
-	}}); e != nil {
-		t.Fatal(e)
-	}
+	c.answerColour(l, id)
 	done := l.await(id, "completed")
 	if got := taskText(t, done); got != "colour accept teal" {
 		t.Errorf("result %q in %v", got, done)
@@ -152,7 +159,7 @@ func TestMCPTaskNotifications(t *testing.T) {
 	got, _ := c.get(id)
 	delete(got, "resultType")
 	delete(done, "_meta")
-	if a, b := mustJSONText(t, got), mustJSONText(t, done); a != b {
+	if a, b := mustJSON(got), mustJSON(done); a != b {
 		t.Errorf("notified %s\ntasks/get %s", b, a)
 	}
 
@@ -184,28 +191,10 @@ func TestMCPTaskNotifiedFromAnotherReplica(t *testing.T) {
 	if ids := l.ackedTasks(); len(ids) != 1 || ids[0] != id {
 		t.Fatalf("acknowledged task ids %v, want [%s]", ids, id)
 	}
-	waiting := l.await(id, "input_required")
-	var key string
-	for k := range waiting["inputRequests"].(map[string]any) {
-		key = k
-	}
-	if _, e := a.rpc("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
-		key: map[string]any{"action": "accept", "content": map[string]any{"colour": "teal"}},
-	}}); e != nil {
-		t.Fatal(e)
-	}
+	a.answerColour(l, id)
 	if got := taskText(t, l.await(id, "completed")); got != "colour accept teal" {
 		t.Errorf("result %q", got)
 	}
-}
-
-func mustJSONText(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // A partial answer (one of two questions) changes what the task asks:
