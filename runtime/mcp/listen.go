@@ -258,8 +258,9 @@ func (s *server) listen(ctx context.Context, rq *httpkit.Request, id []byte, wan
 		l.mark(&l.tasks, t) // each as it is now, first
 	}
 	subID := json.RawMessage(id)
+	subMeta := map[string]any{sdk.MetaKeySubscriptionID: subID} // read only: every notice's
 	stream := &eventStream{w: rq.W}
-	_ = stream.notify(notifyListenAcked, map[string]any{"_meta": map[string]any{sdk.MetaKeySubscriptionID: subID}, "notifications": agreed})
+	_ = stream.notify(notifyListenAcked, map[string]any{"_meta": subMeta, "notifications": agreed})
 	sent := map[string][]byte{} // each task as last sent
 loop:
 	for agreed.any() {
@@ -273,10 +274,10 @@ loop:
 		}
 		lists, uris, changed := l.take()
 		for _, m := range lists {
-			_ = stream.notify(m, map[string]any{"_meta": map[string]any{sdk.MetaKeySubscriptionID: subID}})
+			_ = stream.notify(m, map[string]any{"_meta": subMeta})
 		}
 		for _, u := range uris {
-			_ = stream.notify(notifyResourceUpdated, map[string]any{"_meta": map[string]any{sdk.MetaKeySubscriptionID: subID}, "uri": u})
+			_ = stream.notify(notifyResourceUpdated, map[string]any{"_meta": subMeta, "uri": u})
 		}
 		for _, t := range changed {
 			if b := s.taskNotice(ctx, t, caller, subID); b != nil && !bytes.Equal(b, sent[t]) {
@@ -287,10 +288,8 @@ loop:
 	}
 	// Agreed nothing (the listen ends at once, as the SDK ends it), or the
 	// server shuts down.
-	var buf bytes.Buffer
 	meta := s.fastServerInfo(sdk.Meta{sdk.MetaKeySubscriptionID: subID})
-	encodeRPC(&buf, id, map[string]any{"_meta": meta, "resultType": "complete"}, nil, s.log)
-	stream.finish(buf.Bytes())
+	s.fastReply(rq.W, stream, id, map[string]any{"_meta": meta, "resultType": "complete"}, nil)
 	return nil
 }
 

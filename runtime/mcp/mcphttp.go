@@ -298,12 +298,19 @@ func (s *server) sdkHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 	if h == nil {
 		h = http.Header{}
 	}
+	s.settleHeader(h, rq, rpcID)
+	return h
+}
+
+// settleHeader makes h, a request's header or a copy, what an MCP handler
+// is given: the request's correlation id, and its JSON-RPC id for the
+// trace.
+func (s *server) settleHeader(h http.Header, rq *httpkit.Request, rpcID []byte) {
 	h[httpkit.HeaderCorrelationID] = []string{rq.St.CorrelationID}
 	delete(h, headerRPCID)                    // a client's own is not believed
 	if s.opts.Tracer != nil && rpcID != nil { // only a tracer reads it
 		h[headerRPCID] = []string{string(rpcID)}
 	}
-	return h
 }
 
 // ownHeader is sdkHeader without the copy: the request's own header,
@@ -319,11 +326,7 @@ func (s *server) ownHeader(rq *httpkit.Request, rpcID []byte) http.Header {
 		h = http.Header{}
 		rq.R.Header = h
 	}
-	h[httpkit.HeaderCorrelationID] = []string{rq.St.CorrelationID}
-	delete(h, headerRPCID)
-	if s.opts.Tracer != nil && rpcID != nil {
-		h[headerRPCID] = []string{string(rpcID)}
-	}
+	s.settleHeader(h, rq, rpcID)
 	return h
 }
 

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -154,11 +153,10 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 		for _, m := range fr.members {
 			switch {
 			case m.key == key:
-				v := m.val
-				if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+				if !plainString(m.val) {
 					return false
 				}
-				*dst = string(v[1 : len(v)-1])
+				*dst = string(m.val[1 : len(m.val)-1])
 			case m.key == "arguments" && args != nil:
 				if json.Unmarshal(m.val, args) != nil {
 					return false
@@ -237,11 +235,10 @@ func (s *server) nativeRequest(rq *httpkit.Request, fr *fastRequest, meta sdk.Me
 func listCursor(fr *fastRequest) (string, bool) {
 	cursor := ""
 	for _, m := range fr.members {
-		v := m.val
-		if m.key != "cursor" || len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		if m.key != "cursor" || !plainString(m.val) {
 			return "", false
 		}
-		cursor = string(v[1 : len(v)-1])
+		cursor = string(m.val[1 : len(m.val)-1])
 	}
 	return cursor, true
 }

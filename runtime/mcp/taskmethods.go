@@ -178,10 +178,7 @@ func (rq *remoteQuestions) question(id string) json.RawMessage {
 // tellQuestion tells the other replicas, on a store that is a bus, what
 // a task this server runs now asks (nothing, once answered).
 func (s *server) tellQuestion(r *taskRun) {
-	r.mu.Lock()
-	id := r.id
-	r.mu.Unlock()
-	if id != "" {
+	if id := r.taskID(); id != "" {
 		s.listeners.taskChanged(id) // this process's listens
 	}
 	bus, ok := s.core.History().(history.Bus)
