@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -232,30 +233,34 @@ const answeredWithin = 30 * time.Second
 
 // A timeout is its own status, answered at the deadline without waiting
 // for a handler that ignores its context; without one the handler runs to
-// the end.
+// the end. The deadlines pass in a synctest bubble: exactly, however loaded
+// the machine.
 func TestInvokeTimeout(t *testing.T) {
-	var logs logBuffer
-	tools := callTools()
-	tools[5].Timeout = 0 // Options.CallTimeout applies
-	s := NewServer(tools, &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.Logger()})
-	start := time.Now()
-	out := s.Invoke(context.Background(), &Call{Tool: "slow"})
-	if out.Status != StatusTimeout || !errors.Is(out.Err, errTimedOut) || wire(t, out.Result) != `{"content":[{"type":"text","text":"Tool slow timed out after 20ms."}],"isError":true}` {
-		t.Errorf("got %v %v %s", out.Status, out.Err, wire(t, out.Result))
-	}
-	if d := time.Since(start); d > answeredWithin {
-		t.Errorf("answered after %v: the handler was waited for", d)
-	}
-	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "tool call timed out") {
-		t.Errorf("timeout not logged at WARN: %s", logs.String())
-	}
-	unhurried := Tool{Name: "slow", Handler: func(context.Context, json.RawMessage) (*Result, error) {
-		time.Sleep(100 * time.Millisecond)
-		return TextResult("late"), nil
-	}}
-	if out := NewServer(ToolList{unhurried}, nil).Invoke(context.Background(), &Call{Tool: "slow"}); out.Status != StatusOK {
-		t.Errorf("without a timeout: %v", out.Status)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var logs logBuffer
+		tools := callTools()
+		tools[5].Timeout = 0 // Options.CallTimeout applies
+		s := NewServer(tools, &Options{CallTimeout: 20 * time.Millisecond, Logger: logs.Logger()})
+		start := time.Now()
+		out := s.Invoke(context.Background(), &Call{Tool: "slow"})
+		if out.Status != StatusTimeout || !errors.Is(out.Err, errTimedOut) || wire(t, out.Result) != `{"content":[{"type":"text","text":"Tool slow timed out after 20ms."}],"isError":true}` {
+			t.Errorf("got %v %v %s", out.Status, out.Err, wire(t, out.Result))
+		}
+		if d := time.Since(start); d != 20*time.Millisecond {
+			t.Errorf("answered after %v, want the timeout's 20ms: the handler (a minute) was waited for", d)
+		}
+		if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "tool call timed out") {
+			t.Errorf("timeout not logged at WARN: %s", logs.String())
+		}
+		unhurried := Tool{Name: "slow", Handler: func(context.Context, json.RawMessage) (*Result, error) {
+			time.Sleep(time.Hour)
+			return TextResult("late"), nil
+		}}
+		start = time.Now()
+		if out := NewServer(ToolList{unhurried}, nil).Invoke(context.Background(), &Call{Tool: "slow"}); out.Status != StatusOK || time.Since(start) != time.Hour {
+			t.Errorf("without a timeout: %v after %v, want ok after the handler's hour", out.Status, time.Since(start))
+		}
+	})
 }
 
 // A provider's failure is StatusUnavailable, logged once with its error,

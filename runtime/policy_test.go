@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -319,18 +320,22 @@ func TestScopesWithoutAHook(t *testing.T) {
 	}
 }
 
-// A tool's own timeout overrides the server's.
+// A tool's own timeout overrides the server's: the call ends at the
+// tool's 20ms (in a synctest bubble, so exactly), not the server's hour.
 func TestToolTimeout(t *testing.T) {
-	tl := runtime.MustNewTool("wait", "Waits for its deadline.", func(ctx context.Context, _ struct{}) (string, error) {
-		<-ctx.Done()
-		return "", ctx.Err()
+	synctest.Test(t, func(t *testing.T) {
+		tl := runtime.MustNewTool("wait", "Waits for its deadline.", func(ctx context.Context, _ struct{}) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		})
+		tl.Timeout = 20 * time.Millisecond
+		s := runtime.NewServer(runtime.ToolList{tl}, &runtime.Options{CallTimeout: time.Hour, Logger: discardLogger()})
+		start := time.Now()
+		out := s.Invoke(context.Background(), &runtime.Call{Tool: "wait"})
+		if out.Status != runtime.StatusTimeout || out.Result.Content[0].Text != "Tool wait timed out after 20ms." || time.Since(start) != 20*time.Millisecond {
+			t.Errorf("%s %+v after %v", out.Status, out.Result, time.Since(start))
+		}
 	})
-	tl.Timeout = 20 * time.Millisecond
-	s := runtime.NewServer(runtime.ToolList{tl}, &runtime.Options{CallTimeout: time.Hour, Logger: discardLogger()})
-	out := s.Invoke(context.Background(), &runtime.Call{Tool: "wait"})
-	if out.Status != runtime.StatusTimeout || out.Result.Content[0].Text != "Tool wait timed out after 20ms." {
-		t.Errorf("%s %+v", out.Status, out.Result)
-	}
 }
 
 // Static credentials grant scopes.

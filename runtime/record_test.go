@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,48 +132,61 @@ func counting(runs *atomic.Int32) Tool {
 // never runs; each failure is logged and counted.
 func TestHistoryFailsClosed(t *testing.T) {
 	for _, hang := range []bool{false, true} {
-		var logs logBuffer
-		var runs atomic.Int32
-		store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang, finishFails: -1}
-		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.Logger(), AllowExecute: true})
-		r := do(t, s, "POST", "/tools/echo/call", `{}`)
-		r.is(t, 503, `{"error":"The call could not be recorded, so it was not run; retry shortly."}`)
-		if r.header.Get("Retry-After") == "" || runs.Load() != 0 {
-			t.Errorf("hang=%v: Retry-After %q, %d runs", hang, r.header.Get("Retry-After"), runs.Load())
-		}
-		if store.writes.Load() != 1 || strings.Count(logs.String(), `msg="history store failed"`) != 1 {
-			t.Errorf("hang=%v: %d writes, logs %s", hang, store.writes.Load(), logs.String())
-		}
-		if m := do(t, s, "GET", "/metrics", ""); !strings.Contains(m.body, `toolgen_history_store_errors_total{op="start"} 1`) || !strings.Contains(m.body, `outcome="unrecorded"`) {
-			t.Errorf("hang=%v: not counted:\n%s", hang, m.body)
-		}
+		// The hanging store's write ends at HistoryTimeout, which passes in
+		// a synctest bubble: exactly, however loaded the machine.
+		synctest.Test(t, func(t *testing.T) {
+			var logs logBuffer
+			var runs atomic.Int32
+			store := &failingStore{Store: history.NewMemory(history.Retention{}), hang: hang, finishFails: -1}
+			s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, Logger: logs.Logger(), AllowExecute: true})
+			start := time.Now()
+			r := do(t, s, "POST", "/tools/echo/call", `{}`)
+			r.is(t, 503, `{"error":"The call could not be recorded, so it was not run; retry shortly."}`)
+			if r.header.Get("Retry-After") == "" || runs.Load() != 0 {
+				t.Errorf("hang=%v: Retry-After %q, %d runs", hang, r.header.Get("Retry-After"), runs.Load())
+			}
+			if waited, want := time.Since(start), map[bool]time.Duration{false: 0, true: 50 * time.Millisecond}[hang]; waited != want {
+				t.Errorf("hang=%v: refused after %v, want %v", hang, waited, want)
+			}
+			if store.writes.Load() != 1 || strings.Count(logs.String(), `msg="history store failed"`) != 1 {
+				t.Errorf("hang=%v: %d writes, logs %s", hang, store.writes.Load(), logs.String())
+			}
+			if m := do(t, s, "GET", "/metrics", ""); !strings.Contains(m.body, `toolgen_history_store_errors_total{op="start"} 1`) || !strings.Contains(m.body, `outcome="unrecorded"`) {
+				t.Errorf("hang=%v: not counted:\n%s", hang, m.body)
+			}
+		})
 	}
 }
 
 // With HistoryBestEffort, a failing store does not stop calls: they run
 // unrecorded, logged and counted.
 func TestHistoryBestEffort(t *testing.T) {
-	var logs logBuffer
-	var runs atomic.Int32
-	store := &failingStore{Store: history.NewMemory(history.Retention{}), finishFails: -1}
-	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, HistoryBestEffort: true, Logger: logs.Logger(), AllowExecute: true})
-	do(t, s, "POST", "/tools/echo/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"isError":false}`)
-	if runs.Load() != 1 || !strings.Contains(logs.String(), `op=start`) || !strings.Contains(logs.String(), `op=finish`) {
-		t.Errorf("%d runs, logs %s", runs.Load(), logs.String())
-	}
+	synctest.Test(t, func(t *testing.T) { // the finish's retries pass in fake time
+		var logs logBuffer
+		var runs atomic.Int32
+		store := &failingStore{Store: history.NewMemory(history.Retention{}), finishFails: -1}
+		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 50 * time.Millisecond, HistoryBestEffort: true, Logger: logs.Logger(), AllowExecute: true})
+		do(t, s, "POST", "/tools/echo/call", `{}`).is(t, 200, `{"content":[{"type":"text","text":"hi"}],"isError":false}`)
+		if runs.Load() != 1 || !strings.Contains(logs.String(), `op=start`) || !strings.Contains(logs.String(), `op=finish`) {
+			t.Errorf("%d runs, logs %s", runs.Load(), logs.String())
+		}
+	})
 }
 
-// A completion that fails is retried until the store takes it.
+// A completion that fails is retried, with backoff, until the store
+// takes it; the backoff passes in fake time.
 func TestHistoryFinishRetried(t *testing.T) {
-	var runs atomic.Int32
-	mem := history.NewMemory(history.Retention{})
-	store := &failingStore{Store: mem, startOK: true, finishFails: 3}
-	s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 10 * time.Second, Logger: discard()})
-	out := s.Invoke(context.Background(), &Call{Tool: "echo"})
-	rec, err := mem.Get(context.Background(), out.InvocationID)
-	if err != nil || rec.Status != history.Success || store.finishes.Load() != 4 {
-		t.Errorf("record %+v %v after %d finishes", rec, err, store.finishes.Load())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var runs atomic.Int32
+		mem := history.NewMemory(history.Retention{})
+		store := &failingStore{Store: mem, startOK: true, finishFails: 3}
+		s := NewServer(ToolList{counting(&runs)}, &Options{History: store, HistoryTimeout: 10 * time.Second, Logger: discard()})
+		out := s.Invoke(context.Background(), &Call{Tool: "echo"})
+		rec, err := mem.Get(context.Background(), out.InvocationID)
+		if err != nil || rec.Status != history.Success || store.finishes.Load() != 4 {
+			t.Errorf("record %+v %v after %d finishes", rec, err, store.finishes.Load())
+		}
+	})
 }
 
 // The redaction hook edits what is stored; secrets given with an OXP call
