@@ -41,14 +41,21 @@ func TestIdempotentCalls(t *testing.T) {
 		return "rang " + strings.Repeat("*", in.Times), nil
 	})
 	var urls []string
-	for range 2 {
+	// waiting hears from the second replica's store when a repeat reads
+	// a record still pending: the repeat is waiting for the first call.
+	waiting := make(chan struct{}, 1)
+	for i := range 2 {
 		store, err := sqlite.Open(context.Background(), path, history.Retention{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { store.Close() })
+		var h history.Store = store
+		if i == 1 {
+			h = &pendingReads{Store: store, seen: waiting}
+		}
 		s := runtime.NewServer(runtime.ToolList{ring}, &runtime.Options{
-			AllowExecute: true, History: store, Logger: discardLogger(),
+			AllowExecute: true, History: h, Logger: discardLogger(),
 			AuthHook: runtime.BearerCredentials(runtime.Credential{Secret: "a", Subject: "alice"}, runtime.Credential{Secret: "b", Subject: "bob"}),
 		})
 		hs := httptest.NewServer(house(s))
@@ -129,9 +136,17 @@ func TestIdempotentCalls(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		select {
+		case <-waiting: // an earlier read's: not this repeat's
+		default:
+		}
 		second := make(chan answer, 1)
 		go func() { second <- surfaces[1].call(urls[1], "a", "slow-1", `{"times":1,"wait":true}`) }()
-		time.Sleep(100 * time.Millisecond) // let it wait (it must, whatever the timing)
+		select {
+		case <-waiting: // the repeat read the first call's record, pending
+		case <-time.After(30 * time.Second):
+			t.Fatal("the repeat never waited for the first call")
+		}
 		releaseOnce.Do(func() { close(release) })
 		a, b := <-done, <-second
 		if a.status != 200 || b.status != 200 || surfaces[1].ok(a) != surfaces[1].ok(b) {
@@ -169,4 +184,23 @@ func post(t *testing.T, url, tok, body string, header ...string) struct {
 		status int
 		body   string
 	}{resp.StatusCode, string(b)}
+}
+
+// pendingReads is a SQLite store that tells seen (without blocking) of
+// each read of a record still pending. It embeds the store itself, not
+// history.Store, so that the server finds every interface it has.
+type pendingReads struct {
+	*sqlite.Store
+	seen chan<- struct{}
+}
+
+func (p *pendingReads) Get(ctx context.Context, id string) (*history.Record, error) {
+	rec, err := p.Store.Get(ctx, id)
+	if err == nil && rec.Status == history.Pending {
+		select {
+		case p.seen <- struct{}{}:
+		default:
+		}
+	}
+	return rec, err
 }
