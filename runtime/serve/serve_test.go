@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,6 +35,11 @@ func tools() runtime.ToolList {
 			default:
 			}
 			time.Sleep(600 * time.Millisecond)
+			if err := ctx.Err(); err != nil {
+				// Its request was cut: a body deadline left on the
+				// connection ends the request's context with it.
+				return runtime.TextResult("cut short: " + err.Error()), nil
+			}
 			return runtime.TextResult("done"), nil
 		}},
 	}
@@ -84,12 +90,18 @@ func start(t *testing.T, args ...string) (string, func() error) {
 
 func post(t *testing.T, url, body string, header ...string) (int, string, http.Header) {
 	t.Helper()
+	return postVia(t, http.DefaultClient, url, body, header...)
+}
+
+// postVia is post with client c.
+func postVia(t *testing.T, c *http.Client, url, body string, header ...string) (int, string, http.Header) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,27 +160,6 @@ func TestRunFlags(t *testing.T) {
 	}
 }
 
-// serveWith serves tools with short timeouts on a fresh loopback port.
-func serveWith(t *testing.T, tm Timeouts, opts *runtime.Options) (string, *runtime.Server, context.CancelFunc, chan error) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opts == nil {
-		opts = &runtime.Options{AllowExecute: true, Logger: slog.New(slog.DiscardHandler)}
-	}
-	srv := runtime.NewServer(tools(), opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, NewHandler(srv, nil), tm) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return ln.Addr().String(), srv, cancel, done
-}
-
 // closedWithin reports whether the server closes conn within d, reading
 // (and dropping) whatever it answers first.
 func closedWithin(conn net.Conn, d time.Duration) bool {
@@ -180,188 +171,167 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 
 var short = Timeouts{Header: 200 * time.Millisecond, Body: 200 * time.Millisecond, Idle: 300 * time.Millisecond, Shutdown: 2 * time.Second}
 
-// A slow-header, slow-body or idle connection is closed by the timeouts.
+// A slow-header, slow-body or idle connection is closed by its timeout,
+// exactly when it runs out (the server runs in a synctest bubble, on a
+// pipeNet); headers over the limit are refused.
 func TestSlowClientsAreCut(t *testing.T) {
-	addr, _, _, _ := serveWith(t, short, nil)
-	dial := func() net.Conn {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		b := serveInBubble(t, short)
+		defer b.stop(t)
+
+		start := time.Now()
+		slowHeader := b.conn(t)
+		defer slowHeader.Close()
+		io.WriteString(slowHeader, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+		if !closedWithin(slowHeader, time.Hour) || time.Since(start) != short.Header {
+			t.Errorf("a connection that never finished its headers was closed after %v, want the header timeout's %v", time.Since(start), short.Header)
 		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
 
-	slowHeader := dial()
-	io.WriteString(slowHeader, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-	if !closedWithin(slowHeader, 2*time.Second) {
-		t.Error("a connection that never finished its headers was kept")
-	}
-
-	slowBody := dial()
-	io.WriteString(slowBody, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
-	trickle := time.NewTicker(50 * time.Millisecond)
-	defer trickle.Stop()
-	stopTrickle := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-trickle.C:
+		start = time.Now()
+		slowBody := b.conn(t)
+		defer slowBody.Close()
+		io.WriteString(slowBody, "POST /tools/hello/call HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+		go func() { // a byte every 50ms: the 100 would take 5s
+			for {
+				time.Sleep(50 * time.Millisecond)
 				if _, err := io.WriteString(slowBody, " "); err != nil {
 					return
 				}
-			case <-stopTrickle:
-				return
 			}
+		}()
+		if !closedWithin(slowBody, time.Hour) || time.Since(start) != short.Body {
+			t.Errorf("a body sent a byte at a time was cut after %v, want the body timeout's %v", time.Since(start), short.Body)
 		}
-	}()
-	if !closedWithin(slowBody, 3*time.Second) {
-		t.Error("a body sent a byte at a time was waited for")
-	}
-	close(stopTrickle)
 
-	idle := dial()
-	io.WriteString(idle, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-	br := bufio.NewReader(idle)
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("keep-alive request: %v %v", resp, err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	if !closedWithin(idle, 2*time.Second) {
-		t.Error("an idle keep-alive connection was kept")
-	}
+		idle := b.conn(t)
+		defer idle.Close()
+		io.WriteString(idle, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(idle), nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("keep-alive request: %v %v", resp, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		start = time.Now()
+		if !closedWithin(idle, time.Hour) || time.Since(start) != short.Idle {
+			t.Errorf("an idle keep-alive connection was closed after %v, want the idle timeout's %v", time.Since(start), short.Idle)
+		}
 
-	big := dial()
-	io.WriteString(big, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+strings.Repeat("a", 200<<10)+"\r\n\r\n")
-	resp, err = http.ReadResponse(bufio.NewReader(big), nil)
-	if err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
-		t.Errorf("oversized headers: %v %v", resp, err)
-	}
+		big := b.conn(t)
+		defer big.Close()
+		// Written aside: the server answers before it has read it all.
+		go io.WriteString(big, "GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+strings.Repeat("a", 200<<10)+"\r\n\r\n")
+		resp, err = http.ReadResponse(bufio.NewReader(big), nil)
+		if err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("oversized headers: %v %v", resp, err)
+		}
+	})
 }
 
-// The body deadline ends with the body: a call answered after it, and an
-// MCP stream open far longer than every timeout, go on.
+// The body deadline ends with the body: a call answered after it (REST,
+// and MCP, whose SDK reads the body to its end) runs with its context
+// whole, and an MCP stream open far longer than every timeout goes on.
 func TestStreamsOutliveTheTimeouts(t *testing.T) {
-	addr, srv, _, _ := serveWith(t, short, nil)
-	url := "http://" + addr
-	if code, body, _ := post(t, url+"/tools/slow/call", `{}`); code != 200 || !strings.Contains(body, "done") {
-		t.Errorf("a call slower than the body timeout: %d %s", code, body)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		b := serveInBubble(t, short)
+		defer b.stop(t)
+		if code, body, _ := postVia(t, b.client, bubbleURL+"/tools/slow/call", `{}`); code != 200 || !strings.Contains(body, `"done"`) {
+			t.Errorf("a call slower than the body timeout: %d %s", code, body)
+		}
 
-	var notices atomic.Int32
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
-	}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow"})
-	if err != nil || res.IsError {
-		t.Fatalf("slow MCP call: %v %v", res, err)
-	}
-	time.Sleep(time.Second) // past the header, body and idle timeouts
-	srv.NotifyToolsChanged()
-	deadline := time.Now().Add(30 * time.Second)
-	for notices.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if notices.Load() == 0 {
-		t.Error("the session's stream did not outlive the timeouts")
-	}
+		var notices atomic.Int32
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { notices.Add(1) },
+		}).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: bubbleURL + "/mcp", HTTPClient: b.client}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow"})
+		if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "done" {
+			t.Fatalf("slow MCP call: %+v %v", res, err)
+		}
+		time.Sleep(time.Second) // past the header, body and idle timeouts
+		b.srv.NotifyToolsChanged()
+		synctest.Wait() // the notice is delivered, or never will be
+		if notices.Load() != 1 {
+			t.Errorf("%d notices: the session's stream did not outlive the timeouts", notices.Load())
+		}
+	})
 }
 
 // On shutdown a call in flight finishes, and an open MCP stream does not
 // hold the server up; a subscriptions/listen ends with its result.
 func TestGracefulShutdown(t *testing.T) {
-	// A shutdown timeout far longer than the call in flight: if the open
-	// stream held the server up, Serve would return only at its end.
-	timeouts := short
-	timeouts.Shutdown = 30 * time.Second
-	addr, _, cancel, done := serveWith(t, timeouts, nil)
-	url := "http://" + addr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	type answer struct {
-		code int
-		body string
-	}
-	inflight := make(chan answer, 1)
-	select {
-	case <-slowStarted: // an earlier test's
-	default:
-	}
-	go func() {
-		code, body, _ := post(t, url+"/tools/slow/call", `{}`)
-		inflight <- answer{code, body}
-	}()
-	select {
-	case <-slowStarted:
-	case <-time.After(time.Minute):
-		t.Fatal("the call never started")
-	}
-	// A 2026-07-28 subscriptions/listen, open until its client leaves:
-	// shutdown ends it with its result.
-	listenOpen, listenRest := make(chan string, 1), make(chan string, 1)
-	go func() {
-		req, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"l-1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`))
-		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"} {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
+	synctest.Test(t, func(t *testing.T) {
+		// A shutdown timeout far longer than the call in flight: if the
+		// open stream held the server up, Serve would return only at its
+		// end.
+		timeouts := short
+		timeouts.Shutdown = 30 * time.Second
+		b := serveInBubble(t, timeouts)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: bubbleURL + "/mcp", HTTPClient: b.client}, nil)
 		if err != nil {
-			listenOpen <- err.Error()
-			return
+			t.Fatal(err)
 		}
-		defer resp.Body.Close()
-		br := bufio.NewReader(resp.Body)
-		first, _ := br.ReadString('\n')
-		for !strings.HasPrefix(first, "data: ") {
-			if first, err = br.ReadString('\n'); err != nil {
-				break
+		defer cs.Close()
+		type answer struct {
+			code int
+			body string
+		}
+		inflight := make(chan answer, 1)
+		select {
+		case <-slowStarted: // an earlier test's
+		default:
+		}
+		go func() {
+			code, body, _ := postVia(t, b.client, bubbleURL+"/tools/slow/call", `{}`)
+			inflight <- answer{code, body}
+		}()
+		<-slowStarted
+		// A 2026-07-28 subscriptions/listen, open until its client leaves:
+		// shutdown ends it with its result.
+		listenOpen, listenRest := make(chan string, 1), make(chan string, 1)
+		go func() {
+			req, _ := http.NewRequest(http.MethodPost, bubbleURL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"l-1","method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`))
+			for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"} {
+				req.Header.Set(k, v)
 			}
-		}
-		listenOpen <- first
-		rest, _ := io.ReadAll(br)
-		listenRest <- string(rest)
-	}()
-	select {
-	case ack := <-listenOpen:
-		if !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
+			resp, err := b.client.Do(req)
+			if err != nil {
+				listenOpen <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			br := bufio.NewReader(resp.Body)
+			first, _ := br.ReadString('\n')
+			for !strings.HasPrefix(first, "data: ") {
+				if first, err = br.ReadString('\n'); err != nil {
+					break
+				}
+			}
+			listenOpen <- first
+			rest, _ := io.ReadAll(br)
+			listenRest <- string(rest)
+		}()
+		if ack := <-listenOpen; !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
 			t.Fatalf("the listen: %s", ack)
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("the listen never opened")
-	}
-	begun := time.Now()
-	cancel()
-	if a := <-inflight; a.code != 200 || !strings.Contains(a.body, "done") {
-		t.Errorf("the call in flight: %d %s", a.code, a.body)
-	}
-	select {
-	case rest := <-listenRest:
-		if !strings.Contains(rest, `"id":"l-1","result":{`) || !strings.Contains(rest, `"resultType":"complete"`) {
+		begun := time.Now()
+		b.cancel()
+		if a := <-inflight; a.code != 200 || !strings.Contains(a.body, `"done"`) {
+			t.Errorf("the call in flight: %d %s", a.code, a.body)
+		}
+		if rest := <-listenRest; !strings.Contains(rest, `"id":"l-1","result":{`) || !strings.Contains(rest, `"resultType":"complete"`) {
 			t.Errorf("the listen ended without its result: %q", rest)
 		}
-	case <-time.After(time.Minute):
-		t.Error("shutdown did not end the listen")
-	}
-	select {
-	case err := <-done:
-		if err != nil {
+		if err := <-b.done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-		if d := time.Since(begun); d > 20*time.Second {
-			t.Errorf("shutdown took %v: the open stream held it up", d)
+		if d := time.Since(begun); d >= timeouts.Shutdown {
+			t.Errorf("shutdown took %v, its whole timeout: the open stream held it up", d)
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("Serve did not return")
-	}
-	done <- nil // for the cleanup
+		b.client.CloseIdleConnections()
+	})
 }
 
 // closingStore notes that serve closed it.
