@@ -188,8 +188,11 @@ func pageParams(limit, offset string, l, o *int) error {
 		if err != nil {
 			return httpkit.Refuse(http.StatusUnprocessableEntity, "%s must be an integer, not %q", p.name, httpkit.Truncate(p.v, 40))
 		}
-		if p.name == "limit" && n == 0 {
-			n = -1
+		// Checked here, not left to the store's filter: there a limit of
+		// 0 means the default, and the message would not name the one
+		// the caller gave.
+		if p.name == "limit" && (n < 1 || n > history.MaxLimit) {
+			return httpkit.Refuse(http.StatusUnprocessableEntity, "limit %d is not between 1 and %d", n, history.MaxLimit)
 		}
 		*p.dst = n
 	}

@@ -166,9 +166,15 @@ func TestV1Invocations(t *testing.T) {
 			t.Errorf("%q: %s, want %s", query, got, want)
 		}
 	}
-	for _, q := range []string{"?limit=0", "?limit=501", "?limit=x", "?offset=-1", "?status=weird"} {
-		if r := servertest.Do(t, house(s), "GET", "/v1/invocations"+q, ""); r.Status != 422 || !strings.HasPrefix(r.Body, `{"detail":"`) {
-			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+	for q, detail := range map[string]string{
+		"?limit=0":      "limit 0 is not between 1 and 500",
+		"?limit=501":    "limit 501 is not between 1 and 500",
+		"?limit=x":      `limit must be an integer, not \"x\"`,
+		"?offset=-1":    "offset -1 is negative",
+		"?status=weird": `unknown status \"weird\"`,
+	} {
+		if r := servertest.Do(t, house(s), "GET", "/v1/invocations"+q, ""); r.Status != 422 || !strings.HasPrefix(r.Body, `{"detail":"`+detail) {
+			t.Errorf("%s: %d %s, want 422 with a detail that starts %q", q, r.Status, r.Body, detail)
 		}
 	}
 
