@@ -153,13 +153,35 @@ func ErrorResult(msg string) *Result {
 // string itself. A v that encodes as null (a nil pointer, slice or map) has
 // no structured content, only the text "null": MCP's structured content is
 // never null.
+//
+// A v that JSON cannot hold (a NaN or an infinity, a channel, a cycle, a
+// MarshalJSON that fails) is an error whose message is for the caller, as
+// every surface shows a handler's error: it says what JSON cannot hold
+// when that is a number, and names no Go type. encoding/json's own error
+// stays behind it (errors.Unwrap), for the server's log.
 func StructuredResult(v any) (*Result, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode result: %w", err)
+		return nil, &resultEncodingError{err: err}
 	}
 	return StructuredJSON(b)
 }
+
+// resultEncodingError is a result that could not be written as JSON.
+type resultEncodingError struct{ err error }
+
+func (e *resultEncodingError) Error() string {
+	var uv *json.UnsupportedValueError
+	if errors.As(e.err, &uv) {
+		switch uv.Str { // a cycle's Str names a Go type: not said
+		case "NaN", "+Inf", "-Inf":
+			return "The tool's result could not be encoded as JSON: it holds " + uv.Str + ", which JSON cannot represent."
+		}
+	}
+	return "The tool's result could not be encoded as JSON."
+}
+
+func (e *resultEncodingError) Unwrap() error { return e.err }
 
 // StructuredJSON is [StructuredResult] for a value's JSON, b, exactly as
 // json.Marshal writes it: what the encoder toolgen generates for a tool's
@@ -177,7 +199,7 @@ func StructuredJSON(b []byte) (*Result, error) {
 	if len(b) > 0 && b[0] == '"' {
 		var text string
 		if err := json.Unmarshal(b, &text); err != nil {
-			return nil, fmt.Errorf("encode result: %w", err)
+			return nil, &resultEncodingError{err: err}
 		}
 		rb.c[0] = Text(text)
 	} else {

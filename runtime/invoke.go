@@ -239,10 +239,16 @@ func (s *Server) failed(ctx context.Context, o *Outcome, t *Tool, err error) *Ou
 	default:
 		o.Status, o.Err = StatusFailed, err
 		o.Result = ErrorResult(err.Error())
-		var pe *panicError
-		if errors.As(err, &pe) {
+		var (
+			pe  *panicError
+			enc *resultEncodingError
+		)
+		switch {
+		case errors.As(err, &pe):
 			s.log.ErrorContext(ctx, "tool panicked", "tool", t.Name, "panic", pe.value, "stack", string(pe.stack))
-		} else {
+		case errors.As(err, &enc):
+			s.log.ErrorContext(ctx, "tool result could not be encoded", "tool", t.Name, "err", enc.err)
+		default:
 			s.log.ErrorContext(ctx, "tool failed", "tool", t.Name, "err", err)
 		}
 	}
