@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
@@ -30,24 +32,111 @@ func DecodeEnvelope(body []byte, v any, strict bool) error {
 		}
 		return fmt.Errorf("%q appears twice in %s", key, path)
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if strict {
-		dec.DisallowUnknownFields()
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		panic("httpkit: DecodeEnvelope of a non-pointer")
 	}
-	err := dec.Decode(v)
+	return decodeExact(body, rv.Elem(), strict, "")
+}
+
+// decodeExact decodes raw into rv as json.Unmarshal does, but a struct's
+// names match only as written. encoding/json matches them in any case:
+// "Input" would stand for "input" (past the duplicate check, which is
+// exact), and beside it would replace it. A name in another case is a
+// name the struct does not have: refused with strict, else ignored. path
+// is the dotted names down to rv, for the messages. An embedded struct's
+// fields are not promoted, as json.Unmarshal would: no envelope has one.
+func decodeExact(raw []byte, rv reflect.Value, strict bool, path string) error {
+	t := rv.Type()
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return unmarshalAt(raw, rv, path)
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := reflect.New(t.Elem())
+		if err := decodeExact(raw, elem.Elem(), strict, path); err != nil {
+			return err
+		}
+		rv.Set(elem)
+		return nil
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return unmarshalAt(raw, rv, path)
+		}
+		var items []json.RawMessage
+		if err := unmarshalAt(raw, reflect.ValueOf(&items).Elem(), path); err != nil {
+			return typeError(path, t)
+		}
+		out := reflect.MakeSlice(t, len(items), len(items))
+		for i, item := range items {
+			if err := decodeExact(item, out.Index(i), strict, path); err != nil {
+				return err
+			}
+		}
+		rv.Set(out)
+		return nil
+	case reflect.Struct:
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &members); err != nil {
+			return typeError(path, t)
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			m, ok := members[name]
+			if !ok {
+				continue
+			}
+			delete(members, name) // what is left is unknown
+			if err := decodeExact(m, rv.Field(i), strict, join(path, name)); err != nil {
+				return err
+			}
+		}
+		if strict && len(members) > 0 {
+			return fmt.Errorf("unknown name %q", slices.Sorted(maps.Keys(members))[0])
+		}
+		return nil
+	}
+	return unmarshalAt(raw, rv, path)
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// unmarshalAt is json.Unmarshal into rv, its errors said in words.
+func unmarshalAt(raw []byte, rv reflect.Value, path string) error {
+	err := json.Unmarshal(raw, rv.Addr().Interface())
 	var te *json.UnmarshalTypeError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &te):
-		if te.Field == "" {
-			return errors.New("the body must be a JSON object")
-		}
-		return fmt.Errorf("%q must be %s", te.Field, JSONTypeName(te.Type))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return fmt.Errorf("unknown name %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return typeError(join(path, te.Field), te.Type)
 	}
 	return errors.New("the body could not be read")
+}
+
+// typeError says that the value at path must be JSON of t's kind.
+func typeError(path string, t reflect.Type) error {
+	if path == "" {
+		return errors.New("the body must be a JSON object")
+	}
+	return fmt.Errorf("%q must be %s", path, JSONTypeName(t))
+}
+
+func join(path, name string) string {
+	switch {
+	case path == "":
+		return name
+	case name == "":
+		return path
+	}
+	return path + "." + name
 }
 
 // JSONTypeName names the JSON a Go type is decoded from.

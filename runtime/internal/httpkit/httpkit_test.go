@@ -2,6 +2,7 @@ package httpkit
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -105,5 +106,53 @@ func TestRouteAndRequestAsSent(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/tools/x/call", nil))
 	if gotRoute != "/tools/{name}/call" || gotPath != "/tools/x/call" {
 		t.Errorf("route %q, the hook saw %q", gotRoute, gotPath)
+	}
+}
+
+// An envelope's names match only as written, at every depth: encoding/json
+// would take "Input" for "input", and let it replace "input" beside it.
+// A name in another case is unknown: ignored, or with strict refused.
+func TestDecodeEnvelopeExactNames(t *testing.T) {
+	type envelope struct {
+		Input   json.RawMessage `json:"input"`
+		Corr    *string         `json:"correlation_id"`
+		Request *struct {
+			ToolID  *string `json:"tool_id"`
+			Secrets []struct {
+				ID string `json:"id"`
+			} `json:"secrets"`
+		} `json:"request"`
+	}
+	for _, tc := range []struct {
+		body   string
+		strict bool
+		want   string // the envelope as JSON, or the error
+	}{
+		{`{"input":{"a":1},"correlation_id":"c"}`, true, `{"input":{"a":1},"correlation_id":"c","request":null}`},
+		{`{"Input":{"a":1},"Correlation_ID":"c"}`, false, `{"input":null,"correlation_id":null,"request":null}`},
+		{`{"input":{"a":1},"Input":{"a":5}}`, false, `{"input":{"a":1},"correlation_id":null,"request":null}`},
+		{`{"Input":{"a":5},"input":{"a":1}}`, false, `{"input":{"a":1},"correlation_id":null,"request":null}`},
+		{`{"request":{"Tool_Id":"K.T","secrets":[{"ID":"x"}]}}`, false, `{"input":null,"correlation_id":null,"request":{"tool_id":null,"secrets":[{"id":""}]}}`},
+		{`{"INPUT":{}}`, true, `unknown name "INPUT"`},
+		{`{"request":{"Tool_Id":"K.T"}}`, true, `unknown name "Tool_Id"`},
+		{`{"request":{"secrets":[{"id":"x","Value":"v"}]}}`, true, `unknown name "Value"`},
+		{`{"request":{"tool_id":5}}`, true, `"request.tool_id" must be a string`},
+		{`{"request":{"secrets":[{"id":[]}]}}`, true, `"request.secrets.id" must be a string`},
+		{`{"request":{"secrets":{}}}`, true, `"request.secrets" must be an array`},
+		{`{"request":[]}`, true, `"request" must be an object`},
+		{`[1]`, true, `the body must be a JSON object`},
+		{`{"correlation_id":null,"request":null}`, true, `{"input":null,"correlation_id":null,"request":null}`},
+	} {
+		var e envelope
+		got := ""
+		if err := DecodeEnvelope([]byte(tc.body), &e, tc.strict); err != nil {
+			got = err.Error()
+		} else {
+			b, _ := json.Marshal(e)
+			got = string(b)
+		}
+		if got != tc.want {
+			t.Errorf("%s (strict %v):\n got %s\nwant %s", tc.body, tc.strict, got, tc.want)
+		}
 	}
 }
