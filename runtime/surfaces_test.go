@@ -482,6 +482,73 @@ func TestMCPTransportErrorsAreJSONRPC(t *testing.T) {
 	}
 }
 
+// What the go-sdk refuses in a session in text/plain, for what the body
+// is, is answered for what it is: a request of a method the server does
+// not have gets -32601 with its id (in a 200, as a session answers other
+// errors), a batch (not at 2025-06-18 and later), an unknown
+// notification, a notification with an id and a request without one a
+// 400 that says so; a version the SDK does not take is named.
+func TestMCPSessionRefusals(t *testing.T) {
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discardLogger()})
+	hs := httptest.NewServer(house(s))
+	defer hs.Close()
+	post := func(sid, version, body string) (int, string) {
+		req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", version)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if sid == "" {
+			return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
+		}
+		return resp.StatusCode, string(b)
+	}
+	code, sid := post("", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if code != 200 || sid == "" {
+		t.Fatalf("initialize: %d %q", code, sid)
+	}
+	if code, body := post(sid, "2025-11-25", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != 202 {
+		t.Fatalf("initialized: %d %s", code, body)
+	}
+	for _, tc := range []struct {
+		name, version, body string
+		status              int
+		want                string // the JSON-RPC response
+	}{
+		{"an unknown method", "2025-11-25", `{"jsonrpc":"2.0","id":20,"method":"bogus/method"}`, 200,
+			`{"jsonrpc":"2.0","id":20,"error":{"code":-32601,"message":"Method not found: \"bogus/method\"."}}`},
+		{"an unknown method, a string id", "2025-11-25", `{"jsonrpc":"2.0","id":"a-1","method":"tools/bogus","params":{}}`, 200,
+			`{"jsonrpc":"2.0","id":"a-1","error":{"code":-32601,"message":"Method not found: \"tools/bogus\"."}}`},
+		{"an unknown notification", "2025-11-25", `{"jsonrpc":"2.0","method":"notifications/bogus"}`, 400,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: \"notifications/bogus\" (a notification, not answered)."}}`},
+		{"a notification with an id", "2025-11-25", `{"jsonrpc":"2.0","id":3,"method":"notifications/initialized"}`, 400,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid request: \"notifications/initialized\" is a notification: it takes no id."}}`},
+		{"a request without an id", "2025-11-25", `{"jsonrpc":"2.0","method":"tools/list"}`, 400,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: \"tools/list\" is a request: it needs an id."}}`},
+		{"a batch", "2025-11-25", `[{"jsonrpc":"2.0","id":30,"method":"tools/list"}]`, 400,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad request: JSON-RPC batches are not supported at MCP-Protocol-Version \"2025-11-25\"."}}`},
+		{"an unsupported version", "1999-01-01", `{"jsonrpc":"2.0","id":7,"method":"ping"}`, 400,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad request: unsupported or mismatched MCP-Protocol-Version \"1999-01-01\"."}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, body := post(sid, tc.version, tc.body); code != tc.status || strings.TrimSpace(body) != tc.want {
+				t.Errorf("got %d %s\nwant %d %s", code, body, tc.status, tc.want)
+			}
+		})
+	}
+	if code, body := post(sid, "2025-11-25", `{"jsonrpc":"2.0","id":8,"method":"ping"}`); code != 200 || !strings.Contains(body, `"id":8,"result":{}`) {
+		t.Errorf("the session after its refusals: %d %s", code, body)
+	}
+}
+
 // The auth hook runs once per HTTP request, whatever the surface: MCP's
 // sessions included, whose requests reach the SDK with the caller the
 // serving path found (a bearer token, or any other credential).

@@ -31,6 +31,11 @@ type rpcInfo struct {
 	badParams string
 	// badID is the id of the message badParams is about.
 	badID json.RawMessage
+	// method is the method of a body that is one message with one; batch
+	// says the body is an array of messages. What the SDK refuses in
+	// text/plain is worded from them (sdkRefusal).
+	method string
+	batch  bool
 }
 
 // paramsError is the refusal of a body whose params checkParams refused:
@@ -109,6 +114,7 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 		info.id = bytes.Clone(id)
 	}
 	name := method[1 : len(method)-1]
+	info.method = string(name)
 	info.newProtocol = string(method) == `"server/discover"`
 	if len(params) == 0 || params[0] != '{' {
 		if p := checkParams(name, params); p != "" {
@@ -171,6 +177,7 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		if err := json.Unmarshal(b, &raws); err != nil || len(raws) == 0 {
 			return info, invalid("a batch must be a non-empty array of messages.")
 		}
+		info.batch = true
 	default:
 		return info, invalid("the body must be a JSON-RPC message (an object) or a batch of them.")
 	}
@@ -211,8 +218,13 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		if p := bytes.TrimSpace(m.Params); len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
 			return info, invalid(`"params" must be an object or an array.`)
 		}
-		if m.Method != nil && len(raws) == 1 && len(m.ID) > 0 && string(m.ID) != "null" {
-			info.id = m.ID
+		if m.Method != nil && len(raws) == 1 {
+			if !info.batch {
+				info.method = *m.Method
+			}
+			if len(m.ID) > 0 && string(m.ID) != "null" {
+				info.id = m.ID
+			}
 		}
 		if m.Method != nil {
 			if p := checkParams([]byte(*m.Method), bytes.TrimSpace(m.Params)); p != "" && info.badParams == "" {

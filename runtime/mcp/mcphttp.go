@@ -159,12 +159,13 @@ func (s *server) sseHTTP() {
 func (s *server) serveMCP(rq *httpkit.Request) error {
 	r := rq.R
 	newProtocol := r.Header.Get("MCP-Protocol-Version") >= protocol20260728
+	var info rpcInfo // a POST's
 	if r.Method == http.MethodPost {
 		if newProtocol && s.serveMCPFast(rq) {
 			return nil // a plain tools/call or tools/list (mcpfast.go)
 		}
-		info, err := inspectRPC(rq.Body)
-		if err != nil {
+		var err error
+		if info, err = inspectRPC(rq.Body); err != nil {
 			return err
 		}
 		newProtocol = newProtocol || info.newProtocol
@@ -206,7 +207,7 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 			defer s.sessions.forget(sid)
 		}
 	}
-	ew := &rpcErrorWriter{ResponseWriter: w, req: r}
+	ew := &rpcErrorWriter{ResponseWriter: w, req: r, info: &info}
 	h.ServeHTTP(ew, r.WithContext(rq.Ctx))
 	ew.finish()
 	return nil

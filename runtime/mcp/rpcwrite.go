@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,7 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 type rpcErrorWriter struct {
 	http.ResponseWriter
 	req    *http.Request // what the SDK was asked: its refusal is worded from it
+	info   *rpcInfo      // and what its body is (a POST's; zero for others)
 	status int
 	text   bool // capturing a text/plain error
 }
@@ -126,7 +128,52 @@ func (w *rpcErrorWriter) finish() {
 		return
 	}
 	w.Header().Del("Content-Type")
-	writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sdkMessage(w.status, w.req)})
+	writeRPCError(w.ResponseWriter, sdkRefusal(w.status, w.req, w.info))
+}
+
+// msgBadRequest is sdkMessage's word for a 400 the headers do not explain.
+const msgBadRequest = "Bad request."
+
+// supportedVersion reports whether v, an MCP-Protocol-Version header, is
+// one the SDK takes in a session (none is: the request may be an
+// initialize), as it checks it.
+func supportedVersion(v string) bool {
+	return v == "" || slices.Contains(sdk.SupportedProtocolVersions(), v) && v < protocol20260728
+}
+
+// sdkRefusal is sdkMessage's error, for a request the SDK refused with
+// status 400 worded from what its body is: the SDK checks the
+// MCP-Protocol-Version header, then that the body is not a batch (at
+// 2025-06-18 and later), then that its message is one the server takes,
+// with an id if and only if it is a request. A request with a method the
+// server does not have is answered as JSON-RPC answers one, -32601 with
+// its id, in a 200, as any other error of a session is answered.
+func sdkRefusal(status int, r *http.Request, info *rpcInfo) *httpkit.Error {
+	e := &httpkit.Error{Status: status, Msg: sdkMessage(status, r)}
+	if e.Msg != msgBadRequest || r.Method != http.MethodPost || info == nil {
+		return e // what the headers explain, or not a POST's body
+	}
+	notification := strings.HasPrefix(info.method, "notifications/")
+	request := !notification && (paramsShapes[info.method] != nil || knownMethod([]byte(info.method)))
+	switch {
+	case info.batch:
+		e.Msg = "Bad request: JSON-RPC batches are not supported at MCP-Protocol-Version " + strconv.Quote(r.Header.Get("Mcp-Protocol-Version")) + "."
+	case info.method == "":
+		// a response, or no message the layer could read: as sdkMessage says
+	case info.id != nil && notification:
+		e.Code, e.ID = jsonrpc.CodeInvalidRequest, info.id
+		e.Msg = "Invalid request: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " is a notification: it takes no id."
+	case info.id != nil:
+		e.Status, e.Code, e.ID = http.StatusOK, jsonrpc.CodeMethodNotFound, info.id
+		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + "."
+	case request:
+		e.Code = jsonrpc.CodeInvalidRequest
+		e.Msg = "Invalid request: " + strconv.Quote(info.method) + " is a request: it needs an id."
+	default:
+		e.Code = jsonrpc.CodeMethodNotFound
+		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " (a notification, not answered)."
+	}
+	return e
 }
 
 // sdkMessage is what a client is told when the go-sdk refused r with
@@ -164,10 +211,10 @@ func sdkMessage(status int, r *http.Request) string {
 			return "Bad request: " + r.Method + " requires an Mcp-Session-Id header."
 		case r.Header.Get("Last-Event-ID") != "":
 			return "Bad request: the stream cannot be resumed from that Last-Event-ID."
-		case r.Header.Get("Mcp-Protocol-Version") != "":
+		case !supportedVersion(r.Header.Get("Mcp-Protocol-Version")):
 			return "Bad request: unsupported or mismatched MCP-Protocol-Version " + strconv.Quote(httpkit.Truncate(r.Header.Get("Mcp-Protocol-Version"), 40)) + "."
 		}
-		return "Bad request."
+		return msgBadRequest
 	}
 	if status >= 500 {
 		return httpkit.MsgInternal
