@@ -20,11 +20,23 @@ func countingTools(runs *atomic.Int32) ToolList {
 }
 
 // executing are the requests that can run a tool or change a session, one
-// per surface; each must be refused cross-origin.
-var executing = []struct{ method, path, body string }{
-	{"POST", "/tools/delete_alert/call", `{}`},
-	{"POST", "/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_alert"}}`},
-	{"DELETE", "/mcp", ``},
+// per surface; each must be refused cross-origin, with the refusal in its
+// surface's shape (refused gives the body for a message).
+var executing = []struct {
+	method, path, body string
+	refused            func(msg string) string
+}{
+	{"POST", "/tools/delete_alert/call", `{}`, explorerRefusal},
+	{"POST", "/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"delete_alert"}}`, mcpRefusal},
+	{"DELETE", "/mcp", ``, mcpRefusal},
+	{"POST", "/v1/tools/delete_alert", `{"input":{}}`, func(msg string) string { return `{"detail":"` + msg + `"}` }},
+	{"POST", "/oxp/tools/call", `{"request":{"tool_id":"Tools.DeleteAlert","input":{}}}`, func(msg string) string { return `{"message":"` + msg + `"}` }},
+}
+
+func explorerRefusal(msg string) string { return `{"error":"` + msg + `"}` }
+
+func mcpRefusal(msg string) string {
+	return `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"` + msg + `"}}`
 }
 
 // A page on another origin cannot make a browser run a tool: the request
@@ -40,7 +52,7 @@ func TestCrossOriginRefused(t *testing.T) {
 			{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"},
 			{"Sec-Fetch-Site", "same-site", "Origin", "https://sub.example.com"},
 		} {
-			do(t, s, e.method, e.path, e.body, h...).is(t, 403, `{"error":"Cross-origin request refused."}`)
+			do(t, s, e.method, e.path, e.body, h...).is(t, 403, e.refused("Cross-origin request refused."))
 		}
 	}
 	if runs.Load() != 0 {
@@ -92,9 +104,13 @@ func TestDNSRebindingRefused(t *testing.T) {
 		}
 		return resp.StatusCode, readAll(resp)
 	}
-	for _, e := range append(executing[:len(executing):len(executing)], struct{ method, path, body string }{"GET", "/tools", ""}, struct{ method, path, body string }{"GET", "/", ""}) {
+	reads := []struct {
+		method, path, body string
+		refused            func(msg string) string
+	}{{"GET", "/tools", "", explorerRefusal}, {"GET", "/", "", explorerRefusal}, {"GET", "/health", "", explorerRefusal}}
+	for _, e := range append(executing[:len(executing):len(executing)], reads...) {
 		for _, host := range []string{"rebind.evil.example", "rebind.evil.example:" + port, "tools.example.com.evil.example", "10.0.0.1:" + port} {
-			if code, body := send(e.method, e.path, host, e.body); code != 403 || body != `{"error":"Host not allowed."}` {
+			if code, body := send(e.method, e.path, host, e.body); code != 403 || strings.TrimSpace(body) != e.refused("Host not allowed.") {
 				t.Errorf("%s %s Host %s: %d %s", e.method, e.path, host, code, body)
 			}
 		}

@@ -128,7 +128,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		h.opts = *opts
 	}
 	h.page = sync.OnceValue(func() page { return renderPage(&o, &h.opts, srv.History()) })
-	mux := surface.NewMux()
+	mux := surface.NewMux(explorer)
 	h.routes(mux)
 	return mux.Handler(srv)
 }

@@ -106,7 +106,7 @@ func sseVersions() []string {
 func newEndpoint(s *server, setup func(*server), serve func(*server, *httpkit.Request) error, methods ...string) (http.Handler, *server) {
 	srv := s.core
 	setup(s)
-	return surface.Endpoint(srv, s.kit.Handle(httpkit.Endpoint{
+	return surface.Endpoint(srv, mcpSurface, s.kit.Handle(httpkit.Endpoint{
 		Surface: mcpSurface,
 		Methods: methods,
 		Auth:    true, Body: true,

@@ -36,7 +36,7 @@ func NewOAuthMetadataHandler(srv *runtime.Server) http.Handler {
 			}
 		}
 	}
-	return surface.Endpoint(srv, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return surface.Endpoint(srv, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := strings.TrimPrefix(r.URL.Path, runtime.ProtectedResourceMetadataPath)
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:               o.BaseURL(r) + path,

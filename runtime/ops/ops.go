@@ -31,7 +31,7 @@ var operational = &httpkit.Surface{Name: runtime.SurfaceExplorer, WriteError: fu
 
 // get is a GET endpoint of srv that cannot fail, mounted alone.
 func get(srv *runtime.Server, h http.HandlerFunc, optionalAuth bool) http.Handler {
-	return surface.Wrap(srv, surface.Kit(srv).Handle(httpkit.Endpoint{Surface: operational, Methods: httpkit.MethodsGet, OptionalAuth: optionalAuth, Serve: httpkit.Always(h)}))
+	return surface.Wrap(srv, operational, surface.Kit(srv).Handle(httpkit.Endpoint{Surface: operational, Methods: httpkit.MethodsGet, OptionalAuth: optionalAuth, Serve: httpkit.Always(h)}))
 }
 
 // metricsKey keeps a server's metrics with it.

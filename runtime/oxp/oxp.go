@@ -118,7 +118,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	if h.toolkit == "" {
 		h.toolkit = "Tools"
 	}
-	mux := surface.NewMux()
+	mux := surface.NewMux(oxp)
 	mux.Handle("/health", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Serve: h.health}))
 	mux.Handle("/tools", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsGet, Auth: !h.opts.PublicListing, Serve: h.list}))
 	mux.Handle("/tools/call", h.kit.Handle(httpkit.Endpoint{Surface: oxp, Methods: httpkit.MethodsPost, Auth: true, Body: true, Serve: h.call}))

@@ -56,7 +56,7 @@ type handler struct {
 func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 	o := srv.Options()
 	h := &handler{srv: srv, kit: surface.Kit(srv), log: srv.Logger(), hasHook: o.AuthHook != nil}
-	mux := surface.NewMux()
+	mux := surface.NewMux(v1)
 	h.routes(mux)
 	return mux.Handler(srv)
 }

@@ -2,10 +2,12 @@ package serve
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/explorer"
+	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
 	"github.com/toolgen-go/toolgen/runtime/internal/surface"
 	"github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/ops"
@@ -42,8 +44,10 @@ type Options struct {
 // /oxp, qmcp's /v1, and /health, /metrics and /openapi.json. A nil opts
 // means defaults. It is what [Main] serves; a program that wants one
 // surface mounts that surface's own handler instead (oxp.NewHandler,
-// explorer.NewHandler, ops.HealthHandler, ...). A path no surface serves
-// is answered 404 {"error": "Not found: PATH"}.
+// explorer.NewHandler, ops.HealthHandler, ...). A path under a surface's
+// prefix that it does not serve is answered 404 by that surface, in its
+// shape, as when it is mounted alone; a path under none, 404 {"error":
+// "Not found: PATH"}.
 //
 // Metrics count the calls of srv on every surface from the first
 // NewHandler (or ops handler) built for it on, and the HTTP requests of
@@ -54,16 +58,17 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		o = *opts
 	}
 	mux := http.NewServeMux()
+	var shapes shapes // which surface answers a refusal, by path
 	// Where each surface is, "" for nowhere: the explorer page and the
 	// OpenAPI document link to them.
 	var oxpAt, v1At, openAPIAt string
 	if !o.OXP.Disable {
 		oxpAt = prefix(o.OXP.Prefix, oxp.DefaultPrefix)
-		mount(mux, oxpAt, oxp.NewHandler(srv, &o.OXP))
+		shapes.mount(mux, oxpAt, oxp.NewHandler(srv, &o.OXP))
 	}
 	if !o.V1.Disable {
 		v1At = prefix(o.V1.Prefix, qmcp.DefaultPrefix)
-		mount(mux, v1At, qmcp.NewHandler(srv, &o.V1))
+		shapes.mount(mux, v1At, qmcp.NewHandler(srv, &o.V1))
 	}
 	explorerAt := strings.TrimSuffix(o.Explorer.Prefix, "/")
 	if explorerAt != "" && !strings.HasPrefix(explorerAt, "/") {
@@ -82,40 +87,76 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		mux.Handle(ops.MetricsJSONPath(p), ops.MetricsJSONHandler(srv))
 	}
 	if !o.MCP.Disable {
-		mount(mux, path(o.MCP.Path, mcp.DefaultPath), mcp.NewHandler(srv, &o.MCP))
+		shapes.mount(mux, path(o.MCP.Path, mcp.DefaultPath), mcp.NewHandler(srv, &o.MCP))
 		if !o.MCP.DisableSSE {
-			mount(mux, path(o.MCP.SSEPath, mcp.DefaultSSEPath), mcp.NewSSEHandler(srv, &o.MCP))
+			shapes.mount(mux, path(o.MCP.SSEPath, mcp.DefaultSSEPath), mcp.NewSSEHandler(srv, &o.MCP))
 		}
 	}
 	if srv.Options().OAuth != nil {
 		h := mcp.NewOAuthMetadataHandler(srv)
-		mount(mux, runtime.ProtectedResourceMetadataPath, h)
-		mount(mux, runtime.ProtectedResourceMetadataPath+"/", h)
+		shapes.mount(mux, runtime.ProtectedResourceMetadataPath, h)
+		shapes.mount(mux, runtime.ProtectedResourceMetadataPath+"/", h)
 	}
-	notFound := http.HandlerFunc(explorer.NotFound)
-	switch {
-	case o.Explorer.Disable:
-		mux.Handle("/", notFound)
-	default:
+	if !o.Explorer.Disable {
 		eo := o.Explorer
 		eo.Links = explorer.Links{OXP: oxpAt, OpenAPI: openAPIAt, V1: v1At}
-		mount(mux, explorerAt, explorer.NewHandler(srv, &eo))
-		mux.Handle("/", notFound)
+		shapes.mount(mux, explorerAt, explorer.NewHandler(srv, &eo))
+	}
+	if o.Explorer.Disable || explorerAt != "" {
+		// A path no surface serves: the explorer's answer, which at the
+		// root is its own catch-all.
+		mux.Handle("/", http.HandlerFunc(explorer.NotFound))
 	}
 	var h http.Handler = mux
 	if !o.Metrics.Disable {
 		h = ops.CountRequests(srv, h)
 	}
-	return surface.Wrap(srv, h)
+	return surface.WrapShaped(srv, shapes.of, h)
+}
+
+// shapes are the mounted surfaces by prefix: a request the guard refuses
+// is answered in the shape of the surface whose prefix its path is under
+// (the longest), as that surface answers its own errors; under none, as
+// the explorer does.
+type shapes []struct {
+	prefix string
+	sf     *httpkit.Surface
 }
 
 // mount registers a surface's routes on mux under prefix ("" for the
 // root), so that a request is routed once, by mux, and reaches the
-// surface's endpoint with its whole path.
-func mount(mux *http.ServeMux, prefix string, h http.Handler) {
-	for _, r := range h.(*surface.Handler).Routes() {
+// surface's endpoint with its whole path. The surface's catch-all "/"
+// answers the paths under its prefix that it does not serve, and the
+// prefix itself, which ServeMux would otherwise redirect to prefix/
+// (unless the surface has a page there, as the explorer does: a browser
+// is sent to it); at the root it answers every path no surface serves.
+func (s *shapes) mount(mux *http.ServeMux, prefix string, h http.Handler) {
+	sh := h.(*surface.Handler)
+	*s = append(*s, struct {
+		prefix string
+		sf     *httpkit.Surface
+	}{prefix, sh.Surface()})
+	routes := sh.Routes()
+	page := slices.ContainsFunc(routes, func(r surface.Route) bool { return r.Pattern == "/{$}" })
+	for _, r := range routes {
 		mux.Handle(prefix+r.Pattern, r.Handler)
+		if r.Pattern == "/" && prefix != "" && !page {
+			mux.Handle(prefix, r.Handler)
+		}
 	}
+}
+
+// of is the surface whose shape answers a refusal of r.
+func (s shapes) of(r *http.Request) *httpkit.Surface {
+	var best *httpkit.Surface
+	n := -1
+	for _, m := range s {
+		under := r.URL.Path == m.prefix || strings.HasPrefix(r.URL.Path, m.prefix+"/") || m.prefix == ""
+		if under && len(m.prefix) > n {
+			best, n = m.sf, len(m.prefix)
+		}
+	}
+	return best
 }
 
 // prefix is a surface's mount point without its trailing slash: p, else

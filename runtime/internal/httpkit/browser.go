@@ -21,8 +21,10 @@ import (
 // trustedOrigins and allowedHosts (the runtime's Options.TrustedOrigins
 // and Options.AllowedHosts) widen them; a bad origin is a programming
 // error, and panics as NewServer does for bad tools. A request another
-// Guard already let through is not checked twice.
-func Guard(h http.Handler, log *slog.Logger, trustedOrigins, allowedHosts []string) http.Handler {
+// Guard already let through is not checked twice. A refusal is answered
+// in the shape of the surface shape gives for the request (nil, or a nil
+// shape: {"error": message}), as the surface itself answers errors.
+func Guard(h http.Handler, log *slog.Logger, trustedOrigins, allowedHosts []string, shape func(*http.Request) *Surface) http.Handler {
 	cop, err := CrossOriginProtection(trustedOrigins)
 	if err != nil {
 		panic("runtime: " + err.Error())
@@ -41,11 +43,11 @@ func Guard(h http.Handler, log *slog.Logger, trustedOrigins, allowedHosts []stri
 			return
 		}
 		if fromBrowser(r.Header) && cop.Check(r) != nil {
-			refuseCrossOrigin(log, w, r)
+			refuseCrossOrigin(log, w, r, shape)
 			return
 		}
 		if !anyHost && !hostAllowed(r, hosts) {
-			refuseHost(log, w, r)
+			refuseHost(log, w, r, shape)
 			return
 		}
 		if st := StateFrom(r.Context()); st != nil {
@@ -72,15 +74,27 @@ func fromBrowser(h http.Header) bool {
 // that needs more (BENCHMARKS.md, "MCP sessions").
 //
 //go:noinline
-func refuseCrossOrigin(log *slog.Logger, w http.ResponseWriter, r *http.Request) {
+func refuseCrossOrigin(log *slog.Logger, w http.ResponseWriter, r *http.Request, shape func(*http.Request) *Surface) {
 	log.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"), "sec-fetch-site", r.Header.Get("Sec-Fetch-Site"), "remote", r.RemoteAddr)
-	WriteError(w, http.StatusForbidden, "Cross-origin request refused.")
+	refuse(w, r, shape, "Cross-origin request refused.")
 }
 
 //go:noinline
-func refuseHost(log *slog.Logger, w http.ResponseWriter, r *http.Request) {
+func refuseHost(log *slog.Logger, w http.ResponseWriter, r *http.Request, shape func(*http.Request) *Surface) {
 	log.WarnContext(r.Context(), "request for a foreign Host on a loopback address refused (DNS rebinding)", "method", r.Method, "path", r.URL.Path, "host", r.Host, "remote", r.RemoteAddr)
-	WriteError(w, http.StatusForbidden, "Host not allowed.")
+	refuse(w, r, shape, "Host not allowed.")
+}
+
+// refuse answers r 403 with msg, in the shape of r's surface.
+func refuse(w http.ResponseWriter, r *http.Request, shape func(*http.Request) *Surface, msg string) {
+	e := &Error{Status: http.StatusForbidden, Msg: msg}
+	if shape != nil {
+		if sf := shape(r); sf != nil {
+			sf.WriteError(w, e)
+			return
+		}
+	}
+	WriteError(w, e.Status, e.Msg)
 }
 
 // hostAllowed reports whether r may be served for its Host header: always

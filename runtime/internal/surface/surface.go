@@ -33,13 +33,20 @@ func Kit(srv *runtime.Server) *httpkit.Kit {
 	}
 }
 
-// Wrap gives h what a surface needs to be mounted alone: X-Request-ID and
-// X-Correlation-ID on every response, and the browser guard. Mounted
-// inside another surface's handler (serve.NewHandler), it does neither
-// twice.
-func Wrap(srv *runtime.Server, h http.Handler) http.Handler {
+// Wrap gives h, the handler of surface sf, what a surface needs to be
+// mounted alone: X-Request-ID and X-Correlation-ID on every response, and
+// the browser guard, whose refusals are in sf's shape (nil: {"error":
+// message}). Mounted inside another surface's handler (serve.NewHandler),
+// it does neither twice.
+func Wrap(srv *runtime.Server, sf *httpkit.Surface, h http.Handler) http.Handler {
+	return WrapShaped(srv, func(*http.Request) *httpkit.Surface { return sf }, h)
+}
+
+// WrapShaped is Wrap for a handler of several surfaces (serve.NewHandler):
+// shape gives the surface a refused request was for.
+func WrapShaped(srv *runtime.Server, shape func(*http.Request) *httpkit.Surface, h http.Handler) http.Handler {
 	o := srv.Options()
-	return httpkit.WithIDs(httpkit.Guard(h, srv.Logger(), o.TrustedOrigins, o.AllowedHosts))
+	return httpkit.WithIDs(httpkit.Guard(h, srv.Logger(), o.TrustedOrigins, o.AllowedHosts, shape))
 }
 
 // PolicyError is the HTTP refusal of a call the policy stopped, for the
@@ -77,6 +84,7 @@ func PolicyError(out *runtime.Outcome) *httpkit.Error {
 // rather than through a mux of its own and then the surface's.
 type Mux struct {
 	mux    *http.ServeMux
+	sf     *httpkit.Surface
 	routes []Route
 }
 
@@ -86,8 +94,8 @@ type Route struct {
 	Handler http.Handler
 }
 
-// NewMux returns an empty Mux.
-func NewMux() *Mux { return &Mux{mux: http.NewServeMux()} }
+// NewMux returns an empty Mux of surface sf.
+func NewMux(sf *httpkit.Surface) *Mux { return &Mux{mux: http.NewServeMux(), sf: sf} }
 
 // Handle registers h for pattern, as http.ServeMux.Handle does.
 func (m *Mux) Handle(pattern string, h http.Handler) {
@@ -103,36 +111,31 @@ func (m *Mux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Reque
 // Handler is the surface mounted alone (the mux behind Wrap), which
 // remembers its routes for serve.
 func (m *Mux) Handler(srv *runtime.Server) http.Handler {
-	return &Handler{Handler: Wrap(srv, m.mux), routes: m.routes}
+	return &Handler{Handler: Wrap(srv, m.sf, m.mux), sf: m.sf, routes: m.routes}
 }
 
 // Endpoint is a surface that is one endpoint, served at whatever path it
 // is mounted on (MCP's Streamable HTTP), mounted alone: h behind Wrap. Its
 // one route has the empty pattern: the mount point itself.
-func Endpoint(srv *runtime.Server, h http.Handler) http.Handler {
-	return &Handler{Handler: Wrap(srv, h), routes: []Route{{"", h}}}
+func Endpoint(srv *runtime.Server, sf *httpkit.Surface, h http.Handler) http.Handler {
+	return &Handler{Handler: Wrap(srv, sf, h), sf: sf, routes: []Route{{"", h}}}
 }
 
 // Handler is a surface's handler, as its package's NewHandler returns it.
 type Handler struct {
 	http.Handler
+	sf     *httpkit.Surface
 	routes []Route
 }
 
-// Routes are the surface's routes, but the catch-all "/" (the house
-// answers a path no surface serves itself), for a mux that mounts the
-// surface (serve.NewHandler) to register under the surface's prefix.
-// A request routed to them must have passed through Wrap's ids and guard
-// already: the mounting mux is behind them.
-func (h *Handler) Routes() []Route {
-	out := make([]Route, 0, len(h.routes))
-	for _, r := range h.routes {
-		if r.Pattern != "/" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+// Routes are the surface's routes, its catch-all "/" among them, for a
+// mux that mounts the surface (serve.NewHandler) to register under the
+// surface's prefix. A request routed to them must have passed through
+// Wrap's ids and guard already: the mounting mux is behind them.
+func (h *Handler) Routes() []Route { return h.routes }
+
+// Surface is the surface whose shape its errors have.
+func (h *Handler) Surface() *httpkit.Surface { return h.sf }
 
 // Search limits of the lists' ?search= (ToolsAsked): how many tools a
 // search answers by default, and at most.
