@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -104,8 +106,8 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 	if !ok || string(jsonrpc) != `"2.0"` || !plainString(method) {
 		return info, false
 	}
-	if len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
-		return info, false
+	if len(id) > 0 && id[0] != '"' && string(id) != "null" && !exactID(id) {
+		return info, false // not a number the answer carries back as it is
 	}
 	if len(params) > 0 && params[0] != '{' && params[0] != '[' && string(params) != "null" {
 		return info, false
@@ -158,6 +160,17 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 	return info, true
 }
 
+// exactID reports whether id, a JSON number, is one the SDK answers with
+// the same number: it decodes an id as a float64 and writes back an
+// int64, so that 1.5 would be answered as 1, and 2^63 as -2^63.
+func exactID(id []byte) bool {
+	if d := bytes.TrimPrefix(id, []byte("-")); len(d) > 0 && len(d) <= 15 && bytes.IndexFunc(d, func(c rune) bool { return c < '0' || c > '9' }) < 0 {
+		return true // the usual id, under 10^15 < 2^53
+	}
+	f, err := strconv.ParseFloat(string(id), 64)
+	return err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53
+}
+
 // plainString reports whether v is a JSON string without escapes.
 func plainString(v []byte) bool {
 	return len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0 && bytes.IndexByte(v[1:len(v)-1], '"') < 0
@@ -166,8 +179,9 @@ func plainString(v []byte) bool {
 // inspectMessages is inspectRPC's reading of a valid JSON body in full.
 func inspectMessages(b []byte) (rpcInfo, error) {
 	var info rpcInfo
+	var errID json.RawMessage // the id of the one message, once it is known to be one
 	invalid := func(format string, args ...any) error {
-		return &httpkit.Error{Status: http.StatusBadRequest, Code: jsonrpc.CodeInvalidRequest, Msg: "Invalid request: " + fmt.Sprintf(format, args...)}
+		return &httpkit.Error{Status: http.StatusBadRequest, Code: jsonrpc.CodeInvalidRequest, Msg: "Invalid request: " + fmt.Sprintf(format, args...), ID: errID}
 	}
 	var raws []json.RawMessage
 	switch b[0] {
@@ -211,6 +225,12 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		}
 		if id := bytes.TrimSpace(m.ID); len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
 			return info, invalid(`"id" must be a string or a number.`)
+		}
+		if id := bytes.TrimSpace(m.ID); len(id) > 0 && id[0] != '"' && string(id) != "null" && !exactID(id) {
+			return info, invalid(`"id" must be a string or a whole number of at most 2^53 in size: the SDK would answer %s with another id.`, httpkit.Truncate(string(id), 40))
+		}
+		if id := bytes.TrimSpace(m.ID); len(raws) == 1 && b[0] == '{' && len(id) > 0 && string(id) != "null" {
+			errID = id // what is wrong from here on is answered to it
 		}
 		if m.Method == nil && m.Result == nil && m.Error == nil {
 			return info, invalid(`a message needs a "method", a "result" or an "error".`)

@@ -68,8 +68,8 @@ func FuzzInspectPlain(f *testing.F) {
 // as inspectRPC hands it over, and reports whether inspectPlain answered.
 func checkInspectPlain(t *testing.T, body []byte) bool {
 	b := bytes.TrimSpace(body)
-	if len(b) == 0 || !json.Valid(b) {
-		return false
+	if len(b) == 0 || !json.Valid(b) || jsoncheck.Problem(b) != "" {
+		return false // refused before either reading (invalid UTF-8, ...)
 	}
 	got, ok := inspectPlain(b)
 	if !ok {

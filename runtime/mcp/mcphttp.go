@@ -170,8 +170,11 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 		}
 		newProtocol = newProtocol || info.newProtocol
 		status := http.StatusOK // in a session, as the SDK answers errors
-		if newProtocol {
-			status = http.StatusBadRequest // as 2026-07-28 maps -32602
+		if newProtocol || info.badID == nil {
+			// As 2026-07-28 maps -32602; and a notification that cannot
+			// be taken is refused with an HTTP error, its body an error
+			// without an id (Streamable HTTP): it has no answer.
+			status = http.StatusBadRequest
 		}
 		if err := info.paramsError(status); err != nil {
 			return err
@@ -179,7 +182,7 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 		if newProtocol && s.serveTaskMethod(rq) {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
 		}
-		if newProtocol && (s.stateful == nil || r.Header.Get("Mcp-Session-Id") == "") && s.serveRevision(rq) {
+		if newProtocol && (s.stateful == nil || r.Header.Get("Mcp-Session-Id") == "") && s.serveRevision(rq, &info) {
 			return nil // the rest of the revision (revision.go)
 		}
 		r.Header = s.sdkHeader(rq, info.id)

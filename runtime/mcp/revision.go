@@ -56,7 +56,7 @@ var removedMethods = []string{"initialize", "ping", "logging/setLevel", "resourc
 // path and the tasks' methods did not answer, and that no session serves;
 // false leaves it to the SDK. inspectRPC has found its body valid JSON,
 // and its params of the right shape.
-func (s *server) serveRevision(rq *httpkit.Request) bool {
+func (s *server) serveRevision(rq *httpkit.Request, info *rpcInfo) bool {
 	if s.fast.off {
 		return false
 	}
@@ -64,7 +64,7 @@ func (s *server) serveRevision(rq *httpkit.Request) bool {
 	refuse := func(status int) bool {
 		// What rpcErrorWriter makes of the SDK's refusal in text/plain.
 		s.fast.answered.Add(1)
-		writeRPCError(rq.W, &httpkit.Error{Status: status, Msg: sdkMessage(status, rq.R)})
+		writeRPCError(rq.W, sdkRefusal(status, rq.R, info))
 		return true
 	}
 	if v := h.Get("Mcp-Protocol-Version"); v != "" && v < protocol20260728 && !slices.Contains(sdk.SupportedProtocolVersions(), v) {

@@ -153,20 +153,18 @@ func sdkRefusal(status int, r *http.Request, info *rpcInfo) *httpkit.Error {
 	if e.Msg != msgBadRequest || r.Method != http.MethodPost || info == nil {
 		return e // what the headers explain, or not a POST's body
 	}
-	notification := strings.HasPrefix(info.method, "notifications/")
-	request := !notification && (paramsShapes[info.method] != nil || knownMethod([]byte(info.method)))
 	switch {
 	case info.batch:
 		e.Msg = "Bad request: JSON-RPC batches are not supported at MCP-Protocol-Version " + strconv.Quote(r.Header.Get("Mcp-Protocol-Version")) + "."
 	case info.method == "":
 		// a response, or no message the layer could read: as sdkMessage says
-	case info.id != nil && notification:
+	case info.id != nil && slices.Contains(sdkNotifications, info.method):
 		e.Code, e.ID = jsonrpc.CodeInvalidRequest, info.id
 		e.Msg = "Invalid request: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " is a notification: it takes no id."
 	case info.id != nil:
 		e.Status, e.Code, e.ID = http.StatusOK, jsonrpc.CodeMethodNotFound, info.id
 		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + "."
-	case request:
+	case slices.Contains(sdkMethods, info.method):
 		e.Code = jsonrpc.CodeInvalidRequest
 		e.Msg = "Invalid request: " + strconv.Quote(info.method) + " is a request: it needs an id."
 	default:
