@@ -84,14 +84,17 @@ func TestSearchToolsFollowsTheProvider(t *testing.T) {
 
 // The lists of tools that have one (the explorer's /tools, qmcp's
 // /v1/tools) take ?search= and ?limit=, alike: the best matches, best
-// first; a limit out of range is a 400 with a JSON error.
+// first; a limit out of range is refused with a JSON error, with the
+// status the list's surface refuses a bad query with (the explorer's 400,
+// /v1's 422).
 func TestListSearchOnEveryList(t *testing.T) {
 	s := NewServer(searchCatalog(), &Options{Logger: discard()})
 	for _, l := range []struct {
-		path  string
-		names func(response) []string
+		path   string
+		status int // of a bad limit
+		names  func(response) []string
 	}{
-		{"/tools", func(r response) []string {
+		{"/tools", 400, func(r response) []string {
 			var out []struct{ Name string }
 			r.decode(t, &out)
 			var names []string
@@ -100,7 +103,7 @@ func TestListSearchOnEveryList(t *testing.T) {
 			}
 			return names
 		}},
-		{"/v1/tools", func(r response) []string {
+		{"/v1/tools", 422, func(r response) []string {
 			var out struct{ Tools []struct{ Name string } }
 			r.decode(t, &out)
 			var names []string
@@ -125,7 +128,7 @@ func TestListSearchOnEveryList(t *testing.T) {
 			}
 			for _, bad := range []string{"0", "101", "x"} {
 				r := do(t, s, "GET", l.path+"?search=order&limit="+bad, "")
-				if r.status != 400 || !strings.Contains(r.body, "limit is a number from 1 to 100") {
+				if r.status != l.status || !strings.Contains(r.body, "limit is a number from 1 to 100") {
 					t.Errorf("limit %s: %d %s", bad, r.status, r.body)
 				}
 			}

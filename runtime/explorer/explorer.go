@@ -172,7 +172,7 @@ func NotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) listTools(rq *httpkit.Request) error {
-	tools, err := surface.ToolsAsked(h.srv, rq) // every tool, or ?search=
+	tools, err := surface.ToolsAsked(h.srv, rq, http.StatusBadRequest) // every tool, or ?search=
 	if err != nil {
 		return err
 	}

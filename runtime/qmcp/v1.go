@@ -93,7 +93,7 @@ type v1Tool struct {
 }
 
 func (h *handler) v1ListTools(rq *httpkit.Request) error {
-	tools, err := surface.ToolsAsked(h.srv, rq) // every tool, or ?search=
+	tools, err := surface.ToolsAsked(h.srv, rq, http.StatusUnprocessableEntity) // every tool, or ?search=; a bad query 422, as /v1 refuses every other
 	if err != nil {
 		return err
 	}

@@ -148,8 +148,9 @@ const (
 // the caller may see, or with ?search=QUERY the tools that best match it,
 // best first (runtime.Server.SearchTools), at most ?limit=N of them
 // (default DefaultListSearchLimit, at most MaxListSearchLimit). A limit
-// that is not a number in range is a 400; a provider that fails, a 500.
-func ToolsAsked(srv *runtime.Server, rq *httpkit.Request) ([]runtime.Tool, error) {
+// that is not a number in range is refused with badQuery, the status the
+// surface refuses a bad query with; a provider that fails, a 500.
+func ToolsAsked(srv *runtime.Server, rq *httpkit.Request, badQuery int) ([]runtime.Tool, error) {
 	q := rq.R.URL.Query()
 	if !q.Has("search") {
 		tools, err := srv.VisibleTools(rq.Ctx)
@@ -162,7 +163,7 @@ func ToolsAsked(srv *runtime.Server, rq *httpkit.Request) ([]runtime.Tool, error
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxListSearchLimit {
-			return nil, httpkit.Refuse(http.StatusBadRequest, "limit is a number from 1 to "+strconv.Itoa(MaxListSearchLimit))
+			return nil, httpkit.Refuse(badQuery, "limit is a number from 1 to "+strconv.Itoa(MaxListSearchLimit))
 		}
 		limit = n
 	}
