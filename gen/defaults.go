@@ -266,6 +266,21 @@ func (r *pkgReader) shapeOf(t types.Type, name string) *shape {
 	if r.opaque(t) {
 		return nil
 	}
+	// A named container that holds itself (type List []List, type Tree
+	// map[string]Tree) would be walked for ever: a cycle through a struct
+	// objOf stops (with a function that calls itself), this one stops
+	// here. Its values hold no object but
+	// through the cycle, so it has no shape.
+	if n, ok := t.(*types.Named); ok && !isStructType(n) {
+		if r.shaping[n] {
+			return nil
+		}
+		if r.shaping == nil {
+			r.shaping = map[*types.Named]bool{}
+		}
+		r.shaping[n] = true
+		defer delete(r.shaping, n)
+	}
 	wrap := func(kind shapeKind, elem types.Type) *shape {
 		e := r.shapeOf(elem, name+"Item")
 		if e == nil {
@@ -624,4 +639,10 @@ func (y *yamlDefaults) literal(t *toolsyaml.Type, v json.RawMessage) (string, bo
 		return "", false
 	}
 	return lit, false
+}
+
+// isStructType reports whether t's underlying type is a struct.
+func isStructType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }

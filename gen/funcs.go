@@ -34,6 +34,9 @@ type pkgReader struct {
 	// one that cannot have them (its error is reported once).
 	receivers map[*types.Named]*receiver
 	defaults  *defaultSet
+	// shaping are the named types shapeOf is inside of, to stop at one
+	// that holds itself.
+	shaping map[*types.Named]bool
 	// objects lists the fields of the struct types defaults are read
 	// from, each nested type's schema built once.
 	objects *typeschema.Objects

@@ -68,7 +68,7 @@ var oracleFuncs = map[string][]any{
 	"methods":         {(*methods.Store).Get, (*methods.Store).Put, methods.Store.Count, methods.Greeter.Greet, methods.Shout},
 	"params":          {params.Convert, params.Repeat, (*params.Box).Label},
 	"prompts":         {},
-	"recursive":       {recursive.Walk, recursive.Grow},
+	"recursive":       {recursive.Walk, recursive.Depth, recursive.Grow},
 	"results":         {results.Text, results.Named, results.Image, results.Blocks, results.Whole, results.Struct, results.Pointer, results.Number, results.Map, results.Anything},
 	"schema_override": {override.Pin},
 	"secrets":         {secrets.Forecast, secrets.Sync, secrets.Local},

@@ -1,5 +1,7 @@
 // Package recursive covers recursive types: only they use $defs and $ref,
-// and a type that is the schema's root refers to itself as "#".
+// and a type that is the schema's root refers to itself as "#". List and
+// Paths hold themselves with no struct between (the generator once walked
+// them for ever).
 package recursive
 
 import "context"
@@ -24,7 +26,17 @@ type Input struct {
 	Tree  Node  `json:"tree"`
 	Other *Node `json:"other,omitempty"`
 	Expr  Expr  `json:"expr"`
+	// Nest is lists in lists.
+	Nest List `json:"nest,omitempty"`
+	// Paths are names in names.
+	Paths Paths `json:"paths,omitempty"`
 }
+
+// List is a list of lists.
+type List []List
+
+// Paths is a tree of names.
+type Paths map[string]Paths
 
 // Walk counts nodes.
 //
@@ -39,6 +51,19 @@ func count(n *Node) int {
 		c += count(ch)
 	}
 	return c
+}
+
+// Depth measures a tree of names, given as a parameter of its own.
+//
+//toolgen:tool
+func Depth(ctx context.Context, paths Paths) (int, error) {
+	d := 0
+	for _, p := range paths {
+		if n, _ := Depth(ctx, p); n+1 > d {
+			d = n + 1
+		}
+	}
+	return d, nil
 }
 
 // Grow returns a tree: the root of the output schema is recursive.

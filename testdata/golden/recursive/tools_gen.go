@@ -22,6 +22,8 @@ func _() {
 		Tree  Node  `json:"tree"`
 		Other *Node `json:"other,omitempty"`
 		Expr  Expr  `json:"expr"`
+		Nest  List  `json:"nest,omitempty"`
+		Paths Paths `json:"paths,omitempty"`
 	}
 	var _ Input = toolsGenIsStale_RunGoGenerate{}
 }
@@ -57,6 +59,11 @@ func _() {
 }
 
 func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, Paths) (int, error)
+	var _ toolsGenIsStale_RunGoGenerate = Depth
+}
+
+func _() {
 	type toolsGenIsStale_RunGoGenerate = func(context.Context, Node) (Node, error)
 	var _ toolsGenIsStale_RunGoGenerate = Grow
 }
@@ -70,8 +77,16 @@ func Tools() runtime.ToolList {
 		Toolkit:      "Recursive",
 		InputSchema:  json.RawMessage(toolgenWalkInputSchema),
 		OutputSchema: json.RawMessage(toolgenWalkOutputSchema),
-		Signature:    "walk(tree: Node, other?: Node, expr: Expr) -> integer",
+		Signature:    "walk(tree: Node, other?: Node, expr: Expr, nest?: List, paths?: Paths) -> integer",
 		Handler:      toolgenWalkHandler,
+	}, {
+		Name:         "depth",
+		Description:  "Measures a tree of names, given as a parameter of its own.",
+		Toolkit:      "Recursive",
+		InputSchema:  json.RawMessage(toolgenDepthInputSchema),
+		OutputSchema: json.RawMessage(toolgenDepthOutputSchema),
+		Signature:    "depth(paths: Paths) -> integer",
+		Handler:      toolgenDepthHandler,
 	}, {
 		Name:         "grow",
 		Description:  "Returns a tree: the root of the output schema is recursive.",
@@ -96,6 +111,14 @@ const toolgenWalkInputSchema = `{
 		},
 		"expr": {
 			"$ref": "#/$defs/Expr"
+		},
+		"nest": {
+			"$ref": "#/$defs/List",
+			"description": "Nest is lists in lists."
+		},
+		"paths": {
+			"$ref": "#/$defs/Paths",
+			"description": "Paths are names in names."
 		}
 	},
 	"required": [
@@ -145,6 +168,18 @@ const toolgenWalkInputSchema = `{
 				"terms"
 			],
 			"additionalProperties": false
+		},
+		"List": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/List"
+			}
+		},
+		"Paths": {
+			"type": "object",
+			"additionalProperties": {
+				"$ref": "#/$defs/Paths"
+			}
 		}
 	}
 }`
@@ -172,10 +207,11 @@ func toolgenWalkHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	return runtime.StructuredResult(out)
 }
 
-// toolgenWalkEncode writes a result of tool walk as json.Marshal does, without
-// reflection; false (a NaN or an infinity) leaves it to
-// runtime.StructuredResult. It takes any, so that a result type changed without
-// running toolgen again fails the build at its guard alone.
+// toolgenWalkEncode writes a result of tool walk, and of the tools after it
+// with the same result type, as json.Marshal does, without reflection; false (a
+// NaN or an infinity) leaves it to runtime.StructuredResult. It takes any, so
+// that a result type changed without running toolgen again fails the build at
+// its guard alone.
 func toolgenWalkEncode(result any) ([]byte, bool) {
 	v, ok := result.(int)
 	if !ok {
@@ -184,6 +220,54 @@ func toolgenWalkEncode(result any) ([]byte, bool) {
 	w := jsonwrite.New(40)
 	w.Int(int64(v))
 	return w.Bytes()
+}
+
+// toolgenDepthInputSchema is the JSON Schema of depth's arguments.
+const toolgenDepthInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"paths": {
+			"$ref": "#/$defs/Paths"
+		}
+	},
+	"required": [
+		"paths"
+	],
+	"additionalProperties": false,
+	"$defs": {
+		"Paths": {
+			"type": "object",
+			"additionalProperties": {
+				"$ref": "#/$defs/Paths"
+			}
+		}
+	}
+}`
+
+// toolgenDepthOutputSchema is the JSON Schema of depth's structured result.
+const toolgenDepthOutputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "integer"
+}`
+
+// toolgenDepthHandler is the handler of tool depth: it decodes the arguments
+// and calls Depth.
+func toolgenDepthHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in struct {
+		Paths Paths `json:"paths"`
+	}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	out, err := Depth(ctx, in.Paths)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := toolgenWalkEncode(out); ok {
+		return runtime.StructuredJSON(b)
+	}
+	return runtime.StructuredResult(out)
 }
 
 // toolgenGrowInputSchema is the JSON Schema of grow's arguments.
