@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"regexp"
 	"sort"
 	"strconv"
@@ -51,6 +52,7 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 	}
 	s.compiled = compiled
 	p.checkDefaults(s.Node, js)
+	p.checkIntegerEnums(s.Node)
 	return s
 }
 
@@ -181,6 +183,13 @@ func (p *parser) checkDefaults(root *yaml.Node, js json.RawMessage) {
 // eachProperty calls fn with the name and schema of every property in a
 // schema, at any depth ($defs and subschemas included).
 func eachProperty(root *yaml.Node, fn func(name, schema *yaml.Node)) {
+	walkSchemas(root, nil, fn)
+}
+
+// walkSchemas calls onSchema (when not nil) with every schema object in a
+// schema, at any depth, and onProperty (when not nil) with the name and
+// schema of every property.
+func walkSchemas(root *yaml.Node, onSchema func(schema *yaml.Node), onProperty func(name, schema *yaml.Node)) {
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		n = resolve(n)
@@ -190,14 +199,17 @@ func eachProperty(root *yaml.Node, fn func(name, schema *yaml.Node)) {
 				walk(c)
 			}
 		case yaml.MappingNode:
+			if onSchema != nil {
+				onSchema(n)
+			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i].Value, resolve(n.Content[i+1])
 				switch {
 				case dataKeys[k]:
 				case schemaMaps[k] && v.Kind == yaml.MappingNode:
 					for j := 0; j+1 < len(v.Content); j += 2 {
-						if k == "properties" {
-							fn(v.Content[j], v.Content[j+1])
+						if k == "properties" && onProperty != nil {
+							onProperty(v.Content[j], v.Content[j+1])
 						}
 						walk(v.Content[j+1])
 					}
@@ -208,6 +220,49 @@ func eachProperty(root *yaml.Node, fn func(name, schema *yaml.Node)) {
 		}
 	}
 	walk(root)
+}
+
+// checkIntegerEnums checks that every value of an enum of integers is an
+// integer an int64 holds: the enum becomes a Go type of int64 constants,
+// and a value past it would be a constant that does not compile (or one
+// no call could send).
+func (p *parser) checkIntegerEnums(root *yaml.Node) {
+	walkSchemas(root, func(n *yaml.Node) {
+		enum := child(n, "enum")
+		if enum == nil || resolve(enum).Kind != yaml.SequenceNode || !typeIs(n, "integer") {
+			return
+		}
+		for _, v := range resolve(enum).Content {
+			js, err := nodeJSON(resolve(v))
+			if err != nil || len(js) == 0 || js[0] == '"' || js[0] == '{' || js[0] == '[' || string(js) == "null" {
+				continue // not a number: the schema's own check says so
+			}
+			f, ok := new(big.Float).SetPrec(200).SetString(string(js))
+			if !ok || !f.IsInt() {
+				p.errorf(v, "enum value %s of an integer is not an integer", js)
+			} else if i, _ := f.Int(nil); !i.IsInt64() {
+				p.errorf(v, "enum value %s is out of range: an integer must be from -9223372036854775808 to 9223372036854775807", js)
+			}
+		}
+	}, nil)
+}
+
+// typeIs reports whether schema n's type is t, or a list of types with t.
+func typeIs(n *yaml.Node, t string) bool {
+	typ := child(n, "type")
+	if typ == nil {
+		return false
+	}
+	typ = resolve(typ)
+	if typ.Kind == yaml.ScalarNode {
+		return typ.Value == t
+	}
+	for _, c := range typ.Content {
+		if resolve(c).Value == t {
+			return true
+		}
+	}
+	return false
 }
 
 // Undocumented lists the positions and names of the properties of a
