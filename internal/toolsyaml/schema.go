@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -53,6 +54,7 @@ func (p *parser) schema(n *yaml.Node, input bool) *Schema {
 	s.compiled = compiled
 	p.checkDefaults(s.Node, js)
 	p.checkIntegerEnums(s.Node)
+	p.checkPropertyNames(s.Node)
 	return s
 }
 
@@ -245,6 +247,32 @@ func (p *parser) checkIntegerEnums(root *yaml.Node) {
 			}
 		}
 	}, nil)
+}
+
+// checkPropertyNames checks that every property's name can be the name
+// in a Go struct field's json tag, which the generated types decode by:
+// encoding/json takes a name of letters, digits, spaces and the
+// punctuation !#$%&()*+-./:;<=>?@[]^_{|}~, and reads any other tag as no
+// name at all (the property would never be decoded).
+func (p *parser) checkPropertyNames(root *yaml.Node) {
+	walkSchemas(root, nil, func(name, _ *yaml.Node) {
+		if !jsonTagName(name.Value) {
+			p.errorf(name, "property name %s cannot be decoded into a Go struct field (encoding/json's tags take letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~): rename the property", strconv.Quote(name.Value))
+		}
+	})
+}
+
+// jsonTagName reports whether encoding/json takes s as a tag's name.
+func jsonTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // typeIs reports whether schema n's type is t, or a list of types with t.
