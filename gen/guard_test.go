@@ -105,6 +105,31 @@ func TestGuardsStopStaleBuilds(t *testing.T) {
 			}
 		})
 	}
+
+	// A renamed package: go list finds two package names in the
+	// directory, one of them the generated file's. Running toolgen again
+	// fixes it, as it fixes any stale file.
+	t.Run("package renamed", func(t *testing.T) {
+		renamed := strings.Replace(files["guards.go"], "package guards", "package renamed", 1)
+		writeFiles(t, dir, map[string]string{"guards.go": renamed})
+		defer writeFiles(t, dir, files)
+		if _, ok := build(); ok {
+			t.Fatal("a directory of two package names builds")
+		}
+		regenerated, err := Generate(Config{Dir: dir}, []string{"."})
+		if err != nil {
+			t.Fatalf("toolgen on the renamed package: %v", err)
+		}
+		if _, err := Write(regenerated); err != nil {
+			t.Fatal(err)
+		}
+		if out, ok := build(); !ok {
+			t.Errorf("still does not build after running toolgen again:\n%s", out)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, DefaultOutput)); !strings.Contains(string(b), "\npackage renamed\n") {
+			t.Errorf("the generated file is not of the package's new name")
+		}
+	})
 }
 
 // checkHint fails unless the compiler's line for the guard at want

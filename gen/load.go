@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -36,6 +37,13 @@ func (g *generator) loadGo(patterns []string) []*unit {
 	}
 	g.clock.lap(PhaseModel) // the tools.yaml files read before
 	pkgs, err := packages.Load(cfg, patterns...)
+	if overlay := staleClauses(pkgs); err == nil && overlay != nil {
+		// A generated file of another package name (the user renamed the
+		// package): loaded again as a bare clause of the user's name, so
+		// that regenerating it fixes it, as it fixes any stale file.
+		cfg.Overlay = overlay
+		pkgs, err = packages.Load(cfg, patterns...)
+	}
 	g.clock.lap(PhaseLoad)
 	if err != nil {
 		g.errs.add(token.Position{}, "loading packages: %v", err)
@@ -53,6 +61,35 @@ func (g *generator) loadGo(patterns []string) []*unit {
 	}
 	g.checkExamples()
 	return units
+}
+
+// foundPackages is go list's error for a directory of two package names.
+var foundPackages = regexp.MustCompile(`^found packages (\S+) \((\S+)\) and (\S+) \((\S+)\) in (.+)$`)
+
+// staleClauses returns, for the packages whose directory go list found
+// two package names in because one file is toolgen's, that file's
+// contents as a bare package clause of the other name; nil when there
+// are none.
+func staleClauses(pkgs []*packages.Package) map[string][]byte {
+	var overlay map[string][]byte
+	for _, pkg := range pkgs {
+		for _, e := range pkg.Errors {
+			m := foundPackages.FindStringSubmatch(e.Msg)
+			if e.Kind != packages.ListError || m == nil {
+				continue
+			}
+			for _, side := range [][2]string{{m[2], m[3]}, {m[4], m[1]}} { // a file, the other name
+				path := filepath.Join(m[5], side[0])
+				if generatedByToolgen(path) && token.IsIdentifier(side[1]) {
+					if overlay == nil {
+						overlay = map[string][]byte{}
+					}
+					overlay[path] = []byte("package " + side[1] + "\n")
+				}
+			}
+		}
+	}
+	return overlay
 }
 
 // loadErrors reports a package's errors, except those that regenerating
