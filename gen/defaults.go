@@ -62,7 +62,19 @@ type fieldDefault struct {
 	value   json.RawMessage
 	literal string
 	rawJSON bool
+	// decoded, when not nil, is what is decoded into the field in value's
+	// stead: for a field with the ",string" option, the JSON inside
+	// value's string (json.Unmarshal does not apply the option).
+	decoded json.RawMessage
 	below   *shape // the defaults inside the field's value, or nil
+}
+
+// decodedValue is the JSON decoded into the field when no literal sets it.
+func (f *fieldDefault) decodedValue() json.RawMessage {
+	if f.decoded != nil {
+		return f.decoded
+	}
+	return f.value
 }
 
 // pathStep is a selector on the way to a field; a promoted field's path
@@ -390,6 +402,10 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 			f.literal = r.literal(ft, f.value, of.AsString, of.Pos)
 			if isZeroLiteral(f.literal) {
 				f.value, f.literal = nil, "" // what decoding leaves anyway
+			}
+			var inner string
+			if of.AsString && f.literal == "" && f.value != nil && json.Unmarshal(f.value, &inner) == nil {
+				f.decoded = json.RawMessage(inner) // a *int's "3" is 3 to decode
 			}
 		}
 		if !of.AsString && usable {

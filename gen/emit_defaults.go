@@ -71,7 +71,7 @@ func emitDefaultsFunc(f *jen.File, o *objDefaults) {
 				set = append(set, target.Clone().Op("=").Add(literalCode(fd)))
 			} else {
 				set = append(set, jen.If(
-					jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Index().Byte().Parens(jsonLit(fd.value, false)), jen.Op("&").Add(target.Clone())),
+					jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Index().Byte().Parens(jsonLit(fd.decodedValue(), false)), jen.Op("&").Add(target.Clone())),
 					jen.Err().Op("!=").Nil(),
 				).Block(jen.Return(jen.Err())))
 			}

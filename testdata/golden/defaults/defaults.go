@@ -49,6 +49,9 @@ type SearchInput struct {
 	Scale float64 `json:"scale,omitempty" jsonschema:"default=2.5E3"`
 	// Count is sent as a string.
 	Count int64 `json:"count,omitempty,string" jsonschema:"default=7"`
+	// Tally is sent as a string, and may be left out: its default is
+	// decoded (json.Unmarshal does not apply ",string").
+	Tally *int64 `json:"tally,omitempty,string" jsonschema:"default=9"`
 	// Format of the output.
 	Format Format `json:"format,omitzero"`
 }

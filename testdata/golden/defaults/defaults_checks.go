@@ -28,13 +28,13 @@ func TestPrefilled(t *testing.T) {
 	for _, tools := range []runtime.ToolList{Tools(), (&Store{}).Tools()} {
 		name := tools[0].Name
 		got := call(t, tools, name, `{"query":"q"}`)
-		want := SearchInput{Paging: Paging{Page: 1}, Query: "q", Level: Info, Limit: 10, Ratio: 0.5, Scale: 2500, Count: 7, Format: Format{Indent: 2, Pretty: true}}
+		want := SearchInput{Paging: Paging{Page: 1}, Query: "q", Level: Info, Limit: 10, Ratio: 0.5, Scale: 2500, Count: 7, Tally: ptr(int64(9)), Format: Format{Indent: 2, Pretty: true}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: left out:\n got %+v\nwant %+v", name, got, want)
 		}
 		// Given, even as zero values, they stay as given.
-		got = call(t, tools, name, `{"query":"q","page":0,"level":"debug","limit":0,"ratio":0,"scale":0,"count":"0","format":{"indent":0,"pretty":false}}`)
-		want = SearchInput{Query: "q", Level: Debug}
+		got = call(t, tools, name, `{"query":"q","page":0,"level":"debug","limit":0,"ratio":0,"scale":0,"count":"0","tally":"0","format":{"indent":0,"pretty":false}}`)
+		want = SearchInput{Query: "q", Level: Debug, Tally: ptr(int64(0))}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: given as zero:\n got %+v\nwant %+v", name, got, want)
 		}

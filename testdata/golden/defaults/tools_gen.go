@@ -26,6 +26,7 @@ func _() {
 		Ratio  float32 `json:"ratio,omitempty" jsonschema:"default=0.5"`
 		Scale  float64 `json:"scale,omitempty" jsonschema:"default=2.5E3"`
 		Count  int64   `json:"count,omitempty,string" jsonschema:"default=7"`
+		Tally  *int64  `json:"tally,omitempty,string" jsonschema:"default=9"`
 		Format Format  `json:"format,omitzero"`
 	}
 	var _ SearchInput = toolsGenIsStale_RunGoGenerate{}
@@ -125,7 +126,7 @@ func Tools() runtime.ToolList {
 		Description: "Records what it got.",
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenSearchInputSchema),
-		Signature:   `search(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
+		Signature:   `search(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", tally?: string = "9", format?: {indent?: integer, pretty?: boolean})`,
 		Handler:     toolgenSearchHandler,
 	}, {
 		Name:        "order",
@@ -152,7 +153,7 @@ func (t *Store) Tools() runtime.ToolList {
 		Description: "Records what it got.",
 		Toolkit:     "Defaults",
 		InputSchema: json.RawMessage(toolgenStoreGetInputSchema),
-		Signature:   `store_get(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", format?: {indent?: integer, pretty?: boolean})`,
+		Signature:   `store_get(page?: integer = 1, query: string, level?: "info" | "debug" = "info", limit?: integer = 10, ratio?: number = 0.5, scale?: number = 2.5E3, count?: string = "7", tally?: string = "9", format?: {indent?: integer, pretty?: boolean})`,
 		Handler:     toolgenStoreGetHandler(t),
 	}}
 }
@@ -202,6 +203,11 @@ const toolgenSearchInputSchema = `{
 			"description": "Count is sent as a string.",
 			"default": "7"
 		},
+		"tally": {
+			"type": "string",
+			"description": "Tally is sent as a string, and may be left out: its default is decoded (json.Unmarshal does not apply \",string\").",
+			"default": "9"
+		},
 		"format": {
 			"type": "object",
 			"description": "Format of the output.",
@@ -230,16 +236,10 @@ const toolgenSearchInputSchema = `{
 // and calls Search.
 func toolgenSearchHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 	var in SearchInput
-	// The defaults of what the call leaves out; decoding overwrites what it gives.
-	in.Paging.Page = 1
-	in.Level = "info"
-	in.Limit = 10
-	in.Ratio = 0.5
-	in.Scale = 2.5e3
-	in.Count = 7
-	in.Format.Indent = 2
-	in.Format.Pretty = true
 	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	if err := toolgenDefaultsSearchInput(args, &in); err != nil {
 		return nil, err
 	}
 	if err := Search(ctx, in); err != nil {
@@ -574,6 +574,11 @@ const toolgenStoreGetInputSchema = `{
 			"description": "Count is sent as a string.",
 			"default": "7"
 		},
+		"tally": {
+			"type": "string",
+			"description": "Tally is sent as a string, and may be left out: its default is decoded (json.Unmarshal does not apply \",string\").",
+			"default": "9"
+		},
 		"format": {
 			"type": "object",
 			"description": "Format of the output.",
@@ -603,16 +608,10 @@ const toolgenStoreGetInputSchema = `{
 func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*runtime.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
 		var in SearchInput
-		// The defaults of what the call leaves out; decoding overwrites what it gives.
-		in.Paging.Page = 1
-		in.Level = "info"
-		in.Limit = 10
-		in.Ratio = 0.5
-		in.Scale = 2.5e3
-		in.Count = 7
-		in.Format.Indent = 2
-		in.Format.Pretty = true
 		if err := runtime.DecodeArgs(args, &in); err != nil {
+			return nil, err
+		}
+		if err := toolgenDefaultsSearchInput(args, &in); err != nil {
 			return nil, err
 		}
 		if err := t.Get(ctx, in); err != nil {
@@ -620,6 +619,70 @@ func toolgenStoreGetHandler(t *Store) func(context.Context, json.RawMessage) (*r
 		}
 		return runtime.ContentResult(), nil
 	}
+}
+
+// toolgenDefaultsSearchInput gives the properties that raw, the JSON of a
+// SearchInput, leaves out their defaults.
+func toolgenDefaultsSearchInput(raw json.RawMessage, v *SearchInput) error {
+	var given struct {
+		Page   json.RawMessage `json:"page"`
+		Level  json.RawMessage `json:"level"`
+		Limit  json.RawMessage `json:"limit"`
+		Ratio  json.RawMessage `json:"ratio"`
+		Scale  json.RawMessage `json:"scale"`
+		Count  json.RawMessage `json:"count"`
+		Tally  json.RawMessage `json:"tally"`
+		Format json.RawMessage `json:"format"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	if given.Page == nil {
+		v.Paging.Page = 1
+	}
+	if given.Level == nil {
+		v.Level = "info"
+	}
+	if given.Limit == nil {
+		v.Limit = 10
+	}
+	if given.Ratio == nil {
+		v.Ratio = 0.5
+	}
+	if given.Scale == nil {
+		v.Scale = 2.5e3
+	}
+	if given.Count == nil {
+		v.Count = 7
+	}
+	if given.Tally == nil {
+		if err := json.Unmarshal([]byte("9"), &v.Tally); err != nil {
+			return err
+		}
+	}
+	if err := toolgenDefaultsFormat(given.Format, &v.Format); err != nil {
+		return err
+	}
+	return nil
+}
+
+// toolgenDefaultsFormat gives the properties that raw, the JSON of a Format,
+// leaves out their defaults.
+func toolgenDefaultsFormat(raw json.RawMessage, v *Format) error {
+	var given struct {
+		Indent json.RawMessage `json:"indent"`
+		Pretty json.RawMessage `json:"pretty"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	if given.Indent == nil {
+		v.Indent = 2
+	}
+	if given.Pretty == nil {
+		v.Pretty = true
+	}
+	return nil
 }
 
 // toolgenDefaultsOrderInput gives the properties that raw, the JSON of an
