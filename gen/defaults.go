@@ -386,6 +386,9 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 					if step.alloc, ok = r.w.expr(at); !ok {
 						usable = false
 					}
+					if !pf.Exported {
+						r.undecodable(t, pf)
+					}
 				}
 			}
 			f.path = append(f.path, step)
@@ -414,6 +417,21 @@ func (r *pkgReader) objOf(t types.Type, name string) *objDefaults {
 		o.fields = append(o.fields, f)
 	}
 	return o
+}
+
+// undecodable reports the embedded pointer pf of struct type t, to an
+// unexported struct: encoding/json cannot set it, so a call that gives
+// any field promoted through it fails ("cannot set embedded pointer to
+// unexported struct"), and t cannot be an input. Once a field.
+func (r *pkgReader) undecodable(t types.Type, pf typeschema.Field) {
+	if r.reported[pf.Pos] {
+		return
+	}
+	if r.reported == nil {
+		r.reported = map[string]bool{}
+	}
+	r.reported[pf.Pos] = true
+	r.g.errs.list = append(r.g.errs.list, &Error{Pos: parsePos(pf.Pos), Msg: fmt.Sprintf("%s: the embedded *%s is a pointer to an unexported struct, which encoding/json cannot decode into: embed %s by value, or export it", typeString(t, r.pkg.Types), pf.Name, pf.Name)})
 }
 
 // structField returns the field of struct type t at index i.

@@ -37,6 +37,9 @@ type pkgReader struct {
 	// shaping are the named types shapeOf is inside of, to stop at one
 	// that holds itself.
 	shaping map[*types.Named]bool
+	// reported are the positions of the fields an error was reported at
+	// once already.
+	reported map[string]bool
 	// objects lists the fields of the struct types defaults are read
 	// from, each nested type's schema built once.
 	objects *typeschema.Objects

@@ -38,3 +38,22 @@ func MapKey(ctx context.Context, in struct{ M map[[2]int]int }) error { return n
 
 //toolgen:tool
 func BadResult(ctx context.Context) (chan int, error) { return nil, nil }
+
+type hidden struct {
+	// H is h.
+	H string `json:"h"`
+}
+
+// Shrouded embeds a pointer to an unexported struct: encoding/json
+// cannot decode into it.
+type Shrouded struct {
+	*hidden
+}
+
+//toolgen:tool
+func Shroud(ctx context.Context, in Shrouded) error { return nil }
+
+// Unveil may return one: encoding it is no trouble.
+//
+//toolgen:tool
+func Unveil(ctx context.Context) (Shrouded, error) { return Shrouded{}, nil }
