@@ -220,7 +220,28 @@ func (g schemaType) Fields() []typeschema.Field {
 // Marshals looks for MarshalJSON and MarshalText in the method set of the
 // type or a pointer to it, as encoding/json does for addressable values.
 func (g schemaType) Marshals() (bool, bool) {
-	return g.hasMarshal("MarshalJSON"), g.hasMarshal("MarshalText")
+	text := g.hasMarshal("MarshalText")
+	return g.hasMarshal("MarshalJSON") || g.hasUnmarshal("UnmarshalJSON") || !text && g.hasUnmarshal("UnmarshalText"), text
+}
+
+// hasUnmarshal reports whether the type or a pointer to it has the method
+// of json.Unmarshaler or encoding.TextUnmarshaler called name.
+func (g schemaType) hasUnmarshal(name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return false
+	}
+	bs, ok := sig.Params().At(0).Type().Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := bs.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
 }
 
 // hasMethodNamed reports whether the type or a pointer to it has a method

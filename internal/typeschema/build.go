@@ -324,7 +324,7 @@ func (b *builder) schema(t Type, path, pos string, root bool) (*Schema, error) {
 
 	jm, tm := t.Marshals()
 	if jm {
-		return nil, b.errorf(pos, path, "%s implements json.Marshaler, so its JSON form is its own: describe it with a //toolgen:schema directive on the type", t)
+		return nil, b.errorf(pos, path, "%s encodes or decodes its JSON itself (MarshalJSON, UnmarshalJSON, or UnmarshalText without MarshalText), so its JSON form is its own: describe it with a //toolgen:schema directive on the type", t)
 	}
 	if tm {
 		return &Schema{Type: []string{"string"}}, nil

@@ -22,8 +22,11 @@ type Schemaed interface {
 var (
 	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
 	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-	enumerated    = reflect.TypeFor[Enumerated]()
-	schemaed      = reflect.TypeFor[Schemaed]()
+	// A type that decodes itself has a JSON form of its own too.
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	enumerated      = reflect.TypeFor[Enumerated]()
+	schemaed        = reflect.TypeFor[Schemaed]()
 )
 
 // Reflect returns t as a [Type] for the rules. Reflection sees no doc
@@ -72,7 +75,8 @@ func (r reflectType) implements(iface reflect.Type) bool {
 }
 
 func (r reflectType) Marshals() (bool, bool) {
-	return r.implements(jsonMarshaler), r.implements(textMarshaler)
+	text := r.implements(textMarshaler)
+	return r.implements(jsonMarshaler) || r.implements(jsonUnmarshaler) || !text && r.implements(textUnmarshaler), text
 }
 
 // value returns a value of r's type (or a pointer to one) that implements

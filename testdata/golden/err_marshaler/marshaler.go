@@ -29,3 +29,25 @@ func Break(ctx context.Context, b Broken) error { return nil }
 
 //toolgen:tool
 func Nothing(ctx context.Context, e Empty) error { return nil }
+
+// Span decodes "1h" but has no MarshalJSON: the rules cannot describe it
+// from its fields, which are not what a call sends.
+type Span struct{ D int64 }
+
+func (s *Span) UnmarshalJSON(b []byte) error { return nil }
+
+// Code decodes from a string and encodes as its fields.
+type Code struct{ N int }
+
+func (c *Code) UnmarshalText(b []byte) error { return nil }
+
+type Timing struct {
+	Span Span `json:"span"`
+	Code Code `json:"code"`
+}
+
+//toolgen:tool
+func Time(ctx context.Context, in Timing) error { return nil }
+
+//toolgen:tool
+func Decode(ctx context.Context, c Code) error { return nil }
