@@ -110,6 +110,14 @@ func TestNewToolErrors(t *testing.T) {
 	if _, err := NewTool("chan", "", func(context.Context, bad) (string, error) { return "", nil }); err == nil || !strings.Contains(err.Error(), "C: unsupported type chan int") {
 		t.Errorf("chan field: %v", err)
 	}
+	// A type that decodes itself is not described by its fields, which
+	// no call sends.
+	type timed struct {
+		Span span `json:"span"`
+	}
+	if _, err := NewTool("span", "", func(context.Context, timed) (string, error) { return "", nil }); err == nil || !strings.Contains(err.Error(), "its JSON form is its own") {
+		t.Errorf("a field that decodes itself: %v", err)
+	}
 	if _, err := NewTool[pointIn, string]("nil", "", nil); err == nil {
 		t.Error("nil function accepted")
 	}
@@ -120,6 +128,11 @@ func TestNewToolErrors(t *testing.T) {
 	}()
 	MustNewTool("has space", "", greet)
 }
+
+// span decodes "1h" itself, and encodes as its field.
+type span struct{ D int64 }
+
+func (s *span) UnmarshalJSON([]byte) error { return nil }
 
 type withNils struct {
 	Tags  []string          `json:"tags"`
