@@ -2,8 +2,10 @@ package gen
 
 import (
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
 )
 
@@ -51,11 +53,22 @@ func (d *docIndex) file(name string) *indexedFile {
 	}
 	var idx *indexedFile
 	fset := token.NewFileSet()
-	if f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+	if f, err := parser.ParseFile(fset, expandGOROOT(name), nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
 		idx = indexFile(fset, f)
 	}
 	d.files[name] = idx
 	return idx
+}
+
+// expandGOROOT is name with the "$GOROOT" that export data writes in
+// place of the standard library's root made the root itself, so that the
+// standard library's types are read (and named in messages) from their
+// files.
+func expandGOROOT(name string) string {
+	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) && build.Default.GOROOT != "" {
+		return filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
+	}
+	return name
 }
 
 func indexFile(fset *token.FileSet, f *ast.File) *indexedFile {

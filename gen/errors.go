@@ -70,6 +70,7 @@ func (e *errs) add(pos token.Position, format string, args ...any) {
 // rel shortens a position's file name to a path relative to the base
 // directory when the file is inside it, as the go command does.
 func (e *errs) rel(pos token.Position) token.Position {
+	pos.Filename = expandGOROOT(pos.Filename)
 	if e.base == "" || !filepath.IsAbs(pos.Filename) {
 		return pos
 	}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
@@ -76,6 +79,13 @@ func (env *typeEnv) named(obj *types.TypeName) *namedInfo {
 	}
 	info := &namedInfo{}
 	env.decls[obj] = info
+	if env.inGOROOT(obj.Pos()) {
+		// The standard library's types: their docs are written for Go
+		// programmers (time.Time's runs to paragraphs), not for a tool's
+		// caller, and they carry no directives. Their fields' docs are
+		// read.
+		return info
+	}
 	td, fset, ok := env.docs.typeDecl(obj.Pos(), obj.Name())
 	if !ok {
 		return info
@@ -95,6 +105,17 @@ func (env *typeEnv) named(obj *types.TypeName) *namedInfo {
 		}
 	}
 	return info
+}
+
+// inGOROOT reports whether p is in the standard library's source: export
+// data writes its root as "$GOROOT".
+func (env *typeEnv) inGOROOT(p token.Pos) bool {
+	name := env.fset.Position(p).Filename
+	if strings.HasPrefix(name, "$GOROOT") {
+		return true
+	}
+	root := build.Default.GOROOT
+	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }
 
 // schemaType is a go/types type as the schema rules see it.

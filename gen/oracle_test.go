@@ -36,6 +36,7 @@ import (
 	override "github.com/toolgen-go/toolgen/testdata/golden/schema_override"
 	"github.com/toolgen-go/toolgen/testdata/golden/secrets"
 	"github.com/toolgen-go/toolgen/testdata/golden/signatures"
+	stdlibdocs "github.com/toolgen-go/toolgen/testdata/golden/stdlib_docs"
 	"github.com/toolgen-go/toolgen/testdata/golden/structs"
 	"github.com/toolgen-go/toolgen/testdata/golden/tags"
 )
@@ -69,6 +70,7 @@ var oracleFuncs = map[string][]any{
 	"params":          {params.Convert, params.Repeat, (*params.Box).Label},
 	"prompts":         {},
 	"recursive":       {recursive.Walk, recursive.Depth, recursive.Grow},
+	"stdlib_docs":     {stdlibdocs.Mail},
 	"results":         {results.Text, results.Named, results.Image, results.Blocks, results.Whole, results.Struct, results.Pointer, results.Number, results.Map, results.Anything},
 	"schema_override": {override.Pin},
 	"secrets":         {secrets.Forecast, secrets.Sync, secrets.Local},
