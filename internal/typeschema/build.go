@@ -500,7 +500,15 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 			return nil, err
 		}
 		if f.tag.asString {
-			fs = &Schema{Type: []string{"string"}}
+			// The value's JSON, in a string: an enum's values so too
+			// ("-1", and a string enum's "\"a\""), as encoding/json
+			// writes them.
+			str := &Schema{Type: []string{"string"}}
+			for _, v := range fs.Enum {
+				q, _ := json.Marshal(string(v))
+				str.Enum = append(str.Enum, q)
+			}
+			fs = str
 		}
 		if f.field.Doc != "" {
 			fs.Description = f.field.Doc

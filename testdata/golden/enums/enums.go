@@ -39,6 +39,8 @@ type GreetInput struct {
 	Times int       `json:"times,omitempty" jsonschema:"default=1,minimum=1"`
 	Days  []Weekday `json:"days,omitempty"`
 	Other Unrelated `json:"other,omitempty"`
+	// Rest is a day sent as a string ("3"): its values too.
+	Rest Weekday `json:"rest,omitempty,string"`
 }
 
 type Greeting struct {

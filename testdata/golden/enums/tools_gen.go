@@ -25,6 +25,7 @@ func _() {
 		Times int       `json:"times,omitempty" jsonschema:"default=1,minimum=1"`
 		Days  []Weekday `json:"days,omitempty"`
 		Other Unrelated `json:"other,omitempty"`
+		Rest  Weekday   `json:"rest,omitempty,string"`
 	}
 	var _ GreetInput = toolsGenIsStale_RunGoGenerate{}
 }
@@ -58,7 +59,7 @@ func Tools() runtime.ToolList {
 		Toolkit:      "Enums",
 		InputSchema:  json.RawMessage(toolgenGreetInputSchema),
 		OutputSchema: json.RawMessage(toolgenGreetOutputSchema),
-		Signature:    `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string) -> {text: string, count: integer}`,
+		Signature:    `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string, rest?: "1" | "2" | "3") -> {text: string, count: integer}`,
 		Handler:      toolgenGreetHandler,
 	}, {
 		Name:        "schedule",
@@ -107,6 +108,15 @@ const toolgenGreetInputSchema = `{
 		"other": {
 			"type": "string",
 			"description": "Unrelated has constants but no directive: no enum."
+		},
+		"rest": {
+			"type": "string",
+			"description": "Rest is a day sent as a string (\"3\"): its values too.",
+			"enum": [
+				"1",
+				"2",
+				"3"
+			]
 		}
 	},
 	"required": [
@@ -141,10 +151,8 @@ func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 	// The defaults of what the call leaves out; decoding overwrites what it gives.
 	in.Level = "normal"
 	in.Times = 1
-	if !toolgenGreetDecode(args, &in) {
-		if err := runtime.DecodeArgs(args, &in); err != nil {
-			return nil, err
-		}
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
 	}
 	out, err := Greet(ctx, in)
 	if err != nil {
@@ -154,49 +162,6 @@ func toolgenGreetHandler(ctx context.Context, args json.RawMessage) (*runtime.Re
 		return runtime.StructuredJSON(b)
 	}
 	return runtime.StructuredResult(out)
-}
-
-// toolgenGreetDecode reads the arguments of tool greet into v without
-// reflection when they are plain JSON; false, v as it was, leaves them to
-// runtime.DecodeArgs.
-func toolgenGreetDecode(args []byte, v *GreetInput) bool {
-	d, r := *v, jsonread.New(args)
-	r.Object()
-	var seen uint64
-	for r.Member() {
-		switch string(r.Key()) {
-		case "name":
-			r.Once(&seen, 0)
-			d.Name = r.String()
-		case "level":
-			r.Once(&seen, 1)
-			d.Level = Level(r.String())
-		case "times":
-			r.Once(&seen, 2)
-			d.Times = int(r.Int(0))
-		case "days":
-			r.Once(&seen, 3)
-			if d.Days != nil {
-				r.Fail()
-			}
-			s := []Weekday{}
-			r.Array()
-			for r.Item() {
-				s = append(s, Weekday(r.Int(0)))
-			}
-			d.Days = s
-		case "other":
-			r.Once(&seen, 4)
-			d.Other = Unrelated(r.String())
-		default:
-			r.Fail()
-		}
-	}
-	if !r.End() {
-		return false
-	}
-	*v = d
-	return true
 }
 
 // toolgenGreetEncode writes a result of tool greet as json.Marshal does,
