@@ -561,6 +561,47 @@ func TestMCPSessionRefusals(t *testing.T) {
 	if code, body := post(sid, "2025-11-25", `{"jsonrpc":"2.0","id":8,"method":"ping"}`); code != 200 || !strings.Contains(body, `"id":8,"result":{}`) {
 		t.Errorf("the session after its refusals: %d %s", code, body)
 	}
+	// At 2026-07-28, without a session, the same words.
+	for _, tc := range []struct{ name, body, want string }{
+		{"a batch", `[{"jsonrpc":"2.0","id":30,"method":"tools/list"}]`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad request: JSON-RPC batches are not supported at MCP-Protocol-Version \"2026-07-28\"."}}`},
+		{"a notification with an id", `{"jsonrpc":"2.0","id":3,"method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid request: \"notifications/initialized\" is a notification: it takes no id."}}`},
+	} {
+		t.Run("2026-07-28 "+tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(tc.body))
+			for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28"} {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 400 || strings.TrimSpace(string(b)) != tc.want {
+				t.Errorf("got %d %s\nwant 400 %s", resp.StatusCode, b, tc.want)
+			}
+		})
+	}
+}
+
+// A POST to /sse that names no session is refused by the SDK in
+// text/plain: answered as a JSON-RPC error, 400 (it was a recovered panic,
+// a 500, worded from a request the error writer was not given).
+func TestSSEPostWithoutSession(t *testing.T) {
+	s := runtime.NewServer(runtime.ToolList{}, &runtime.Options{Logger: discardLogger()})
+	hs := httptest.NewServer(house(s))
+	defer hs.Close()
+	resp, err := http.Post(hs.URL+"/sse", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || strings.TrimSpace(string(b)) != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad request: a POST names its session: ?sessionid=ID, from the endpoint event of the GET stream."}}` {
+		t.Errorf("%d %s", resp.StatusCode, b)
+	}
 }
 
 // The auth hook runs once per HTTP request, whatever the surface: MCP's

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -167,8 +166,37 @@ func exactID(id []byte) bool {
 	if d := bytes.TrimPrefix(id, []byte("-")); len(d) > 0 && len(d) <= 15 && bytes.IndexFunc(d, func(c rune) bool { return c < '0' || c > '9' }) < 0 {
 		return true // the usual id, under 10^15 < 2^53
 	}
-	f, err := strconv.ParseFloat(string(id), 64)
-	return err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53
+	// Read from its digits, not as a float64, which would round 2^53+1
+	// and 1.0000000000000001 onto a whole number the SDK then answers.
+	mant, exp, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(string(id), "-")), "e")
+	e := 0
+	if exp != "" {
+		n, err := strconv.Atoi(exp)
+		if err != nil {
+			return false
+		}
+		e = n
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	point := len(intPart) + e // the digits before it are the whole part
+	for i := max(point, 0); i < len(digits); i++ {
+		if digits[i] != '0' {
+			return false // a fraction
+		}
+	}
+	whole := strings.TrimLeft(digits[:min(max(point, 0), len(digits))], "0")
+	if whole == "" {
+		return true // zero
+	}
+	if zeros := point - len(digits); zeros > 0 {
+		if len(whole)+zeros > 16 {
+			return false
+		}
+		whole += strings.Repeat("0", zeros)
+	}
+	v, err := strconv.ParseUint(whole, 10, 64)
+	return err == nil && v <= 1<<53
 }
 
 // plainString reports whether v is a JSON string without escapes.

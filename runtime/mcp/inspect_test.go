@@ -128,3 +128,19 @@ func TestInspectRPCWordsProblems(t *testing.T) {
 		}
 	}
 }
+
+// exactID takes a numeric id only when the SDK (which reads it as a
+// float64 and writes back an int64) answers the same number: a whole
+// number of at most 2^53, read from its digits, not rounded.
+func TestExactID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"1": true, "-5": true, "0": true, "0.0": true, "0e5": true, "1.0": true, "1e2": true, "1E+2": true, "0.5e1": true, "100e-2": true, "0.00000001e8": true,
+		"9007199254740992": true, "-9007199254740992": true, "1e15": true,
+		"1.5": false, "9007199254740993": false, "9007199254740992.5": false, "1.0000000000000001": false, "1e16": false,
+		"99999999999999999999999": false, "1e-1000000000": false, "1e1000000000": false,
+	} {
+		if got := exactID([]byte(id)); got != want {
+			t.Errorf("exactID(%s) = %v, want %v", id, got, want)
+		}
+	}
+}

@@ -286,7 +286,7 @@ func (s *server) serveSSE(rq *httpkit.Request) error {
 		r.Body = io.NopCloser(bytes.NewReader(rq.Body))
 		r.ContentLength = int64(len(rq.Body))
 	}
-	ew := &rpcErrorWriter{ResponseWriter: w}
+	ew := &rpcErrorWriter{ResponseWriter: w, req: r, sse: true}
 	s.sseHandler.ServeHTTP(ew, r)
 	ew.finish()
 	return nil

@@ -33,15 +33,17 @@ import (
 // Malformed JSON and params of the wrong shape were refused before
 // (inspectRPC, checkParams), in toolgen's words. What still reaches the
 // SDK: a request with an Mcp-Session-Id sent to a server that keeps
-// sessions, and a request whose id is a number beyond an int64.
-// TestMCPNativeRevision counts that the rest does not.
+// sessions. (An id the SDK would answer changed, a number with a fraction
+// or past 2^53, inspectRPC refuses.) TestMCPNativeRevision counts that the
+// rest does not.
 
 // sdkNotifications are the notifications a client may send: the SDK takes
 // them (202) and does nothing a stateless request would see.
 var sdkNotifications = []string{"notifications/cancelled", "notifications/initialized", "notifications/roots/list_changed", "notifications/progress"}
 
-// sdkMethods are the requests the go-sdk's server knows, with the tasks
-// extension's, which serveTaskMethod answers before it.
+// sdkMethods are the requests the go-sdk's server knows (the tasks
+// extension's, which serveTaskMethod answers before it, are not among
+// them).
 var sdkMethods = []string{
 	"completion/complete", "server/discover", "initialize", "ping", "prompts/list", "prompts/get",
 	"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
@@ -67,7 +69,7 @@ func (s *server) serveRevision(rq *httpkit.Request, info *rpcInfo) bool {
 		writeRPCError(rq.W, sdkRefusal(status, rq.R, info))
 		return true
 	}
-	if v := h.Get("Mcp-Protocol-Version"); v != "" && v < protocol20260728 && !slices.Contains(sdk.SupportedProtocolVersions(), v) {
+	if !supportedVersion(h.Get("Mcp-Protocol-Version")) {
 		return refuse(http.StatusBadRequest)
 	}
 	if !fastContentType(h.Get("Content-Type")) {
@@ -225,7 +227,8 @@ func plainIDOf(raw json.RawMessage) ([]byte, bool) {
 		b, ok := unescapedJSON(s)
 		return b, ok
 	default:
-		// The SDK's id is an integer: a number with a fraction loses it.
+		// The SDK's id is an integer; inspectRPC let through only a whole
+		// number of at most 2^53 (exactID), which a float64 holds.
 		f, err := strconv.ParseFloat(string(raw), 64)
 		if err != nil || f != f || f >= 1<<63 || f < -(1<<63) {
 			return nil, false

@@ -73,6 +73,7 @@ type rpcErrorWriter struct {
 	http.ResponseWriter
 	req    *http.Request // what the SDK was asked: its refusal is worded from it
 	info   *rpcInfo      // and what its body is (a POST's; zero for others)
+	sse    bool          // the SDK's SSE handler, not Streamable HTTP's
 	status int
 	text   bool // capturing a text/plain error
 }
@@ -128,17 +129,34 @@ func (w *rpcErrorWriter) finish() {
 		return
 	}
 	w.Header().Del("Content-Type")
+	if w.sse {
+		writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sseMessage(w.status, w.req)})
+		return
+	}
 	writeRPCError(w.ResponseWriter, sdkRefusal(w.status, w.req, w.info))
+}
+
+// sseMessage is sdkMessage for the SDK's SSE handler, whose POSTs name
+// their session in the query and need no Accept header.
+func sseMessage(status int, r *http.Request) string {
+	switch {
+	case status == http.StatusBadRequest && r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "":
+		return "Bad request: a POST names its session: ?sessionid=ID, from the endpoint event of the GET stream."
+	case status == http.StatusBadRequest:
+		return msgBadRequest
+	}
+	return sdkMessage(status, r)
 }
 
 // msgBadRequest is sdkMessage's word for a 400 the headers do not explain.
 const msgBadRequest = "Bad request."
 
-// supportedVersion reports whether v, an MCP-Protocol-Version header, is
-// one the SDK takes in a session (none is: the request may be an
-// initialize), as it checks it.
+// supportedVersion reports whether the SDK takes v, an MCP-Protocol-Version
+// header, as it checks it before anything else: none (the request may be
+// an initialize), a version it speaks, or one of revision 2026-07-28 or
+// later (whose requests it checks otherwise).
 func supportedVersion(v string) bool {
-	return v == "" || slices.Contains(sdk.SupportedProtocolVersions(), v) && v < protocol20260728
+	return v == "" || v >= protocol20260728 || slices.Contains(sdk.SupportedProtocolVersions(), v)
 }
 
 // sdkRefusal is sdkMessage's error, for a request the SDK refused with
@@ -161,9 +179,13 @@ func sdkRefusal(status int, r *http.Request, info *rpcInfo) *httpkit.Error {
 	case info.id != nil && slices.Contains(sdkNotifications, info.method):
 		e.Code, e.ID = jsonrpc.CodeInvalidRequest, info.id
 		e.Msg = "Invalid request: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " is a notification: it takes no id."
-	case info.id != nil:
+	case info.id != nil && !slices.Contains(sdkMethods, info.method):
 		e.Status, e.Code, e.ID = http.StatusOK, jsonrpc.CodeMethodNotFound, info.id
 		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + "."
+	case info.id != nil:
+		// A request the server has, refused for what the headers or
+		// its params say: as sdkMessage says, to its id.
+		e.ID = info.id
 	case slices.Contains(sdkMethods, info.method):
 		e.Code = jsonrpc.CodeInvalidRequest
 		e.Msg = "Invalid request: " + strconv.Quote(info.method) + " is a request: it needs an id."
