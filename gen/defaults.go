@@ -278,10 +278,10 @@ func (r *pkgReader) shapeOf(t types.Type, name string) *shape {
 	if r.opaque(t) {
 		return nil
 	}
-	// A named container that holds itself (type List []List, type Tree
-	// map[string]Tree) would be walked for ever: a cycle through a struct
-	// objOf stops (with a function that calls itself), this one stops
-	// here. Its values hold no object but
+	// A named container that holds itself with no struct between (type
+	// List []List, type Tree map[string]Tree) would be walked for ever: a
+	// cycle through a struct objOf stops (with a function that calls
+	// itself), this one stops here. Its values hold no object but
 	// through the cycle, so it has no shape.
 	if n, ok := t.(*types.Named); ok && !isStructType(n) {
 		if r.shaping[n] {
@@ -320,7 +320,15 @@ func (r *pkgReader) shapeOf(t types.Type, name string) *shape {
 		s.key = key
 		return s
 	case *types.Struct:
-		if o := r.objOf(t, name); o != nil {
+		// A struct ends the containers' cycle: its fields start afresh
+		// (a cycle through it objOf stops, by its memo), so that a named
+		// container met again below it is walked, not taken for one that
+		// holds itself.
+		outer := r.shaping
+		r.shaping = nil
+		o := r.objOf(t, name)
+		r.shaping = outer
+		if o != nil {
 			return &shape{kind: shapeStruct, obj: o}
 		}
 	}

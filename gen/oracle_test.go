@@ -58,7 +58,7 @@ var oracleFuncs = map[string][]any{
 	"codecs":          {codecs.Shadow, codecs.Number, codecs.Shout, codecs.Wide, codecs.Narrow, codecs.Confirm, codecs.ConfirmAll},
 	"collections":     {collections.Summarize, collections.Corners},
 	"cross_package":   {paint.Paint},
-	"defaults":        {defaults.Search, defaults.Order, defaults.Tree, (*defaults.Store).Get},
+	"defaults":        {defaults.Search, defaults.Order, defaults.Tree, defaults.Thread, (*defaults.Store).Get},
 	"directives":      {directivecase.ReadFile, directivecase.RemoveFile, directivecase.HTTPGet, directivecase.ParseV2Data},
 	"docs":            {docs.AddTask, docs.Describe, docs.Undocumented},
 	"enums":           {enums.Greet, enums.Schedule},

@@ -131,6 +131,29 @@ type Node struct {
 //toolgen:tool
 func Tree(ctx context.Context, in Node) error { last = in; return nil }
 
+// Comments are a named list of a struct that holds the list again: the
+// defaults reach every level.
+type Comments []Comment
+
+// Comment is one comment and its replies.
+type Comment struct {
+	// Votes of the comment.
+	Votes int `json:"votes,omitempty" jsonschema:"default=1"`
+	// Replies to it.
+	Replies Comments `json:"replies,omitempty"`
+}
+
+// ThreadInput is a thread of comments.
+type ThreadInput struct {
+	// Comments of the thread.
+	Comments Comments `json:"comments"`
+}
+
+// Thread records what it got.
+//
+//toolgen:tool
+func Thread(ctx context.Context, in ThreadInput) error { last = in; return nil }
+
 // Store has a tool method whose input has defaults.
 type Store struct{}
 

@@ -96,6 +96,11 @@ func TestAfterDecoding(t *testing.T) {
 
 // A recursive type gets defaults at every depth.
 func TestRecursive(t *testing.T) {
+	thread := call(t, Tools(), "thread", `{"comments":[{"replies":[{"votes":5,"replies":[{}]}]}]}`)
+	wantThread := ThreadInput{Comments: Comments{{Votes: 1, Replies: Comments{{Votes: 5, Replies: Comments{{Votes: 1}}}}}}}
+	if !reflect.DeepEqual(thread, wantThread) {
+		t.Errorf("thread:\n got %+v\nwant %+v", thread, wantThread)
+	}
 	got := call(t, Tools(), "tree", `{"children":[{"label":"x","children":[{}]},{}]}`)
 	want := Node{Label: "leaf", Children: []Node{{Label: "x", Children: []Node{{Label: "leaf"}}}, {Label: "leaf"}}}
 	if !reflect.DeepEqual(got, want) {

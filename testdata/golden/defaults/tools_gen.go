@@ -96,6 +96,21 @@ func _() {
 	var _ Node = toolsGenIsStale_RunGoGenerate{}
 }
 
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Comments Comments `json:"comments"`
+	}
+	var _ ThreadInput = toolsGenIsStale_RunGoGenerate{}
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = struct {
+		Votes   int      `json:"votes,omitempty" jsonschema:"default=1"`
+		Replies Comments `json:"replies,omitempty"`
+	}
+	var _ Comment = toolsGenIsStale_RunGoGenerate{}
+}
+
 // The functions' parameter and result types. A flat parameter's name is its
 // argument's name, which no type shows: toolgen -check catches a renamed one.
 func _() {
@@ -111,6 +126,11 @@ func _() {
 func _() {
 	type toolsGenIsStale_RunGoGenerate = func(context.Context, Node) error
 	var _ toolsGenIsStale_RunGoGenerate = Tree
+}
+
+func _() {
+	type toolsGenIsStale_RunGoGenerate = func(context.Context, ThreadInput) error
+	var _ toolsGenIsStale_RunGoGenerate = Thread
 }
 
 func _() {
@@ -142,6 +162,13 @@ func Tools() runtime.ToolList {
 		InputSchema: json.RawMessage(toolgenTreeInputSchema),
 		Signature:   `tree(label?: string = "leaf", children?: object[])`,
 		Handler:     toolgenTreeHandler,
+	}, {
+		Name:        "thread",
+		Description: "Records what it got.",
+		Toolkit:     "Defaults",
+		InputSchema: json.RawMessage(toolgenThreadInputSchema),
+		Signature:   "thread(comments: Comments)",
+		Handler:     toolgenThreadHandler,
 	}}
 }
 
@@ -529,6 +556,58 @@ func toolgenTreeHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	return runtime.ContentResult(), nil
 }
 
+// toolgenThreadInputSchema is the JSON Schema of thread's arguments.
+const toolgenThreadInputSchema = `{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"properties": {
+		"comments": {
+			"$ref": "#/$defs/Comments",
+			"description": "Comments of the thread."
+		}
+	},
+	"required": [
+		"comments"
+	],
+	"additionalProperties": false,
+	"$defs": {
+		"Comments": {
+			"type": "array",
+			"items": {
+				"type": "object",
+				"properties": {
+					"votes": {
+						"type": "integer",
+						"description": "Votes of the comment.",
+						"default": 1
+					},
+					"replies": {
+						"$ref": "#/$defs/Comments",
+						"description": "Replies to it."
+					}
+				},
+				"additionalProperties": false
+			}
+		}
+	}
+}`
+
+// toolgenThreadHandler is the handler of tool thread: it decodes the arguments
+// and calls Thread.
+func toolgenThreadHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+	var in ThreadInput
+	if err := runtime.DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	if err := toolgenDefaultsThreadInput(args, &in); err != nil {
+		return nil, err
+	}
+	if err := Thread(ctx, in); err != nil {
+		return nil, err
+	}
+	return runtime.ContentResult(), nil
+}
+
 // toolgenStoreGetInputSchema is the JSON Schema of store_get's arguments.
 const toolgenStoreGetInputSchema = `{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -828,6 +907,44 @@ func toolgenDefaultsNode(raw json.RawMessage, v *Node) error {
 	}
 	for i, g := range given.Children {
 		if err := toolgenDefaultsNode(g, &v.Children[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolgenDefaultsThreadInput gives the properties that raw, the JSON of a
+// ThreadInput, leaves out their defaults.
+func toolgenDefaultsThreadInput(raw json.RawMessage, v *ThreadInput) error {
+	var given struct {
+		Comments []json.RawMessage `json:"comments"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	for i, g := range given.Comments {
+		if err := toolgenDefaultsComment(g, &v.Comments[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolgenDefaultsComment gives the properties that raw, the JSON of a Comment,
+// leaves out their defaults.
+func toolgenDefaultsComment(raw json.RawMessage, v *Comment) error {
+	var given struct {
+		Votes   json.RawMessage   `json:"votes"`
+		Replies []json.RawMessage `json:"replies"`
+	}
+	if err := runtime.DecodeArgs(raw, &given); err != nil {
+		return err
+	}
+	if given.Votes == nil {
+		v.Votes = 1
+	}
+	for i, g := range given.Replies {
+		if err := toolgenDefaultsComment(g, &v.Replies[i]); err != nil {
 			return err
 		}
 	}
