@@ -241,8 +241,11 @@ func (g schemaType) Fields() []typeschema.Field {
 // Marshals looks for MarshalJSON and MarshalText in the method set of the
 // type or a pointer to it, as encoding/json does for addressable values.
 func (g schemaType) Marshals() (bool, bool) {
-	text := g.hasMarshal("MarshalText")
-	return g.hasMarshal("MarshalJSON") || g.hasUnmarshal("UnmarshalJSON") || !text && g.hasUnmarshal("UnmarshalText"), text
+	return g.hasMarshal("MarshalJSON"), g.hasMarshal("MarshalText")
+}
+
+func (g schemaType) Unmarshals() (bool, bool) {
+	return g.hasUnmarshal("UnmarshalJSON"), g.hasUnmarshal("UnmarshalText")
 }
 
 // hasUnmarshal reports whether the type or a pointer to it has the method

@@ -118,6 +118,10 @@ func TestNewToolErrors(t *testing.T) {
 	if _, err := NewTool("span", "", func(context.Context, timed) (string, error) { return "", nil }); err == nil || !strings.Contains(err.Error(), "its JSON form is its own") {
 		t.Errorf("a field that decodes itself: %v", err)
 	}
+	// A result is encoded: by its fields.
+	if _, err := NewTool("spanned", "", func(context.Context, pointIn) (timed, error) { return timed{}, nil }); err != nil {
+		t.Errorf("a result field that decodes itself: %v", err)
+	}
 	if _, err := NewTool[pointIn, string]("nil", "", nil); err == nil {
 		t.Error("nil function accepted")
 	}

@@ -323,6 +323,14 @@ func (b *builder) schema(t Type, path, pos string, root bool) (*Schema, error) {
 	}
 
 	jm, tm := t.Marshals()
+	if !b.output {
+		// An input is decoded: a type that decodes its JSON itself, or
+		// from a string it does not encode to, has a form of its own
+		// too (its fields are not what a call sends). A result is
+		// encoded, by its fields when it has no MarshalJSON.
+		ju, tu := t.Unmarshals()
+		jm = jm || ju || tu && !tm
+	}
 	if jm {
 		return nil, b.errorf(pos, path, "%s encodes or decodes its JSON itself (MarshalJSON, UnmarshalJSON, or UnmarshalText without MarshalText), so its JSON form is its own: describe it with a //toolgen:schema directive on the type", t)
 	}

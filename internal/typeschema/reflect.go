@@ -75,8 +75,11 @@ func (r reflectType) implements(iface reflect.Type) bool {
 }
 
 func (r reflectType) Marshals() (bool, bool) {
-	text := r.implements(textMarshaler)
-	return r.implements(jsonMarshaler) || r.implements(jsonUnmarshaler) || !text && r.implements(textUnmarshaler), text
+	return r.implements(jsonMarshaler), r.implements(textMarshaler)
+}
+
+func (r reflectType) Unmarshals() (bool, bool) {
+	return r.implements(jsonUnmarshaler), r.implements(textUnmarshaler)
 }
 
 // value returns a value of r's type (or a pointer to one) that implements

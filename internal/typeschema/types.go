@@ -56,13 +56,13 @@ type Type interface {
 	Fields() []Field
 	// EmptyInterface reports whether an interface type has no methods.
 	EmptyInterface() bool
-	// Marshals reports whether the type (or a pointer to it) has a JSON
-	// form of its own, and whether it is text in JSON. json: it
-	// implements json.Marshaler or json.Unmarshaler (either direction is
-	// its own, so the rules describe neither), or encoding.TextUnmarshaler
-	// without encoding.TextMarshaler (decoded from a string, encoded as
-	// its fields). text: it implements encoding.TextMarshaler.
+	// Marshals reports whether the type (or a pointer to it) implements
+	// json.Marshaler, and whether it implements encoding.TextMarshaler.
 	Marshals() (json, text bool)
+	// Unmarshals reports whether the type (or a pointer to it) implements
+	// json.Unmarshaler, and whether it implements encoding.TextUnmarshaler:
+	// what decoding it (an input) goes by.
+	Unmarshals() (json, text bool)
 	// Key returns a comparable value that is equal for identical types.
 	ID() any
 	// String names the type in messages.
