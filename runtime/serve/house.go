@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -107,6 +108,7 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 		// root is its own catch-all.
 		mux.Handle("/", http.HandlerFunc(explorer.NotFound))
 	}
+	shapes.mountBare(mux)
 	var h http.Handler = mux
 	if !o.Metrics.Disable {
 		h = ops.CountRequests(srv, h)
@@ -116,11 +118,17 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 
 // shapes are the mounted surfaces by prefix: a request the guard refuses
 // is answered in the shape of the surface whose prefix its path is under
-// (the longest), as that surface answers its own errors; under none, as
-// the explorer does.
-type shapes []struct {
-	prefix string
-	sf     *httpkit.Surface
+// (the longest; for a surface that is one endpoint, its path alone), as
+// that surface answers its own errors; under none, as the explorer does.
+type shapes struct {
+	at []struct {
+		prefix string
+		sf     *httpkit.Surface
+		exact  bool // one endpoint: no catch-all under it
+	}
+	// bare are the surfaces' catch-alls for their bare prefixes,
+	// registered last, where no route of another surface is.
+	bare []surface.Route
 }
 
 // mount registers a surface's routes on mux under prefix ("" for the
@@ -132,26 +140,41 @@ type shapes []struct {
 // is sent to it); at the root it answers every path no surface serves.
 func (s *shapes) mount(mux *http.ServeMux, prefix string, h http.Handler) {
 	sh := h.(*surface.Handler)
-	*s = append(*s, struct {
-		prefix string
-		sf     *httpkit.Surface
-	}{prefix, sh.Surface()})
 	routes := sh.Routes()
 	page := slices.ContainsFunc(routes, func(r surface.Route) bool { return r.Pattern == "/{$}" })
+	catchAll := false
 	for _, r := range routes {
 		mux.Handle(prefix+r.Pattern, r.Handler)
-		if r.Pattern == "/" && prefix != "" && !page {
-			mux.Handle(prefix, r.Handler)
+		if r.Pattern == "/" {
+			catchAll = true
+			if prefix != "" && !page {
+				s.bare = append(s.bare, surface.Route{Pattern: prefix, Handler: r.Handler})
+			}
+		}
+	}
+	s.at = append(s.at, struct {
+		prefix string
+		sf     *httpkit.Surface
+		exact  bool
+	}{prefix, sh.Surface(), !catchAll})
+}
+
+// mountBare registers the catch-alls of the bare prefixes that no route
+// has taken (an endpoint mounted at another surface's prefix keeps it).
+func (s *shapes) mountBare(mux *http.ServeMux) {
+	for _, r := range s.bare {
+		if _, pattern := mux.Handler(&http.Request{Method: http.MethodGet, Host: "", URL: &url.URL{Path: r.Pattern}}); pattern != r.Pattern {
+			mux.Handle(r.Pattern, r.Handler)
 		}
 	}
 }
 
 // of is the surface whose shape answers a refusal of r.
-func (s shapes) of(r *http.Request) *httpkit.Surface {
+func (s *shapes) of(r *http.Request) *httpkit.Surface {
 	var best *httpkit.Surface
 	n := -1
-	for _, m := range s {
-		under := r.URL.Path == m.prefix || strings.HasPrefix(r.URL.Path, m.prefix+"/") || m.prefix == ""
+	for _, m := range s.at {
+		under := r.URL.Path == m.prefix || !m.exact && (strings.HasPrefix(r.URL.Path, m.prefix+"/") || m.prefix == "")
 		if under && len(m.prefix) > n {
 			best, n = m.sf, len(m.prefix)
 		}

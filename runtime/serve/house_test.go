@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/explorer"
+	"github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/qmcp"
 )
 
@@ -49,5 +50,36 @@ func TestNotFoundInTheSurfacesShape(t *testing.T) {
 		if rec.Header().Get("X-Request-ID") == "" {
 			t.Errorf("%s %s: no X-Request-ID", tc.method, tc.path)
 		}
+	}
+}
+
+// The guard refuses in the shape of the surface the path belongs to: an
+// endpoint's path alone (MCP's /mcp, not /mcp/x, which no MCP route
+// serves); and an endpoint mounted at another surface's prefix keeps it.
+func TestGuardShapeByRoute(t *testing.T) {
+	srv := runtime.NewServer(tools(), quiet)
+	h := NewHandler(srv, nil)
+	for path, want := range map[string]string{
+		"/mcp":       `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Cross-origin request refused."}}`,
+		"/mcp/x":     `{"error":"Cross-origin request refused."}`,
+		"/v1/tools":  `{"detail":"Cross-origin request refused."}`,
+		"/oxp/nope":  `{"message":"Cross-origin request refused."}`,
+		"/tools/x/y": `{"error":"Cross-origin request refused."}`,
+	} {
+		req := httptest.NewRequest("POST", path, strings.NewReader("{}"))
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		req.Header.Set("Origin", "https://evil.example")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if body := strings.TrimSpace(rec.Body.String()); rec.Code != 403 || body != want {
+			t.Errorf("POST %s: %d %s, want 403 %s", path, rec.Code, body, want)
+		}
+	}
+	// MCP at /v1, /v1 at its default: the bare /v1 is MCP's.
+	h = NewHandler(srv, &Options{MCP: mcp.Options{Path: "/v1"}})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("DELETE", "/v1", nil))
+	if !strings.Contains(rec.Body.String(), `"jsonrpc":"2.0"`) {
+		t.Errorf("DELETE /v1 with MCP there: %d %s", rec.Code, rec.Body.String())
 	}
 }
