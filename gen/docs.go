@@ -5,8 +5,10 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // docIndex finds the declarations behind types.Objects: their doc comments
@@ -65,11 +67,24 @@ func (d *docIndex) file(name string) *indexedFile {
 // standard library's types are read (and named in messages) from their
 // files.
 func expandGOROOT(name string) string {
-	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) && build.Default.GOROOT != "" {
-		return filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
+	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) && goroot() != "" {
+		return filepath.Join(goroot(), filepath.FromSlash(rest))
 	}
 	return name
 }
+
+// goroot is the root of the standard library the go command loads
+// packages from (go env GOROOT): with GOTOOLCHAIN it need not be the one
+// toolgen was built with, whose root build.Default has. Asked once, and
+// only when a message or a doc needs it.
+var goroot = sync.OnceValue(func() string {
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		if root := strings.TrimSpace(string(out)); root != "" {
+			return root
+		}
+	}
+	return build.Default.GOROOT
+})
 
 func indexFile(fset *token.FileSet, f *ast.File) *indexedFile {
 	idx := &indexedFile{fset: fset, fields: map[lineName]*ast.Field{}, types: map[lineName]typeDecl{}}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/build"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -114,7 +113,7 @@ func (env *typeEnv) inGOROOT(p token.Pos) bool {
 	if strings.HasPrefix(name, "$GOROOT") {
 		return true
 	}
-	root := build.Default.GOROOT
+	root := goroot()
 	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
 }
 

@@ -231,13 +231,13 @@ func walkSchemas(root *yaml.Node, onSchema func(schema *yaml.Node), onProperty f
 func (p *parser) checkIntegerEnums(root *yaml.Node) {
 	walkSchemas(root, func(n *yaml.Node) {
 		enum := child(n, "enum")
-		if enum == nil || resolve(enum).Kind != yaml.SequenceNode || !typeIs(n, "integer") {
-			return
+		if enum == nil || resolve(enum).Kind != yaml.SequenceNode || !typeIs(n, "integer") || typeIs(n, "number") {
+			return // not of integers alone (a number may have a fraction)
 		}
 		for _, v := range resolve(enum).Content {
 			js, err := nodeJSON(resolve(v))
-			if err != nil || len(js) == 0 || js[0] == '"' || js[0] == '{' || js[0] == '[' || string(js) == "null" {
-				continue // not a number: the schema's own check says so
+			if err != nil || len(js) == 0 || js[0] != '-' && (js[0] < '0' || js[0] > '9') {
+				continue // not a number: a value the type cannot have, which no call can send
 			}
 			f, ok := new(big.Float).SetPrec(200).SetString(string(js))
 			if !ok || !f.IsInt() {

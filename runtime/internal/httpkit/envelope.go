@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/internal/jsonscan"
 	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 )
 
@@ -99,11 +100,27 @@ func decodeExact(raw []byte, rv reflect.Value, strict bool, path string) error {
 			}
 		}
 		if strict && len(members) > 0 {
-			return fmt.Errorf("unknown name %q", slices.Sorted(maps.Keys(members))[0])
+			return fmt.Errorf("unknown name %q", firstMember(raw, members))
 		}
 		return nil
 	}
 	return unmarshalAt(raw, rv, path)
+}
+
+// firstMember is the first name of object raw, in its order, that is in
+// names.
+func firstMember(raw []byte, names map[string]json.RawMessage) string {
+	first := ""
+	jsonscan.Members(raw, func(k string, _ []byte) bool {
+		if _, ok := names[k]; ok && first == "" {
+			first = k
+		}
+		return first == ""
+	})
+	if first == "" { // a name written with escapes: any of them
+		first = slices.Sorted(maps.Keys(names))[0]
+	}
+	return first
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()

@@ -134,6 +134,7 @@ func TestDecodeEnvelopeExactNames(t *testing.T) {
 		{`{"Input":{"a":5},"input":{"a":1}}`, false, `{"input":{"a":1},"correlation_id":null,"request":null}`},
 		{`{"request":{"Tool_Id":"K.T","secrets":[{"ID":"x"}]}}`, false, `{"input":null,"correlation_id":null,"request":{"tool_id":null,"secrets":[{"id":""}]}}`},
 		{`{"INPUT":{}}`, true, `unknown name "INPUT"`},
+		{`{"zeta":1,"input":{},"alpha":2}`, true, `unknown name "zeta"`},
 		{`{"request":{"Tool_Id":"K.T"}}`, true, `unknown name "Tool_Id"`},
 		{`{"request":{"secrets":[{"id":"x","Value":"v"}]}}`, true, `unknown name "Value"`},
 		{`{"request":{"tool_id":5}}`, true, `"request.tool_id" must be a string`},
