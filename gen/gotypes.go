@@ -240,31 +240,11 @@ func (g schemaType) Fields() []typeschema.Field {
 // Marshals looks for MarshalJSON and MarshalText in the method set of the
 // type or a pointer to it, as encoding/json does for addressable values.
 func (g schemaType) Marshals() (bool, bool) {
-	return g.hasMarshal("MarshalJSON"), g.hasMarshal("MarshalText")
+	return g.hasCodec("MarshalJSON", true), g.hasCodec("MarshalText", true)
 }
 
 func (g schemaType) Unmarshals() (bool, bool) {
-	return g.hasUnmarshal("UnmarshalJSON"), g.hasUnmarshal("UnmarshalText")
-}
-
-// hasUnmarshal reports whether the type or a pointer to it has the method
-// of json.Unmarshaler or encoding.TextUnmarshaler called name.
-func (g schemaType) hasUnmarshal(name string) bool {
-	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
-	fn, ok := obj.(*types.Func)
-	if !ok {
-		return false
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
-		return false
-	}
-	bs, ok := sig.Params().At(0).Type().Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := bs.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
+	return g.hasCodec("UnmarshalJSON", false), g.hasCodec("UnmarshalText", false)
 }
 
 // hasMethodNamed reports whether the type or a pointer to it has a method
@@ -275,22 +255,32 @@ func (g schemaType) hasMethodNamed(name string) bool {
 	return ok
 }
 
-func (g schemaType) hasMarshal(name string) bool {
+// hasCodec reports whether the type or a pointer to it has the method
+// called name of json.Marshaler's shape, func() ([]byte, error), when
+// marshal, else of json.Unmarshaler's, func([]byte) error (the text
+// interfaces' are the same).
+func (g schemaType) hasCodec(name string, marshal bool) bool {
 	obj, _, _ := types.LookupFieldOrMethod(g.t, true, nil, name)
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 0 || sig.Results().Len() != 2 {
+	bytesAt, errAt := sig.Params(), sig.Results()
+	if marshal {
+		bytesAt = sig.Results()
+		if sig.Params().Len() != 0 || sig.Results().Len() != 2 {
+			return false
+		}
+	} else if sig.Params().Len() != 1 || sig.Results().Len() != 1 {
 		return false
 	}
-	bs, ok := sig.Results().At(0).Type().Underlying().(*types.Slice)
+	bs, ok := bytesAt.At(0).Type().Underlying().(*types.Slice)
 	if !ok {
 		return false
 	}
 	b, ok := bs.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte && types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
+	return ok && b.Kind() == types.Byte && types.Identical(errAt.At(errAt.Len()-1).Type(), types.Universe.Lookup("error").Type())
 }
 
 func (g schemaType) Doc() string {
