@@ -103,7 +103,7 @@ var paramsShapes = map[string]*pshape{
 	"subscriptions/listen": withMeta(map[string]*pshape{"notifications": obj(map[string]*pshape{
 		"toolsListChanged": boolean(), "promptsListChanged": boolean(), "resourcesListChanged": boolean(),
 		"resourceSubscriptions": arrayOf(str()), "taskIds": arrayOf(str()),
-	})}),
+	})}).req(),
 	"tasks/get":    taskParams.req(),
 	"tasks/result": taskParams.req(),
 	"tasks/cancel": taskParams.req(),
@@ -112,7 +112,7 @@ var paramsShapes = map[string]*pshape{
 	}),
 	"notifications/progress": withMeta(map[string]*pshape{
 		"progressToken": {kind: kStringOrNumber}, "message": str(), "progress": num(), "total": num(),
-	}),
+	}).req(),
 }
 
 func merge(a, b map[string]*pshape) map[string]*pshape {

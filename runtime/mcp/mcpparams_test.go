@@ -39,6 +39,7 @@ func TestMCPParamsErrorsInOurWords(t *testing.T) {
 		{"level a number", "logging/setLevel", `{"level":3}`},
 		{"ref.type a number", "completion/complete", `{"ref":{"type":1},"argument":{"name":"a","value":"b"}}`},
 		{"a tool's name an object", "tools/call", `{"name":{}}`},
+		{"subscriptions/listen without params", "subscriptions/listen", ""},
 	}
 	type transport struct {
 		name   string
