@@ -32,10 +32,12 @@ type rpcInfo struct {
 	badParams string
 	// badID is the id of the message badParams is about.
 	badID json.RawMessage
-	// method is the method of a body that is one message with one; batch
-	// says the body is an array of messages. What the SDK refuses in
-	// text/plain is worded from them (sdkRefusal).
-	method string
+	// method is the method of a body that is one message with one, as
+	// written (the plain reading keeps the body's bytes: no string is
+	// made for it on a call's path); batch says the body is an array of
+	// messages. What the SDK refuses in text/plain is worded from them
+	// (sdkRefusal).
+	method []byte
 	batch  bool
 }
 
@@ -115,7 +117,7 @@ func inspectPlain(b []byte) (info rpcInfo, ok bool) {
 		info.id = bytes.Clone(id)
 	}
 	name := method[1 : len(method)-1]
-	info.method = string(name)
+	info.method = name
 	info.newProtocol = string(method) == `"server/discover"`
 	if len(params) == 0 || params[0] != '{' {
 		if p := checkParams(name, params); p != "" {
@@ -268,7 +270,7 @@ func inspectMessages(b []byte) (rpcInfo, error) {
 		}
 		if m.Method != nil && len(raws) == 1 {
 			if !info.batch {
-				info.method = *m.Method
+				info.method = []byte(*m.Method)
 			}
 			if len(m.ID) > 0 && string(m.ID) != "null" {
 				info.id = m.ID

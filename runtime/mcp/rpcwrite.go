@@ -171,27 +171,29 @@ func sdkRefusal(status int, r *http.Request, info *rpcInfo) *httpkit.Error {
 	if e.Msg != msgBadRequest || r.Method != http.MethodPost || info == nil {
 		return e // what the headers explain, or not a POST's body
 	}
+	method := string(info.method)
+	quoted := strconv.Quote(httpkit.Truncate(method, 100))
 	switch {
 	case info.batch:
 		e.Msg = "Bad request: JSON-RPC batches are not supported at MCP-Protocol-Version " + strconv.Quote(r.Header.Get("Mcp-Protocol-Version")) + "."
-	case info.method == "":
+	case method == "":
 		// a response, or no message the layer could read: as sdkMessage says
-	case info.id != nil && slices.Contains(sdkNotifications, info.method):
+	case info.id != nil && slices.Contains(sdkNotifications, method):
 		e.Code, e.ID = jsonrpc.CodeInvalidRequest, info.id
-		e.Msg = "Invalid request: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " is a notification: it takes no id."
-	case info.id != nil && !slices.Contains(sdkMethods, info.method):
+		e.Msg = "Invalid request: " + quoted + " is a notification: it takes no id."
+	case info.id != nil && !slices.Contains(sdkMethods, method):
 		e.Status, e.Code, e.ID = http.StatusOK, jsonrpc.CodeMethodNotFound, info.id
-		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + "."
+		e.Msg = "Method not found: " + quoted + "."
 	case info.id != nil:
 		// A request the server has, refused for what the headers or
 		// its params say: as sdkMessage says, to its id.
 		e.ID = info.id
-	case slices.Contains(sdkMethods, info.method):
+	case slices.Contains(sdkMethods, method):
 		e.Code = jsonrpc.CodeInvalidRequest
-		e.Msg = "Invalid request: " + strconv.Quote(info.method) + " is a request: it needs an id."
+		e.Msg = "Invalid request: " + quoted + " is a request: it needs an id."
 	default:
 		e.Code = jsonrpc.CodeMethodNotFound
-		e.Msg = "Method not found: " + strconv.Quote(httpkit.Truncate(info.method, 100)) + " (a notification, not answered)."
+		e.Msg = "Method not found: " + quoted + " (a notification, not answered)."
 	}
 	return e
 }

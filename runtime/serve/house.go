@@ -121,14 +121,17 @@ func NewHandler(srv *runtime.Server, opts *Options) http.Handler {
 // (the longest; for a surface that is one endpoint, its path alone), as
 // that surface answers its own errors; under none, as the explorer does.
 type shapes struct {
-	at []struct {
-		prefix string
-		sf     *httpkit.Surface
-		exact  bool // one endpoint: no catch-all under it
-	}
+	at []mounted
 	// bare are the surfaces' catch-alls for their bare prefixes,
 	// registered last, where no route of another surface is.
 	bare []surface.Route
+}
+
+// mounted is a surface and where it is.
+type mounted struct {
+	prefix string
+	sf     *httpkit.Surface
+	exact  bool // one endpoint: no catch-all under it
 }
 
 // mount registers a surface's routes on mux under prefix ("" for the
@@ -152,11 +155,7 @@ func (s *shapes) mount(mux *http.ServeMux, prefix string, h http.Handler) {
 			}
 		}
 	}
-	s.at = append(s.at, struct {
-		prefix string
-		sf     *httpkit.Surface
-		exact  bool
-	}{prefix, sh.Surface(), !catchAll})
+	s.at = append(s.at, mounted{prefix, sh.Surface(), !catchAll})
 }
 
 // mountBare registers the catch-alls of the bare prefixes that no route
