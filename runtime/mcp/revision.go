@@ -267,8 +267,16 @@ func headerProblem(h http.Header, method string, p map[string]json.RawMessage) s
 	if name == "" {
 		return fmt.Sprintf("missing required Mcp-Name header for method %q", method)
 	}
+	// The SDK reads the name by decoding the whole params into its
+	// type: a member that type cannot take fails the extraction, the
+	// name's own or an answer in inputResponses of no kind it knows
+	// (InputResponseMap's decoding, called here as the SDK calls it).
 	var inBody string // "" when absent: the SDK's params type matches keys as written
+	var answers sdk.InputResponseMap
 	if v, ok := p[key]; ok && json.Unmarshal(v, &inBody) != nil {
+		return fmt.Sprintf("failed to extract name from parameters for method %q", method)
+	}
+	if v, ok := p["inputResponses"]; ok && answers.UnmarshalJSON(v) != nil {
 		return fmt.Sprintf("failed to extract name from parameters for method %q", method)
 	}
 	if name != inBody {
