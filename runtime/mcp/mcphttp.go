@@ -210,7 +210,9 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 			defer s.sessions.forget(sid)
 		}
 	}
-	ew := &rpcErrorWriter{ResponseWriter: w, req: r, info: &info}
+	// The writer keeps a copy: a pointer to info would move it to the
+	// heap on every call, the fast path's too (TestAllocsPerCall).
+	ew := &rpcErrorWriter{ResponseWriter: w, req: r, info: info}
 	h.ServeHTTP(ew, r.WithContext(rq.Ctx))
 	ew.finish()
 	return nil

@@ -72,7 +72,7 @@ func writeRPCError(w http.ResponseWriter, e *httpkit.Error) {
 type rpcErrorWriter struct {
 	http.ResponseWriter
 	req    *http.Request // what the SDK was asked: its refusal is worded from it
-	info   *rpcInfo      // and what its body is (a POST's; zero for others)
+	info   rpcInfo       // and what its body is (a POST's; zero for others)
 	sse    bool          // the SDK's SSE handler, not Streamable HTTP's
 	status int
 	text   bool // capturing a text/plain error
@@ -133,7 +133,7 @@ func (w *rpcErrorWriter) finish() {
 		writeRPCError(w.ResponseWriter, &httpkit.Error{Status: w.status, Msg: sseMessage(w.status, w.req)})
 		return
 	}
-	writeRPCError(w.ResponseWriter, sdkRefusal(w.status, w.req, w.info))
+	writeRPCError(w.ResponseWriter, sdkRefusal(w.status, w.req, &w.info))
 }
 
 // sseMessage is sdkMessage for the SDK's SSE handler, whose POSTs name

@@ -1,0 +1,5 @@
+//go:build !race
+
+package impls
+
+const raceEnabled = false
