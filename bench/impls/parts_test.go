@@ -9,6 +9,7 @@ import (
 	"github.com/toolgen-go/toolgen/bench/forecast"
 	"github.com/toolgen-go/toolgen/bench/wire"
 	"github.com/toolgen-go/toolgen/runtime"
+	"github.com/toolgen-go/toolgen/runtime/explorer"
 	"github.com/toolgen-go/toolgen/runtime/history"
 	tgmcp "github.com/toolgen-go/toolgen/runtime/mcp"
 	"github.com/toolgen-go/toolgen/runtime/serve"
@@ -18,7 +19,11 @@ import (
 // distance from the hand-written handler goes (BENCHMARKS.md, "The aims
 // of issue #27"): the whole server as users get it; the same
 // with history kept nowhere (history.Discard: the recording middleware
-// runs, the store does nothing); and, run straight through
+// runs, the store does nothing); the explorer mounted alone
+// (explorer.NewHandler, so no metrics) with history kept nowhere, the
+// floor of toolgen's REST path with the optional work taken out (what
+// is left: routing, the request and correlation ids, the body limit,
+// validation, the pipeline's policy steps); and, run straight through
 // Server.Invoke with no HTTP at all, the pipeline with and without a
 // store. The hand-written handler is the baseline.
 //
@@ -38,6 +43,9 @@ func BenchmarkRESTParts(b *testing.B) {
 		{"handwritten", handWritten},
 		{"toolgen", server(runtime.Options{})},
 		{"toolgen-history-discard", server(runtime.Options{History: history.Discard})},
+		{"explorer-alone-history-discard", func() http.Handler {
+			return explorer.NewHandler(runtime.NewServer(forecast.Tools(), &runtime.Options{AllowExecute: true, Logger: quiet, History: history.Discard}), nil)
+		}},
 	} {
 		b.Run("part="+p.name, func(b *testing.B) {
 			callLoop(b, caller(b, Impl{Name: p.name, Protocol: wire.REST, New: p.new}))
