@@ -219,9 +219,18 @@ func StructuredJSON(b []byte) (*Result, error) {
 //
 // A number with a fraction or exponent that is a whole number (3.0, 1e2)
 // is an integer to JSON Schema, so it decodes into Go integer fields too.
+// An object's names match a struct's fields only as written, as
+// validation reads them: a name in another case ("E" beside a field "e")
+// is another property, ignored, where encoding/json would take it for
+// the field (argnames.go says why).
 func DecodeArgs(args json.RawMessage, v any) error {
 	if len(args) == 0 {
 		args = emptyObject
+	}
+	if t := reflect.TypeOf(v); t != nil && t.Kind() == reflect.Pointer && foldedName(args, t.Elem()) {
+		if exact, ok := exactNames(args, t.Elem()); ok {
+			args = exact
+		}
 	}
 	err := json.Unmarshal(args, v)
 	var te *json.UnmarshalTypeError

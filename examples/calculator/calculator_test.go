@@ -27,6 +27,9 @@ func TestCalculator(t *testing.T) {
 	}{
 		{"GET", "/tools/add", "", 200, `{"name":"add","title":"Add","description":"Adds two numbers together.","version":"1.0.0","annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false},"inputSchema":{"type":"object","properties":{"a":{"type":"number","description":"The first number to add."},"b":{"type":"number","description":"The second number to add."}},"required":["a","b"]},"outputSchema":{"type":"number","description":"The sum of the two numbers."},"signature":"add(a: number, b: number) -> number","examples":[{"a":1,"b":2}]}`},
 		{"POST", "/tools/add/call", `{"a":1,"b":2.5}`, 200, `{"content":[{"type":"text","text":"3.5"}],"structuredContent":{"result":3.5},"isError":false}`},
+		// "A" is another property to the schema, which lets others
+		// through: not the a it checked, so not the handler's a either.
+		{"POST", "/tools/add/call", `{"a":1,"b":2,"A":"one hundred"}`, 200, `{"content":[{"type":"text","text":"3"}],"structuredContent":{"result":3},"isError":false}`},
 		{"POST", "/tools/add/call", `{"a":"1"}`, 400, `{"content":[{"type":"text","text":"invalid arguments:\n- /a: expected number, but got string (type)\n- /b: missing required property (required)"}],"isError":true}`},
 		{"POST", "/tools/ring/call", `{"doorbell_id":"front-door"}`, 200, `{"content":[{"type":"text","text":"Ding dong! Doorbell front-door has rung 1 time(s)."}],"isError":false}`},
 		{"POST", "/tools/ring/call", `{"doorbell_id":"front-door"}`, 200, `{"content":[{"type":"text","text":"Ding dong! Doorbell front-door has rung 2 time(s)."}],"isError":false}`},

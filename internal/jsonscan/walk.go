@@ -140,3 +140,36 @@ func Space(b []byte, i int) int {
 	}
 	return i
 }
+
+// Elements calls f with the bytes of each element of the JSON array b,
+// in order. b must be valid JSON (see Valid). Elements reports false when
+// b is not an array, or when f does.
+func Elements(b []byte, f func(v []byte) bool) bool {
+	i := Space(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return false
+	}
+	i = Space(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return Space(b, i+1) == len(b)
+	}
+	for i < len(b) {
+		end := valueEnd(b, i)
+		if end <= i || !f(b[i:end]) {
+			return false
+		}
+		i = Space(b, end)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = Space(b, i+1)
+		case ']':
+			return Space(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+	return false
+}

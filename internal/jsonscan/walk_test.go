@@ -43,6 +43,39 @@ func TestMembers(t *testing.T) {
 	}
 }
 
+// Elements yields an array's elements as written, in order.
+func TestElements(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string // nil for false
+	}{
+		{`[]`, []string{}},
+		{` [ ] `, []string{}},
+		{`[1, "a]", {"b":[2,3]} ,null]`, []string{`1`, `"a]"`, `{"b":[2,3]}`, `null`}},
+		{`{"a":1}`, nil},
+		{`[1] []`, nil},
+		{`"x"`, nil},
+	} {
+		var got []string
+		ok := Elements([]byte(tc.in), func(v []byte) bool {
+			got = append(got, string(v))
+			return true
+		})
+		if tc.want == nil {
+			if ok {
+				t.Errorf("Elements(%s) = true, %q; want false", tc.in, got)
+			}
+			continue
+		}
+		if !ok || !slices.Equal(got, tc.want) {
+			t.Errorf("Elements(%s) = %v, %q; want %q", tc.in, ok, got, tc.want)
+		}
+	}
+	if Elements([]byte(`[1,2]`), func(v []byte) bool { return string(v) != "1" }) {
+		t.Error("Elements went on after f said false")
+	}
+}
+
 // On any valid object, Members gives values that are JSON under the keys
 // encoding/json reads, all of them when no key has an escape.
 func FuzzMembers(f *testing.F) {

@@ -1,0 +1,83 @@
+package runtime
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+type argInner struct {
+	K string `json:"k"`
+}
+
+type ArgEmbedded struct {
+	X int `json:"x"`
+}
+
+type argsOf struct {
+	ArgEmbedded
+	E     string              `json:"e"`
+	Name  string              `json:"name"`
+	Items []argInner          `json:"items"`
+	ByKey map[string]argInner `json:"by_key"`
+	Ptr   *argInner           `json:"ptr"`
+	Raw   json.RawMessage     `json:"raw"`
+	Any   any                 `json:"any"`
+	City  string              // no tag: "city" is its name too, as always
+}
+
+// A name that matches a field only in another case is another property,
+// at every depth: it neither sets the field nor replaces it.
+func TestDecodeArgsExactNames(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want argsOf
+	}{
+		{`{"E":"zzz"}`, argsOf{}},
+		{`{"e":"a","E":"zzz"}`, argsOf{E: "a"}},
+		{`{"E":"zzz","e":"a"}`, argsOf{E: "a"}},
+		{`{"NAME":5,"name":"n"}`, argsOf{Name: "n"}},
+		{`{"\u0045":"zzz","e":"a"}`, argsOf{E: "a"}}, // "E" written with an escape
+		{`{"\u0065":"a"}`, argsOf{E: "a"}},           // "e" so written: the field's own name
+		{`{"X":1}`, argsOf{}},
+		{`{"x":1}`, argsOf{ArgEmbedded: ArgEmbedded{X: 1}}},
+		{`{"items":[{"K":"no"},{"k":"yes"}]}`, argsOf{Items: []argInner{{}, {K: "yes"}}}},
+		{`{"by_key":{"a":{"K":"no","k":"yes"}}}`, argsOf{ByKey: map[string]argInner{"a": {K: "yes"}}}},
+		{`{"ptr":{"K":"no"}}`, argsOf{Ptr: &argInner{}}},
+		{`{"Items":[{"k":"x"}]}`, argsOf{}},
+		{`{"city":"Oslo","E":1}`, argsOf{City: "Oslo"}},
+		{`{"CITY":"Oslo"}`, argsOf{City: "Oslo"}},
+		// Under a type that reads its own JSON, and under any, names
+		// are what they are.
+		{`{"raw":{"K":1},"any":{"K":2}}`, argsOf{Raw: json.RawMessage(`{"K":1}`), Any: map[string]any{"K": 2.0}}},
+		// Numbers come through the rewrite as written.
+		{`{"E":1,"any":12345678901234567890}`, argsOf{Any: 1.2345678901234567e19}},
+	} {
+		var got argsOf
+		if err := DecodeArgs(json.RawMessage(tc.in), &got); err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Arguments with every name as written take the plain path: nothing is
+// rewritten, and a name under a type that reads its own JSON is left as
+// the client wrote it.
+func TestDecodeArgsExactNamesUntouched(t *testing.T) {
+	for _, in := range []string{
+		`{}`, `{"e":"a","items":[{"k":"x"}],"by_key":{"K":{"k":"y"}}}`,
+		`{"raw":{"K":1, "k" : 2}}`, `{"any":{"E":1}}`, `{"other":{"E":1}}`, `{"city":"Oslo"}`,
+	} {
+		if foldedName([]byte(in), reflect.TypeFor[argsOf]()) {
+			t.Errorf("%s: a name in another case found", in)
+		}
+	}
+	var got argsOf
+	if err := DecodeArgs(json.RawMessage(`{"raw":{"K":1, "k" : 2}}`), &got); err != nil || string(got.Raw) != `{"K":1, "k" : 2}` {
+		t.Errorf("raw: %s, %v", got.Raw, err)
+	}
+}
