@@ -114,7 +114,12 @@ func TestIdempotentCalls(t *testing.T) {
 				t.Errorf("the tool ran %d times for one key", n)
 			}
 			// Other arguments under the same key: refused.
-			if other := sf.call(urls[1], "a", key, `{"times":3}`); other.status != http.StatusConflict || !strings.Contains(other.body, "another call") {
+			// OXP's call_id is a bad request then (specs/README.md).
+			want := http.StatusConflict
+			if sf.name == "oxp" {
+				want = http.StatusBadRequest
+			}
+			if other := sf.call(urls[1], "a", key, `{"times":3}`); other.status != want || !strings.Contains(other.body, "another call") {
 				t.Errorf("other arguments: %d %s", other.status, other.body)
 			}
 			// A key is its caller's: bob's call with it runs.
@@ -201,6 +206,70 @@ func (p *pendingReads) Get(ctx context.Context, id string) (*history.Record, err
 		case p.seen <- struct{}{}:
 		default:
 		}
+	}
+	return rec, err
+}
+
+// A repeat that gives up waiting for the first call (its record's
+// deadline has passed, the first still pending) is told to retry, each
+// surface in its own way: OXP, whose call_id names one call, with a
+// failure the caller may retry (200, can_retry) and its 400 only for
+// another call under the same call_id; the others with a 409.
+func TestIdempotentRepeatGivesUp(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 4)
+	slow := runtime.MustNewTool("slow", "Waits.", func(context.Context, struct {
+		N int `json:"n"`
+	}) (string, error) {
+		started <- struct{}{}
+		<-release
+		return "done", nil
+	})
+	s := runtime.NewServer(runtime.ToolList{slow}, &runtime.Options{
+		AllowExecute: true, Logger: discardLogger(),
+		History: stalePending{history.NewMemory(history.Retention{})},
+	})
+	hs := httptest.NewServer(house(s))
+	t.Cleanup(hs.Close)
+	defer close(release)
+	for _, tc := range []struct {
+		name   string
+		call   func() (int, string) // the first call, then its repeat
+		status int
+		want   string
+	}{
+		{"explorer", func() (int, string) {
+			a := post(t, hs.URL+"/tools/slow/call", "", `{"n":1}`, "Idempotency-Key", "e-1")
+			return a.status, a.body
+		}, 409, `still running`},
+		{"oxp", func() (int, string) {
+			a := post(t, hs.URL+"/oxp/tools/call", "", `{"request":{"tool_id":"Tools.Slow","call_id":"o-1","input":{"n":1}}}`)
+			return a.status, a.body
+		}, 200, `"success":false,"error":{"message":"A call with this \"call_id\" is still running; retry later for its outcome.","can_retry":true,"retry_after_ms":1000}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			go tc.call()
+			select {
+			case <-started:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the first call never started")
+			}
+			if status, body := tc.call(); status != tc.status || !strings.Contains(body, tc.want) {
+				t.Errorf("the repeat: %d %s, want %d with %s", status, body, tc.status, tc.want)
+			}
+		})
+	}
+}
+
+// stalePending is a store whose pending records read as past their
+// deadline: a repeat finds the first call running longer than it may.
+type stalePending struct{ *history.Memory }
+
+func (p stalePending) Get(ctx context.Context, id string) (*history.Record, error) {
+	rec, err := p.Memory.Get(ctx, id)
+	if err == nil && rec.Status == history.Pending {
+		past := time.Unix(0, 0)
+		rec.Deadline = &past
 	}
 	return rec, err
 }

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolgen-go/toolgen/internal/toolname"
 	"github.com/toolgen-go/toolgen/internal/typeschema"
@@ -374,8 +375,9 @@ func (h *handler) call(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusBadRequest, `The body has no "request".`)
 	case req.Request.ToolID == nil:
 		return httpkit.Refuse(http.StatusBadRequest, `The request has no "tool_id".`)
-	case len(req.Request.CallID) > httpkit.MaxIDLength:
-		return httpkit.Refuse(http.StatusBadRequest, `The request's "call_id" is longer than %d characters.`, httpkit.MaxIDLength)
+	case !httpkit.ValidBodyID(req.Request.CallID):
+		// As every id a body gives: it is echoed, stored and shown.
+		return httpkit.Refuse(http.StatusBadRequest, `The request's "call_id" is longer than %d characters or holds a control character.`, httpkit.MaxIDLength)
 	}
 	in := bytes.TrimSpace(req.Request.Input)
 	if len(in) == 0 || string(in) == "null" {
@@ -428,7 +430,15 @@ func (h *handler) call(rq *httpkit.Request) error {
 		return httpkit.Refuse(http.StatusBadRequest, "Tool not found: "+c.Tool)
 	case runtime.StatusUnavailable:
 		return httpkit.Refuse(http.StatusInternalServerError, httpkit.MsgProviderFailed)
-	case runtime.StatusForbidden, runtime.StatusUnrecorded, runtime.StatusConflict:
+	case runtime.StatusConflict:
+		// A call_id names one call: another tool or input under it is a
+		// bad request (specs/README.md), not HTTP's 409; a repeat that
+		// waited out the first call's run is a failure to retry.
+		if te, ok := out.Err.(*runtime.ToolError); !ok || !te.CanRetry {
+			return httpkit.Refuse(http.StatusBadRequest, `The "call_id" %q was used for another call (another tool or other input); use a new call_id.`, httpkit.Truncate(c.ID, 100))
+		}
+		out.Err = &runtime.ToolError{Message: `A call with this "call_id" is still running; retry later for its outcome.`, CanRetry: true, RetryAfter: time.Second}
+	case runtime.StatusForbidden, runtime.StatusUnrecorded:
 		return surface.PolicyError(out)
 	}
 	res := oxpResult{CallID: c.ID, Duration: float64(out.Duration.Microseconds()) / 1000, Success: out.Status == runtime.StatusOK}

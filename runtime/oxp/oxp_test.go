@@ -237,6 +237,8 @@ func TestOXPCall(t *testing.T) {
 	bad(`{"request":{"tool_id":"Calculator.Add"}} {}`, 400, `{"message":"The body is not an OXP call request: the body is not valid JSON."}`)
 	bad(oxpCall("Calculator.Add", `{}`, `"extra":1`), 400, `{"message":"The body is not an OXP call request: unknown name \"extra\"."}`)
 	bad(`{"request":{"Tool_Id":"Calculator.Add","input":{}}}`, 400, `{"message":"The body is not an OXP call request: unknown name \"Tool_Id\"."}`)
+	bad(oxpCall("Calculator.Add", `{}`, `"call_id":"a\nb"`), 400, `{"message":"The request's \"call_id\" is longer than 128 characters or holds a control character."}`)
+	bad(oxpCall("Calculator.Add", `{}`, `"call_id":"`+strings.Repeat("c", 129)+`"`), 400, `{"message":"The request's \"call_id\" is longer than 128 characters or holds a control character."}`)
 	bad(oxpCall("Calculator.Add", `[1]`), 400, `{"message":"The request's \"input\" is not an object."}`)
 	bad(`{"$schema":"urn:oxp:2.0",`+oxpCall("Calculator.Add", `{}`)[1:], 400, `{"message":"Unsupported $schema \"urn:oxp:2.0\".","developer_message":"This server speaks urn:oxp:1.0."}`)
 	bad(oxpCall("Calculator.Add", `{"a":"x","b":{"deep":1}}`), 422, `{"message":"The input does not match the tool's parameters.","parameter_errors":{"a":"expected number, but got string","b":"expected number, but got object"}}`)
