@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/history"
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
+	"github.com/toolgen-go/toolgen/runtime/internal/jsoncheck"
 	"github.com/toolgen-go/toolgen/runtime/internal/uuid"
 )
 
@@ -307,12 +308,19 @@ func (h *writeHealth) failing(now time.Time) bool {
 
 // inputJSON is the arguments as history stores them: JSON as given, {}
 // for none, and text that is not JSON as a JSON string.
+//
+// JSON the pipeline refuses to parse (nested past its limit, a name
+// repeated, not UTF-8) is kept as a string too: the records are served
+// back (/v1/invocations), and a client that the server would not take
+// such JSON from should not get it from the server.
 func inputJSON(args json.RawMessage) json.RawMessage {
 	switch {
 	case len(args) == 0:
 		return emptyObject
-	case validJSON(args):
-		return args
+	case jsoncheck.Problem(args) == "":
+		if _, _, dup := jsoncheck.DuplicateKey(args); !dup {
+			return args
+		}
 	}
 	return marshalValue(string(args))
 }

@@ -78,8 +78,18 @@ func TestRecordLifecycle(t *testing.T) {
 	if err != nil || rec.Status != history.Failed || !strings.Contains(*rec.Error, "/n: expected integer") {
 		t.Errorf("invalid arguments: %+v %v", rec, err)
 	}
-	if n := len(allRecords(t, s)); n != 2 {
-		t.Errorf("%d records, want 2", n)
+	// Arguments the pipeline would not parse are kept as text.
+	deep := `{"n":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`
+	for _, args := range []string{deep, `{"n":1,"n":2}`, "{\"n\":\"\xff\"}", `{"n":`} {
+		out = s.Invoke(context.Background(), &Call{Tool: "strict", Arguments: json.RawMessage(args)})
+		rec, err = s.history.Get(context.Background(), out.InvocationID)
+		var text string
+		if err != nil || json.Unmarshal(rec.Input, &text) != nil || text != strings.ToValidUTF8(args, "\uFFFD") {
+			t.Errorf("%.40s: input %.60s, %v", args, rec.Input, err)
+		}
+	}
+	if n := len(allRecords(t, s)); n != 6 {
+		t.Errorf("%d records, want 6", n)
 	}
 }
 
