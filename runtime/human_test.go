@@ -299,7 +299,7 @@ func testHumanAPI(t *testing.T, url string, store history.Humans) {
 	if ids, count, total := list("?limit=2&offset=1"); len(ids) != 2 || ids[0] != all[1] || count != 2 || total != 5 {
 		t.Errorf("page: %q count %d total %d", ids, count, total)
 	}
-	for _, q := range []string{"?limit=0", "?limit=501", "?offset=-1", "?limit=ten", "?status=done"} {
+	for _, q := range []string{"?limit=0", "?limit=501", "?offset=-1", "?limit=ten", "?status=done", "?limit=%zz", "?limit=2;offset=1"} {
 		expect(t, "GET", reqs+q, "", "", 422, "")
 	}
 	expect(t, "DELETE", reqs, "", "", 405, "")

@@ -132,6 +132,14 @@ func TestListSearchOnEveryList(t *testing.T) {
 					t.Errorf("limit %s: %d %s", bad, r.status, r.body)
 				}
 			}
+			// A query that cannot be read whole is refused, not read as
+			// one without the pair it could not parse.
+			for _, bad := range []string{"?search=order&limit=%zz", "?search=order&limit=1;x=2"} {
+				r := do(t, s, "GET", l.path+bad, "")
+				if r.status != l.status || !strings.Contains(r.body, "The query string cannot be read") {
+					t.Errorf("%s: %d %s", bad, r.status, r.body)
+				}
+			}
 		})
 	}
 }

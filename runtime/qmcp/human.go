@@ -148,7 +148,10 @@ func (h *handler) listHumanRequests(rq *httpkit.Request) error {
 	if err != nil {
 		return err
 	}
-	q := rq.R.URL.Query()
+	q, err := httpkit.Query(rq.R, http.StatusUnprocessableEntity)
+	if err != nil {
+		return err
+	}
 	f := history.RequestFilter{Status: q.Get("status"), Type: q.Get("request_type")}
 	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
 		return err

@@ -180,12 +180,15 @@ func (h *handler) v1CallTool(rq *httpkit.Request) error {
 }
 
 func (h *handler) v1ListInvocations(rq *httpkit.Request) error {
-	q := rq.R.URL.Query()
+	q, err := httpkit.Query(rq.R, http.StatusUnprocessableEntity)
+	if err != nil {
+		return err
+	}
 	f := history.Filter{Tool: q.Get("tool_name"), Status: q.Get("status"), CorrelationID: q.Get("correlation_id"), Surface: q.Get("surface")}
 	if err := pageParams(q.Get("limit"), q.Get("offset"), &f.Limit, &f.Offset); err != nil {
 		return err
 	}
-	f, err := f.Normalize()
+	f, err = f.Normalize()
 	if err != nil {
 		return httpkit.Refuse(http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "history: "))
 	}

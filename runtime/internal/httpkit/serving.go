@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -340,4 +341,15 @@ func BearerToken(r *http.Request) (string, bool) {
 		return "", false
 	}
 	return token, true
+}
+
+// Query is r's query, refused with status when it cannot be read whole:
+// url.URL.Query drops a pair it cannot parse (a bad %-escape, a ';'), and
+// a ?limit=%zz would be read as no limit at all.
+func Query(r *http.Request, status int) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, Refuse(status, "The query string cannot be read: a bad %%-escape or a ';' in it.")
+	}
+	return q, nil
 }

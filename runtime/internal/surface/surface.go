@@ -151,7 +151,10 @@ const (
 // that is not a number in range is refused with badQuery, the status the
 // surface refuses a bad query with; a provider that fails, a 500.
 func ToolsAsked(srv *runtime.Server, rq *httpkit.Request, badQuery int) ([]runtime.Tool, error) {
-	q := rq.R.URL.Query()
+	q, err := httpkit.Query(rq.R, badQuery)
+	if err != nil {
+		return nil, err
+	}
 	if !q.Has("search") {
 		tools, err := srv.VisibleTools(rq.Ctx)
 		if err != nil {
