@@ -98,10 +98,17 @@ var oracleDifferences = []struct {
 		delete(tg, "description")
 		delete(or, "description")
 	}},
-	{"toolgen writes every bound a Go type imposes (int8's, uint's 0, float32's), so that arguments the schema accepts always decode; invopop writes none", func(tg, or map[string]any, _ reflect.Type) {
+	{"toolgen writes every bound a Go type imposes (int8's, uint's 0, float32's), so that arguments the schema accepts always decode, and keeps it beside a tag's wider one; invopop writes none, and a tag's as it is", func(tg, or map[string]any, _ reflect.Type) {
 		for _, k := range []string{"minimum", "maximum"} {
-			if _, tagged := or[k]; !tagged && isTypeBound(tg[k]) {
+			o, tagged := or[k].(float64)
+			if !isTypeBound(tg[k]) {
+				continue
+			}
+			switch t := tg[k].(float64); {
+			case !tagged:
 				delete(tg, k)
+			case k == "minimum" && o < t, k == "maximum" && o > t:
+				or[k] = t // the tag's wider bound, left for the type's
 			}
 		}
 	}},

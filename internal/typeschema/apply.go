@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -151,10 +152,19 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 				return fail("%s: %v", it.key, err)
 			}
 			switch it.key {
-			case "minimum":
-				t.Minimum = n
-			case "maximum":
-				t.Maximum = n
+			case "minimum", "maximum":
+				// The Go type's own bound (an int8's -128 and 127) stays
+				// when it is the tighter: a tag's wider bound would let
+				// through a value the decoder then cannot hold.
+				v, err := tighter(it.key, t.Minimum, t.Maximum, n)
+				if err != nil {
+					return fail("%v", err)
+				}
+				if it.key == "minimum" {
+					t.Minimum = v
+				} else {
+					t.Maximum = v
+				}
 			case "exclusiveMinimum":
 				t.ExclusiveMinimum = n
 			case "exclusiveMaximum":
@@ -321,4 +331,36 @@ func value(s *Schema, v string) (json.RawMessage, error) {
 		_ = json.Compact(&buf, []byte(v))
 		return json.RawMessage(buf.Bytes()), nil
 	}
+}
+
+// tighter is the bound a minimum or maximum tag of value n leaves, beside
+// the type's own minimum and maximum ("" for none): the tighter of the
+// tag's and the type's. A tag that leaves the type no value at all is an
+// error.
+func tighter(key, min, max, n string) (string, error) {
+	v, _ := new(big.Rat).SetString(n)
+	bound := func(s string) *big.Rat {
+		if s == "" {
+			return nil
+		}
+		r, _ := new(big.Rat).SetString(s)
+		return r
+	}
+	lo, hi := bound(min), bound(max)
+	if key == "minimum" {
+		switch {
+		case hi != nil && v.Cmp(hi) > 0:
+			return "", fmt.Errorf("minimum %s is above the type's maximum, %s", n, max)
+		case lo != nil && v.Cmp(lo) < 0:
+			return min, nil
+		}
+		return n, nil
+	}
+	switch {
+	case lo != nil && v.Cmp(lo) < 0:
+		return "", fmt.Errorf("maximum %s is below the type's minimum, %s", n, min)
+	case hi != nil && v.Cmp(hi) > 0:
+		return max, nil
+	}
+	return n, nil
 }

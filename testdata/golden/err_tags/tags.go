@@ -34,6 +34,11 @@ type NoValue struct {
 	A string `json:"a" jsonschema:"maxLength"`
 }
 
+type OutOfRange struct {
+	A int8  `json:"a" jsonschema:"minimum=1000"`
+	B uint8 `json:"b" jsonschema:"maximum=-1"`
+}
+
 //toolgen:tool
 func T1(ctx context.Context, in UnknownKey) error { return nil }
 
@@ -57,3 +62,6 @@ func T7(ctx context.Context, in Contradiction) error { return nil }
 
 //toolgen:tool
 func T8(ctx context.Context, in NoValue) error { return nil }
+
+//toolgen:tool
+func T9(ctx context.Context, in OutOfRange) error { return nil }

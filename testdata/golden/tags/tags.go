@@ -14,6 +14,9 @@ type Input struct {
 	Bounds      int      `json:"bounds" jsonschema:"minimum=0,maximum=100,multipleOf=5"`
 	Exclusive   float64  `json:"exclusive" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
 	Big         uint64   `json:"big" jsonschema:"maximum=1e3"`
+	Wide        int8     `json:"wide" jsonschema:"minimum=-1000,maximum=1000"`
+	Unsigned    uint8    `json:"unsigned" jsonschema:"minimum=-5,maximum=200"`
+	Single      float32  `json:"single" jsonschema:"maximum=1e300"`
 	Length      string   `json:"length" jsonschema:"minLength=2,maxLength=8,pattern=^[a-z]+$"`
 	Format      string   `json:"format" jsonschema:"format=email"`
 	Items       []string `json:"items" jsonschema:"minItems=1,maxItems=3,uniqueItems"`

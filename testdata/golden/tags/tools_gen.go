@@ -28,6 +28,9 @@ func _() {
 		Bounds      int      `json:"bounds" jsonschema:"minimum=0,maximum=100,multipleOf=5"`
 		Exclusive   float64  `json:"exclusive" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1"`
 		Big         uint64   `json:"big" jsonschema:"maximum=1e3"`
+		Wide        int8     `json:"wide" jsonschema:"minimum=-1000,maximum=1000"`
+		Unsigned    uint8    `json:"unsigned" jsonschema:"minimum=-5,maximum=200"`
+		Single      float32  `json:"single" jsonschema:"maximum=1e300"`
 		Length      string   `json:"length" jsonschema:"minLength=2,maxLength=8,pattern=^[a-z]+$"`
 		Format      string   `json:"format" jsonschema:"format=email"`
 		Items       []string `json:"items" jsonschema:"minItems=1,maxItems=3,uniqueItems"`
@@ -61,7 +64,7 @@ func Tools() runtime.ToolList {
 		Description: "Takes every tag.",
 		Toolkit:     "Tags",
 		InputSchema: json.RawMessage(toolgenTaggedInputSchema),
-		Signature:   `tagged(title: string, enum: "a" | "b" | "c", int_enum: 1 | 2, default?: string = "hello", num_default?: number = 0.5, bool_default?: boolean = true, examples: string, bounds: integer, exclusive: number, big: integer, length: string, format: string, items: string[], item_enum: ("x" | "y")[], item_bounds: integer[], const: "fixed", deprecated?: string, nullable: integer | null, null_enum: "on" | "off" | null, required: string, optional?: string, not_optional: string, any?: any = {"a":[1]}) -> string`,
+		Signature:   `tagged(title: string, enum: "a" | "b" | "c", int_enum: 1 | 2, default?: string = "hello", num_default?: number = 0.5, bool_default?: boolean = true, examples: string, bounds: integer, exclusive: number, big: integer, wide: integer, unsigned: integer, single: number, length: string, format: string, items: string[], item_enum: ("x" | "y")[], item_bounds: integer[], const: "fixed", deprecated?: string, nullable: integer | null, null_enum: "on" | "off" | null, required: string, optional?: string, not_optional: string, any?: any = {"a":[1]}) -> string`,
 		Handler:     toolgenTaggedHandler,
 	}}
 }
@@ -125,6 +128,21 @@ const toolgenTaggedInputSchema = `{
 			"type": "integer",
 			"minimum": 0,
 			"maximum": 1e3
+		},
+		"wide": {
+			"type": "integer",
+			"minimum": -128,
+			"maximum": 127
+		},
+		"unsigned": {
+			"type": "integer",
+			"minimum": 0,
+			"maximum": 200
+		},
+		"single": {
+			"type": "number",
+			"minimum": -3.4028234663852886e+38,
+			"maximum": 3.4028234663852886e+38
 		},
 		"length": {
 			"type": "string",
@@ -214,6 +232,9 @@ const toolgenTaggedInputSchema = `{
 		"bounds",
 		"exclusive",
 		"big",
+		"wide",
+		"unsigned",
+		"single",
 		"length",
 		"format",
 		"items",
