@@ -168,4 +168,44 @@ func (g *generator) checkDeclared(u *unit, lookup func(name string) (token.Posit
 			g.errs.add(pos, "%s is declared here and by toolgen in %s, for %s: rename this one", d.name, file, d.what)
 		}
 	}
+	aliasFixedImports(u, lookup)
+}
+
+// fixedImports are the packages a generated file may import whatever its
+// types are, by their names: the packages of the types record theirs as
+// they are used (exprWriter.use).
+var fixedImports = []struct{ path, name string }{
+	{runtimePath, "runtime"}, {"context", "context"}, {"encoding/json", "json"}, {"errors", "errors"},
+	{jsonreadPath, "jsonread"}, {jsonwritePath, "jsonwrite"},
+}
+
+// aliasFixedImports gives each fixed import whose name the package
+// declares itself (a var json = jsoniter.Config..., a func errors) an
+// alias, name+"pkg", as exprWriter.use does for the packages of its
+// types: the file would not compile with both.
+func aliasFixedImports(u *unit, lookup func(name string) (token.Position, bool)) {
+	taken := func(name string) bool {
+		if _, ok := lookup(name); ok {
+			return true
+		}
+		for _, in := range u.imports {
+			if in.alias && in.name == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, fi := range fixedImports {
+		if _, ok := lookup(fi.name); !ok || u.imports[fi.path].alias {
+			continue // free, or named already by exprWriter.use
+		}
+		name := fi.name + "pkg"
+		for taken(name) {
+			name += "pkg"
+		}
+		if u.imports == nil {
+			u.imports = map[string]importName{}
+		}
+		u.imports[fi.path] = importName{name: name, alias: true}
+	}
 }

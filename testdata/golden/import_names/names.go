@@ -1,7 +1,9 @@
 // Package names imports shapes as s and declares shapes itself: the
 // generated file, which refers to shapes.Circle in a guard, imports it
 // under a name of its own. It also imports a package named time, as the
-// standard library's time that a tool's timeout needs is named.
+// standard library's time that a tool's timeout needs is named, and
+// declares json and runtime, the names of packages every generated file
+// imports: those get names of their own too.
 package names
 
 import (
@@ -13,6 +15,10 @@ import (
 
 var shapes = []string{"circle"}
 
+// json and runtime stand for what a program may call so (a jsoniter
+// config, a runtime of its own).
+var json, runtime = "jsoniter", "own"
+
 type Input struct {
 	Shape s.Circle `json:"shape"`
 }
@@ -21,7 +27,7 @@ type Input struct {
 //
 //toolgen:tool
 func Area(ctx context.Context, in Input) (float64, error) {
-	_ = shapes
+	_, _, _ = shapes, json, runtime
 	return 3.14159 * in.Shape.Radius * in.Shape.Radius, nil
 }
 

@@ -5,10 +5,10 @@ package names
 
 import (
 	"context"
-	"encoding/json"
+	jsonpkg "encoding/json"
 	time1 "time"
 
-	"github.com/toolgen-go/toolgen/runtime"
+	runtimepkg "github.com/toolgen-go/toolgen/runtime"
 	"github.com/toolgen-go/toolgen/runtime/jsonread"
 	"github.com/toolgen-go/toolgen/runtime/jsonwrite"
 	shapespkg "github.com/toolgen-go/toolgen/testdata/golden/import_names/shapes"
@@ -56,20 +56,20 @@ func _() {
 
 // Tools returns the package's tools: their descriptors, and handlers that
 // decode the arguments into the functions' parameters and call them.
-func Tools() runtime.ToolList {
-	return runtime.ToolList{{
+func Tools() runtimepkg.ToolList {
+	return runtimepkg.ToolList{{
 		Name:         "area",
 		Description:  "Computes an area.",
 		Toolkit:      "Names",
-		InputSchema:  json.RawMessage(toolgenAreaInputSchema),
-		OutputSchema: json.RawMessage(toolgenAreaOutputSchema),
+		InputSchema:  jsonpkg.RawMessage(toolgenAreaInputSchema),
+		OutputSchema: jsonpkg.RawMessage(toolgenAreaOutputSchema),
 		Signature:    "area(shape: {radius: number}) -> number",
 		Handler:      toolgenAreaHandler,
 	}, {
 		Name:        "plan",
 		Description: "Plans a trip of a span of days.",
 		Toolkit:     "Names",
-		InputSchema: json.RawMessage(toolgenPlanInputSchema),
+		InputSchema: jsonpkg.RawMessage(toolgenPlanInputSchema),
 		Timeout:     time1.Duration(int64(1500)),
 		Signature:   "plan(days: integer) -> string",
 		Handler:     toolgenPlanHandler,
@@ -109,10 +109,10 @@ const toolgenAreaOutputSchema = `{
 
 // toolgenAreaHandler is the handler of tool area: it decodes the arguments and
 // calls Area.
-func toolgenAreaHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+func toolgenAreaHandler(ctx context.Context, args jsonpkg.RawMessage) (*runtimepkg.Result, error) {
 	var in Input
 	if !toolgenAreaDecode(args, &in) {
-		if err := runtime.DecodeArgs(args, &in); err != nil {
+		if err := runtimepkg.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -121,9 +121,9 @@ func toolgenAreaHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 		return nil, err
 	}
 	if b, ok := toolgenAreaEncode(out); ok {
-		return runtime.StructuredJSON(b)
+		return runtimepkg.StructuredJSON(b)
 	}
-	return runtime.StructuredResult(out)
+	return runtimepkg.StructuredResult(out)
 }
 
 // toolgenAreaDecode reads the arguments of tool area into v without reflection
@@ -190,10 +190,10 @@ const toolgenPlanInputSchema = `{
 
 // toolgenPlanHandler is the handler of tool plan: it decodes the arguments and
 // calls Plan.
-func toolgenPlanHandler(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+func toolgenPlanHandler(ctx context.Context, args jsonpkg.RawMessage) (*runtimepkg.Result, error) {
 	var in time.Span
 	if !toolgenPlanDecode(args, &in) {
-		if err := runtime.DecodeArgs(args, &in); err != nil {
+		if err := runtimepkg.DecodeArgs(args, &in); err != nil {
 			return nil, err
 		}
 	}
@@ -201,7 +201,7 @@ func toolgenPlanHandler(ctx context.Context, args json.RawMessage) (*runtime.Res
 	if err != nil {
 		return nil, err
 	}
-	return runtime.TextResult(out), nil
+	return runtimepkg.TextResult(out), nil
 }
 
 // toolgenPlanDecode reads the arguments of tool plan into v without reflection
