@@ -303,3 +303,64 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.tok)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// A call refused at its approval (rejected here; expired and cancelled
+// alike) did not run: its key's retry runs, asking again, rather than
+// answering the refusal for ever; once a retry has run, a repeat answers
+// its outcome. On every surface that takes a key.
+func TestIdempotentRetryAfterRefusedApproval(t *testing.T) {
+	as := newApprovalServer(t, nil)
+	ops := token(t, "ops", jwt.MapClaims{"scope": runtime.ScopeApprovals})
+	for _, sf := range []struct {
+		name string
+		call func(tok, key string) answer
+	}{
+		{"explorer", func(tok, key string) answer {
+			a := post(t, as.url+"/tools/deploy/call", tok, `{"env":"prod"}`, "Idempotency-Key", key)
+			return answer{a.status, a.body}
+		}},
+		{"v1", func(tok, key string) answer {
+			a := post(t, as.url+"/v1/tools/deploy", tok, `{"input":{"env":"prod"}}`, "Idempotency-Key", key)
+			return answer{a.status, a.body}
+		}},
+		{"oxp", func(tok, key string) answer {
+			a := post(t, as.url+"/oxp/tools/call", tok, `{"request":{"tool_id":"Tools.Deploy","call_id":"`+key+`","input":{"env":"prod"}}}`)
+			return answer{a.status, a.body}
+		}},
+	} {
+		t.Run(sf.name, func(t *testing.T) {
+			agent := token(t, "retry-"+sf.name, nil)
+			key := "deploy-" + sf.name
+			attempt := func(decision string) (answer, string) {
+				t.Helper()
+				done := make(chan answer, 1)
+				go func() { done <- sf.call(agent, key) }()
+				req := pendingApproval(t, as.url, ops, "retry-"+sf.name, "deploy")
+				expect(t, "POST", as.url+"/v1/human/responses", ops, `{"request_id":"`+req.ID+`","response":"`+decision+`"}`, 201, "")
+				return <-done, req.ID
+			}
+			before := as.runs.Load()
+			refused, first := attempt("reject")
+			if !strings.Contains(refused.body, "rejected by ops; it was not run") || as.runs.Load() != before {
+				t.Fatalf("the rejected call: %d %s", refused.status, refused.body)
+			}
+			ran, second := attempt("approve")
+			if !strings.Contains(ran.body, "deployed to prod") || as.runs.Load() != before+1 || second == first {
+				t.Fatalf("the retry: %d %s, %d runs, its request %s after %s", ran.status, ran.body, as.runs.Load()-before, second, first)
+			}
+			// The retry's outcome is the key's now: a repeat answers it,
+			// not running the tool, nor asking again.
+			if again := sf.call(agent, key); !strings.Contains(again.body, "deployed to prod") || as.runs.Load() != before+1 {
+				t.Errorf("the repeat: %d %s, %d runs", again.status, again.body, as.runs.Load()-before)
+			}
+			// Both attempts are in the history.
+			var rec struct{ Status string }
+			for id, want := range map[string]string{first: "failed", second: "success"} {
+				get(t, as.url+"/v1/invocations/"+id, agent, &rec)
+				if rec.Status != want {
+					t.Errorf("the record of %s: %q, want %q", id, rec.Status, want)
+				}
+			}
+		})
+	}
+}

@@ -29,13 +29,23 @@ const HeaderIdempotencyKey = httpkit.HeaderIdempotencyKey
 // idempotentID is the record id of the call with key by caller: a UUID
 // (version 8, RFC 9562) from their SHA-256.
 func idempotentID(caller, key string) string {
-	sum := sha256.Sum256([]byte("toolgen idempotency\x00" + caller + "\x00" + key))
+	return derivedID("toolgen idempotency\x00" + caller + "\x00" + key)
+}
+
+// derivedID is a UUID (version 8, RFC 9562) from the SHA-256 of s.
+func derivedID(s string) string {
+	sum := sha256.Sum256([]byte(s))
 	var b [16]byte
 	copy(b[:], sum[:16])
 	b[6] = b[6]&0x0f | 0x80
 	b[8] = b[8]&0x3f | 0x80
 	return uuid.Format(b)
 }
+
+// retryID is the id of the call with a key after the one whose record
+// has id was refused before its handler ran (retried, it runs): the next
+// in the key's chain, the same on every replica.
+func retryID(id string) string { return derivedID("toolgen idempotency retry\x00" + id) }
 
 // errRepeat stops a call whose key was used before, with the outcome that
 // answers it: the first call's, from its record.
@@ -50,7 +60,9 @@ const (
 )
 
 // replay answers a repeat of the call whose record has id: the recorded
-// outcome, once there is one.
+// outcome, once there is one; nil when that call was refused at its
+// approval (rejected, expired, cancelled): a refusal before the handler
+// ran is not the key's outcome, and the repeat runs.
 func (s *Server) replay(ctx context.Context, rc *recording, t *Tool) *Outcome {
 	o := &Outcome{Tool: t}
 	conflict := func(msg string, retry bool) *Outcome {
@@ -77,6 +89,9 @@ func (s *Server) replay(ctx context.Context, rc *recording, t *Tool) *Outcome {
 		case history.Success:
 			o.Status, o.Result = StatusOK, shape(s.compiled.get(t), recordedResult(rec.Result))
 		case history.Failed:
+			if a := rec.Approval; a != nil && a.Decision != answerApprove {
+				return nil
+			}
 			msg := "The tool failed."
 			if rec.Error != nil {
 				msg = *rec.Error

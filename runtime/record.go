@@ -164,29 +164,42 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	}
 	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
 	rc.rec.Deadline = &rc.deadline
-	r := rc.s.redacted(&rc.rec)
-	ctx, end := rc.call.step(ctx, StepHistoryStart)
-	started := rc.s.write(ctx, &rc.startW, time.Now(), "start", func(ctx context.Context) error {
-		err := rc.s.history.Start(ctx, r)
-		if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
-			rc.repeat = true // not a failure: a repeat, answered from the record
+	wctx := &rc.startW
+	for {
+		r := rc.s.redacted(&rc.rec)
+		ctx, end := rc.call.step(ctx, StepHistoryStart)
+		started := rc.s.write(ctx, wctx, time.Now(), "start", func(ctx context.Context) error {
+			err := rc.s.history.Start(ctx, r)
+			if err != nil && rc.idempotent && errors.Is(err, history.ErrExists) {
+				rc.repeat = true // not a failure: a repeat, answered from the record
+				return nil
+			}
+			return err
+		})
+		if started {
+			end(nil)
+		} else {
+			end(errHistoryWrite)
+		}
+		if !rc.repeat {
+			if !started && !rc.s.opts.HistoryBestEffort {
+				rc.refused = true
+				return errUnrecorded{}
+			}
 			return nil
 		}
-		return err
-	})
-	if started {
-		end(nil)
-	} else {
-		end(errHistoryWrite)
+		if out := rc.s.replay(ctx, rc, t); out != nil {
+			return &errRepeat{out: out}
+		}
+		// The key's call was refused before its handler ran (at its
+		// approval): not the key's outcome, so this call runs, under
+		// the next id of the key's chain, which every replica derives
+		// alike (retryID).
+		rc.repeat = false
+		rc.rec.ID = retryID(rc.rec.ID)
+		rc.call.InvocationID = rc.rec.ID
+		wctx = new(writeContext) // each write has an unused one
 	}
-	if rc.repeat {
-		return &errRepeat{out: rc.s.replay(ctx, rc, t)}
-	}
-	if !started && !rc.s.opts.HistoryBestEffort {
-		rc.refused = true
-		return errUnrecorded{}
-	}
-	return nil
 }
 
 func (rc *recording) finish(ctx context.Context, out *Outcome) {
