@@ -87,7 +87,8 @@ func (s *Server) replay(ctx context.Context, rc *recording, t *Tool) *Outcome {
 		}
 		switch rec.Status {
 		case history.Success:
-			o.Status, o.Result = StatusOK, shape(s.compiled.get(t), recordedResult(rec.Result))
+			ct := s.compiled.get(t)
+			o.Status, o.Result = StatusOK, shape(ct, recordedResult(rec.Result, ct.output.wrap))
 		case history.Failed:
 			if a := rec.Approval; a != nil && a.Decision != answerApprove {
 				return nil
@@ -118,15 +119,21 @@ func (s *Server) replay(ctx context.Context, rc *recording, t *Tool) *Outcome {
 }
 
 // recordedResult is the result a record keeps (its value, as /v1 and OXP
-// give it) as a Result: a string is its text, anything else structured
-// content with its JSON as text.
-func recordedResult(v json.RawMessage) *Result {
+// give it: Server.ResultValue) as a Result: a string is its text; a list
+// of content blocks, what a result without structured content keeps
+// (unless the tool's structured results are wrapped, when a list is one),
+// those blocks, images and resources as they were; anything else
+// structured content with its JSON as text.
+func recordedResult(v json.RawMessage, wrapped bool) *Result {
 	var text string
 	if err := json.Unmarshal(v, &text); err == nil {
 		return TextResult(text)
 	}
 	if len(v) == 0 || string(v) == "null" {
 		return &Result{Content: []Content{}}
+	}
+	if blocks, ok := contentBlocks(v); ok && !wrapped {
+		return &Result{Content: blocks}
 	}
 	return &Result{Content: []Content{Text(string(v))}, StructuredContent: json.RawMessage(bytes.Clone(v))}
 }
@@ -138,4 +145,24 @@ func equalJSON(a, b json.RawMessage) bool {
 		return true
 	}
 	return bytes.Equal(jsoncheck.Canonical(a), jsoncheck.Canonical(b))
+}
+
+// contentBlocks reads v as a list of content blocks of the kinds a result
+// has; false for anything else.
+func contentBlocks(v json.RawMessage) ([]Content, bool) {
+	if b := bytes.TrimSpace(v); len(b) == 0 || b[0] != '[' {
+		return nil, false
+	}
+	var blocks []Content
+	if json.Unmarshal(v, &blocks) != nil {
+		return nil, false
+	}
+	for _, c := range blocks {
+		switch c.Type {
+		case ContentText, ContentImage, ContentAudio, ContentResource, ContentResourceLink:
+		default:
+			return nil, false
+		}
+	}
+	return blocks, true
 }

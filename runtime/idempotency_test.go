@@ -273,3 +273,42 @@ func (p stalePending) Get(ctx context.Context, id string) (*history.Record, erro
 	}
 	return rec, err
 }
+
+// A repeat answers what the first call answered, content blocks and all:
+// an image and a text, not their JSON as one text.
+func TestIdempotentReplayKeepsContent(t *testing.T) {
+	var runs atomic.Int64
+	picture := runtime.Tool{Name: "picture", Handler: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		runs.Add(1)
+		return &runtime.Result{Content: []runtime.Content{runtime.Image([]byte{0x89, 'P', 'N', 'G'}, "image/png"), runtime.Text("a dot")}}, nil
+	}}
+	s := runtime.NewServer(runtime.ToolList{picture}, &runtime.Options{AllowExecute: true, Logger: discardLogger()})
+	hs := httptest.NewServer(house(s))
+	t.Cleanup(hs.Close)
+	for _, sf := range []struct {
+		name string
+		call func() string
+	}{
+		{"explorer", func() string { return post(t, hs.URL+"/tools/picture/call", "", `{}`, "Idempotency-Key", "p-e").body }},
+		{"v1", func() string {
+			var r struct{ Result json.RawMessage }
+			_ = json.Unmarshal([]byte(post(t, hs.URL+"/v1/tools/picture", "", `{"input":{}}`, "Idempotency-Key", "p-v").body), &r)
+			return string(r.Result)
+		}},
+		{"oxp", func() string {
+			var r struct {
+				Result struct{ Value json.RawMessage }
+			}
+			_ = json.Unmarshal([]byte(post(t, hs.URL+"/oxp/tools/call", "", `{"request":{"tool_id":"Tools.Picture","call_id":"p-o","input":{}}}`).body), &r)
+			return string(r.Result.Value)
+		}},
+	} {
+		t.Run(sf.name, func(t *testing.T) {
+			before := runs.Load()
+			first, again := sf.call(), sf.call()
+			if first != again || !strings.Contains(first, `"type":"image"`) || runs.Load() != before+1 {
+				t.Errorf("first %s\nrepeat %s\n(%d runs)", first, again, runs.Load()-before)
+			}
+		})
+	}
+}
