@@ -529,7 +529,10 @@ func (b *builder) object(t Type, path string) (*Schema, error) {
 			}
 			fs.Description = ft.Doc()
 		}
-		required := !f.tag.omitEmpty && f.field.Type.Kind() != Pointer
+		// A result's field promoted through an embedded pointer is
+		// absent when that pointer is nil: not required of what
+		// encoding/json writes.
+		required := !f.tag.omitEmpty && f.field.Type.Kind() != Pointer && !(b.output && f.viaPointer)
 		if !f.tag.omitEmpty && !f.tag.asString {
 			fs = b.orNull(fs, f.field.Type)
 		}

@@ -13,6 +13,9 @@ type jsonField struct {
 	index  []int
 	field  Field
 	tag    jsonTag
+	// viaPointer: promoted through an embedded pointer, which
+	// encoding/json writes nothing of when it is nil.
+	viaPointer bool
 }
 
 // jsonFields lists the properties encoding/json gives struct type t: exported
@@ -21,8 +24,9 @@ type jsonField struct {
 // dropped, as encoding/json's typeFields does.
 func jsonFields(t Type) []jsonField {
 	type level struct {
-		typ   Type
-		index []int
+		typ        Type
+		index      []int
+		viaPointer bool
 	}
 	var fields []jsonField
 	next := []level{{typ: t}}
@@ -66,7 +70,7 @@ func jsonFields(t Type) []jsonField {
 					}
 				}
 				if tag.name != "" || !sf.Embedded || ft.Kind() != Struct {
-					f := jsonField{name: tag.name, tagged: tag.name != "", index: index, field: sf, tag: tag}
+					f := jsonField{name: tag.name, tagged: tag.name != "", index: index, field: sf, tag: tag, viaPointer: l.viaPointer}
 					if f.name == "" {
 						f.name = sf.Name
 					}
@@ -80,7 +84,7 @@ func jsonFields(t Type) []jsonField {
 				}
 				nextCount[ft.ID()]++
 				if nextCount[ft.ID()] == 1 {
-					next = append(next, level{typ: ft, index: index})
+					next = append(next, level{typ: ft, index: index, viaPointer: l.viaPointer || sf.Type.Kind() == Pointer})
 				}
 			}
 		}

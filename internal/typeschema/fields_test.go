@@ -172,3 +172,33 @@ func mustJSON(t *testing.T, s *Schema) string {
 	}
 	return string(b)
 }
+
+// A result's fields promoted through an embedded pointer are not required:
+// encoding/json writes none of them when the pointer is nil. An input's
+// are, as any other field (a call that gives them sets the pointer).
+func TestEmbeddedPointerRequired(t *testing.T) {
+	type result struct {
+		*Inner
+		Own string `json:"own"`
+	}
+	rt := Reflect(reflect.TypeFor[result]())
+	out, err := ForOutput(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ForType(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(result{Own: "x"})
+	var written map[string]any
+	_ = json.Unmarshal(b, &written)
+	for _, name := range out.Required {
+		if _, ok := written[name]; !ok {
+			t.Errorf("the output requires %q, which encoding/json did not write: %s", name, b)
+		}
+	}
+	if !slices.Contains(in.Required, "own") || len(in.Required) < 2 {
+		t.Errorf("the input requires %v", in.Required)
+	}
+}

@@ -117,7 +117,7 @@ func Tools() runtime.ToolList {
 		Toolkit:      "Structs",
 		InputSchema:  json.RawMessage(toolgenInspectInputSchema),
 		OutputSchema: json.RawMessage(toolgenInspectOutputSchema),
-		Signature:    "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer | null, forced: integer | null, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
+		Signature:    "inspect(id: string, created?: string, by: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer, forced: integer, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string) -> {id: string, created?: string, by?: string, reason?: string, labels: {primary: string}, name: string, Name: string, title: string, -: string, count: string, enabled?: string, optional?: string, zero?: number, ptr?: integer | null, forced: integer | null, loose?: string, nullable?: string | null, null_obj?: {primary: string} | null, NoTag: string}",
 		Handler:      toolgenInspectHandler,
 	}, {
 		Name:        "empty",
@@ -326,7 +326,6 @@ const toolgenInspectOutputSchema = `{
 	},
 	"required": [
 		"id",
-		"by",
 		"labels",
 		"name",
 		"Name",
