@@ -37,6 +37,10 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 		return nil, &Error{Pos: pos, Path: path, Msg: "jsonschema tag: " + fmt.Sprintf(format, args...)}
 	}
 	nullable := false
+	// own holds, for each schema an enum tag narrows, the values its type
+	// had (an enum type's constants; nil for a type without): the tag's
+	// values replace them, and must be among them.
+	own := map[*Schema][]json.RawMessage{}
 	for _, it := range items {
 		if it.pos != "" {
 			pos := it.pos
@@ -188,6 +192,18 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 				return fail("%s: %v", it.key, err)
 			}
 			if it.key == "enum" {
+				values, seen := own[t]
+				if !seen {
+					values = t.Enum
+					own[t], t.Enum = values, nil
+				}
+				if values != nil && !slices.ContainsFunc(values, func(e json.RawMessage) bool { return bytes.Equal(e, v) }) {
+					list := make([]string, len(values))
+					for i, e := range values {
+						list[i] = string(e)
+					}
+					return fail("enum: %s is not one of the type's values (%s)", v, strings.Join(list, ", "))
+				}
 				t.Enum = append(t.Enum, v)
 			} else {
 				t.Const = v

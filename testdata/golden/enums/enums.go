@@ -41,6 +41,8 @@ type GreetInput struct {
 	Other Unrelated `json:"other,omitempty"`
 	// Rest is a day sent as a string ("3"): its values too.
 	Rest Weekday `json:"rest,omitempty,string"`
+	// Mood takes some of Level's values: the tag narrows the type's.
+	Mood Level `json:"mood,omitempty" jsonschema:"enum=quiet,enum=loud"`
 }
 
 type Greeting struct {

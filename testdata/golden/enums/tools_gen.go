@@ -26,6 +26,7 @@ func _() {
 		Days  []Weekday `json:"days,omitempty"`
 		Other Unrelated `json:"other,omitempty"`
 		Rest  Weekday   `json:"rest,omitempty,string"`
+		Mood  Level     `json:"mood,omitempty" jsonschema:"enum=quiet,enum=loud"`
 	}
 	var _ GreetInput = toolsGenIsStale_RunGoGenerate{}
 }
@@ -59,7 +60,7 @@ func Tools() runtime.ToolList {
 		Toolkit:      "Enums",
 		InputSchema:  json.RawMessage(toolgenGreetInputSchema),
 		OutputSchema: json.RawMessage(toolgenGreetOutputSchema),
-		Signature:    `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string, rest?: "1" | "2" | "3") -> {text: string, count: integer}`,
+		Signature:    `greet(name: string, level?: "quiet" | "normal" | "loud" = "normal", times?: integer = 1, days?: (1 | 2 | 3)[], other?: string, rest?: "1" | "2" | "3", mood?: "quiet" | "loud") -> {text: string, count: integer}`,
 		Handler:      toolgenGreetHandler,
 	}, {
 		Name:        "schedule",
@@ -116,6 +117,14 @@ const toolgenGreetInputSchema = `{
 				"1",
 				"2",
 				"3"
+			]
+		},
+		"mood": {
+			"type": "string",
+			"description": "Mood takes some of Level's values: the tag narrows the type's.",
+			"enum": [
+				"quiet",
+				"loud"
 			]
 		}
 	},
