@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 type argInner struct {
@@ -79,5 +82,28 @@ func TestDecodeArgsExactNamesUntouched(t *testing.T) {
 	var got argsOf
 	if err := DecodeArgs(json.RawMessage(`{"raw":{"K":1, "k" : 2}}`), &got); err != nil || string(got.Raw) != `{"K":1, "k" : 2}` {
 		t.Errorf("raw: %s, %v", got.Raw, err)
+	}
+}
+
+// A value the schema lets through but the Go type cannot take is refused
+// in words, never in encoding/json's or time.Parse's.
+func TestArgumentErrorsInWords(t *testing.T) {
+	type in struct {
+		S int       `json:"s,string,omitempty"`
+		B []byte    `json:"b,omitempty"`
+		T time.Time `json:"t,omitzero"`
+	}
+	tool := MustNewTool("x", "X.", func(context.Context, in) (string, error) { return "ok", nil })
+	s := NewServer(ToolList{tool}, &Options{Logger: discard()})
+	for args, want := range map[string]string{
+		`{"s":"abc"}`:                  `a value sent as a string does not hold a value of its kind: "abc"`,
+		`{"b":"!!!"}`:                  `a value is not base64-encoded data (at its byte 0)`,
+		`{"t":"2020-01-01t00:00:00z"}`: `"2020-01-01t00:00:00z" is not a date-time as Go reads RFC 3339`,
+	} {
+		out := s.Invoke(context.Background(), &Call{Tool: "x", Arguments: json.RawMessage(args)})
+		text := out.Result.ErrorText()
+		if out.Status != StatusInvalid || !strings.Contains(text, want) || strings.Contains(text, "json:") || strings.Contains(text, "parsing time") {
+			t.Errorf("%s: %s %q, want %q", args, out.Status, text, want)
+		}
 	}
 }

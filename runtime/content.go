@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/httpkit"
@@ -300,14 +302,36 @@ func (e *ArgumentError) Unwrap() error { return e.Err }
 // issue reports the error at the path of the field it names, when it does,
 // in the validator's words rather than encoding/json's (which name Go
 // struct fields).
+//
+// What encoding/json and the standard library's own types say of a value
+// the schema let through but the Go type cannot take (a ,string field's
+// string that holds no number, bytes that are not base64, a time RFC 3339
+// allows but time.Parse does not) is said in words too; an error of
+// another type's own decoding (its UnmarshalJSON or UnmarshalText) is its
+// own words, and kept.
 func (e *ArgumentError) issue() ValidationIssue {
 	is := ValidationIssue{Path: "", Message: e.Err.Error(), Keyword: "type"}
-	var te *json.UnmarshalTypeError
-	if errors.As(e.Err, &te) {
+	var (
+		te *json.UnmarshalTypeError
+		be base64.CorruptInputError
+		pe *time.ParseError
+	)
+	switch {
+	case errors.As(e.Err, &te):
 		if te.Field != "" {
 			is.Path = "/" + strings.ReplaceAll(te.Field, ".", "/")
 		}
 		is.Message = fmt.Sprintf("expected %s, but got %s", jsonKind(te.Type), te.Value)
+	case errors.As(e.Err, &be):
+		is.Message = fmt.Sprintf("a value is not base64-encoded data (at its byte %d)", int64(be))
+	case errors.As(e.Err, &pe):
+		is.Message = fmt.Sprintf("%q is not a date-time as Go reads RFC 3339 (2006-01-02T15:04:05Z, with an upper-case T and Z, and no leap second)", pe.Value)
+	case strings.HasPrefix(is.Message, "json: invalid use of ,string struct tag"):
+		// "..., trying to unmarshal "abc" into int"
+		val, _, _ := strings.Cut(strings.TrimPrefix(is.Message, "json: invalid use of ,string struct tag, trying to unmarshal "), " into ")
+		is.Message = "a value sent as a string does not hold a value of its kind: " + val
+	case strings.HasPrefix(is.Message, "json: "):
+		is.Message = "a value the schema allows cannot be decoded into the tool's input"
 	}
 	return is
 }
