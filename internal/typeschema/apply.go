@@ -41,6 +41,9 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 	// had (an enum type's constants; nil for a type without): the tag's
 	// values replace them, and must be among them.
 	own := map[*Schema][]json.RawMessage{}
+	// tagged holds the bounds a tag set, for each schema: the others are
+	// its type's.
+	tagged := map[*Schema]map[string]bool{}
 	for _, it := range items {
 		if it.pos != "" {
 			pos := it.pos
@@ -160,10 +163,19 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 				// The Go type's own bound (an int8's -128 and 127) stays
 				// when it is the tighter: a tag's wider bound would let
 				// through a value the decoder then cannot hold.
-				v, err := tighter(it.key, t.Minimum, t.Maximum, n)
+				other := map[string]string{"minimum": "maximum", "maximum": "minimum"}[it.key]
+				whose := "the type's "
+				if tagged[t][other] {
+					whose = ""
+				}
+				v, err := tighter(it.key, t.Minimum, t.Maximum, n, whose)
 				if err != nil {
 					return fail("%v", err)
 				}
+				if tagged[t] == nil {
+					tagged[t] = map[string]bool{}
+				}
+				tagged[t][it.key] = true
 				if it.key == "minimum" {
 					t.Minimum = v
 				} else {
@@ -215,10 +227,43 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 			return fail("unknown key %q", it.key)
 		}
 	}
+	for _, t := range []*Schema{s, s.Items} {
+		if t == nil {
+			continue
+		}
+		if c := contradiction(t); c != "" {
+			return fail("%s: no value could pass", c)
+		}
+	}
 	if nullable {
 		makeNullable(s)
 	}
 	return required, nil
+}
+
+// contradiction names the keywords of s, once its tags are applied, that
+// no value could satisfy together, "" when there are none: a field no call
+// could ever give.
+func contradiction(s *Schema) string {
+	rat := func(v string) *big.Rat {
+		if v == "" {
+			return nil
+		}
+		r, _ := new(big.Rat).SetString(v)
+		return r
+	}
+	lo, hi := rat(s.Minimum), rat(s.Maximum)
+	switch {
+	case lo != nil && hi != nil && lo.Cmp(hi) > 0:
+		return fmt.Sprintf("minimum %s is above maximum %s", s.Minimum, s.Maximum)
+	case s.MinLength != nil && s.MaxLength != nil && *s.MinLength > *s.MaxLength:
+		return fmt.Sprintf("minLength %d is above maxLength %d", *s.MinLength, *s.MaxLength)
+	case s.MinItems != nil && s.MaxItems != nil && *s.MinItems > *s.MaxItems:
+		return fmt.Sprintf("minItems %d is above maxItems %d", *s.MinItems, *s.MaxItems)
+	case s.Const != nil && s.Enum != nil && !slices.ContainsFunc(s.Enum, func(e json.RawMessage) bool { return bytes.Equal(e, s.Const) }):
+		return fmt.Sprintf("const %s is not in its enum", s.Const)
+	}
+	return ""
 }
 
 // makeNullable lets s also accept null (once: a schema that does already
@@ -350,10 +395,10 @@ func value(s *Schema, v string) (json.RawMessage, error) {
 }
 
 // tighter is the bound a minimum or maximum tag of value n leaves, beside
-// the type's own minimum and maximum ("" for none): the tighter of the
-// tag's and the type's. A tag that leaves the type no value at all is an
-// error.
-func tighter(key, min, max, n string) (string, error) {
+// the minimum and maximum the schema has ("" for none; whose says whose
+// they are, for the error): the tighter of the tag's and the schema's. A
+// tag that leaves no value at all is an error.
+func tighter(key, min, max, n, whose string) (string, error) {
 	v, _ := new(big.Rat).SetString(n)
 	bound := func(s string) *big.Rat {
 		if s == "" {
@@ -366,7 +411,7 @@ func tighter(key, min, max, n string) (string, error) {
 	if key == "minimum" {
 		switch {
 		case hi != nil && v.Cmp(hi) > 0:
-			return "", fmt.Errorf("minimum %s is above the type's maximum, %s", n, max)
+			return "", fmt.Errorf("minimum %s is above %smaximum, %s", n, whose, max)
 		case lo != nil && v.Cmp(lo) < 0:
 			return min, nil
 		}
@@ -374,7 +419,7 @@ func tighter(key, min, max, n string) (string, error) {
 	}
 	switch {
 	case lo != nil && v.Cmp(lo) < 0:
-		return "", fmt.Errorf("maximum %s is below the type's minimum, %s", n, min)
+		return "", fmt.Errorf("maximum %s is below %sminimum, %s", n, whose, min)
 	case hi != nil && v.Cmp(hi) > 0:
 		return max, nil
 	}

@@ -34,6 +34,18 @@ type NoValue struct {
 	A string `json:"a" jsonschema:"maxLength"`
 }
 
+type Impossible struct {
+	A int `json:"a" jsonschema:"minimum=5,maximum=1"`
+}
+
+type ImpossibleLength struct {
+	A string `json:"a" jsonschema:"minLength=5,maxLength=2"`
+}
+
+type ImpossibleConst struct {
+	A string `json:"a" jsonschema:"const=a,enum=b"`
+}
+
 type OutOfRange struct {
 	A int8  `json:"a" jsonschema:"minimum=1000"`
 	B uint8 `json:"b" jsonschema:"maximum=-1"`
@@ -65,3 +77,12 @@ func T8(ctx context.Context, in NoValue) error { return nil }
 
 //toolgen:tool
 func T9(ctx context.Context, in OutOfRange) error { return nil }
+
+//toolgen:tool
+func T10(ctx context.Context, in Impossible) error { return nil }
+
+//toolgen:tool
+func T11(ctx context.Context, in ImpossibleLength) error { return nil }
+
+//toolgen:tool
+func T12(ctx context.Context, in ImpossibleConst) error { return nil }
