@@ -303,6 +303,10 @@ func testHumanAPI(t *testing.T, url string, store history.Humans) {
 		expect(t, "GET", reqs+q, "", "", 422, "")
 	}
 	expect(t, "DELETE", reqs, "", "", 405, "")
+	// Options that list nothing are not set (as the reference's
+	// "if request.options"): any answer is one.
+	expect(t, "POST", reqs, "", `{"id":"empty-options","request_type":"input","prompt":"Anything?","options":[]}`, 201, "")
+	expect(t, "POST", resps, "", `{"request_id":"empty-options","response":"whatever"}`, 201, "")
 }
 
 // A request, and its answer, outlive the server: they are in the store.

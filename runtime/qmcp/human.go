@@ -274,7 +274,9 @@ func (h *handler) respondHuman(rq *httpkit.Request) error {
 	if err := answerError(history.Answerable(req.Status)); err != nil {
 		return err
 	}
-	if req.Options != nil && !slices.Contains(req.Options, *b.Response) {
+	// Options are checked when set; an empty list sets none, as the
+	// reference server's "if request.options" reads it.
+	if len(req.Options) > 0 && !slices.Contains(req.Options, *b.Response) {
 		return httpkit.Refuse(http.StatusBadRequest, "Response must be one of: %s", pythonList(req.Options))
 	}
 	resp := &history.Response{ID: uuid.New(), RequestID: req.ID, Response: *b.Response, RespondedBy: by, CreatedAt: time.Now()}
