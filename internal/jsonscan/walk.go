@@ -44,20 +44,28 @@ func MemberBytes(b []byte, f func(key, v []byte) bool) bool {
 		if end <= i || !f(key, b[i:end]) {
 			return false
 		}
-		i = Space(b, end)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = Space(b, i+1)
-		case '}':
-			return Space(b, i+1) == len(b)
-		default:
-			return false
+		var done, ok bool
+		if i, done, ok = after(b, end, '}'); !ok || done {
+			return ok
 		}
 	}
 	return false
+}
+
+// after reads past the value that ends at b[end], in an object or array
+// that close ends: the start of the next member or element; or done, at
+// the end of the container, and then ok only when nothing follows it.
+func after(b []byte, end int, close byte) (next int, done, ok bool) {
+	i := Space(b, end)
+	switch {
+	case i >= len(b):
+		return 0, false, false
+	case b[i] == ',':
+		return Space(b, i+1), false, true
+	case b[i] == close:
+		return 0, true, Space(b, i+1) == len(b)
+	}
+	return 0, false, false
 }
 
 // valueEnd is the end of the JSON value that starts at b[i], -1 if there
@@ -158,17 +166,9 @@ func Elements(b []byte, f func(v []byte) bool) bool {
 		if end <= i || !f(b[i:end]) {
 			return false
 		}
-		i = Space(b, end)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = Space(b, i+1)
-		case ']':
-			return Space(b, i+1) == len(b)
-		default:
-			return false
+		var done, ok bool
+		if i, done, ok = after(b, end, ']'); !ok || done {
+			return ok
 		}
 	}
 	return false
