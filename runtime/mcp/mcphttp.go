@@ -179,7 +179,7 @@ func (s *server) serveMCP(rq *httpkit.Request) error {
 		if err := info.paramsError(status); err != nil {
 			return err
 		}
-		if newProtocol && s.serveTaskMethod(rq) {
+		if newProtocol && s.serveTaskMethod(rq, &info) {
 			return nil // tasks/get, tasks/update, tasks/cancel (mcptasks.go)
 		}
 		if newProtocol && (s.stateful == nil || r.Header.Get("Mcp-Session-Id") == "") && s.serveRevision(rq, &info) {

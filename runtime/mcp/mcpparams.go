@@ -7,6 +7,8 @@ import (
 	"maps"
 	"strings"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
 )
 
@@ -41,6 +43,9 @@ type pshape struct {
 	required bool               // params themselves: present and not null
 	members  map[string]*pshape // an object's known members
 	values   *pshape            // an object's every member (a map), or an array's elements
+	// also is what the SDK's type checks beyond the shape, in toolgen's
+	// words ("" for nothing wrong), given the value at path.
+	also func(path string, v []byte) string
 }
 
 func str() *pshape                           { return &pshape{kind: kString} }
@@ -72,6 +77,18 @@ var (
 	cursorParams = withMeta(map[string]*pshape{"cursor": str()})
 	roundParams  = map[string]*pshape{"inputResponses": mapOf(obj(nil)), "requestState": str()}
 	taskParams   = withMeta(map[string]*pshape{"taskId": str()})
+	// completionRef is a completion's reference, which the SDK's type
+	// (CompleteReference) reads only as a prompt's with a name or a
+	// resource template's with a uri: anything else it refused with its
+	// decoder's text, naming its Go types.
+	completionRef = &pshape{kind: kObject, members: map[string]*pshape{"type": str(), "name": str(), "uri": str()},
+		also: func(path string, v []byte) string {
+			var ref sdk.CompleteReference
+			if ref.UnmarshalJSON(v) != nil {
+				return fmt.Sprintf(`Invalid params: %s must be a reference of type "ref/prompt" with a name, or "ref/resource" with a uri.`, path)
+			}
+			return ""
+		}}
 )
 
 // paramsShapes are the params of the methods the SDK decodes; a method not
@@ -95,7 +112,7 @@ var paramsShapes = map[string]*pshape{
 	"resources/subscribe":   withMeta(map[string]*pshape{"uri": str()}).req(),
 	"resources/unsubscribe": withMeta(map[string]*pshape{"uri": str()}).req(),
 	"completion/complete": withMeta(map[string]*pshape{
-		"ref":      obj(map[string]*pshape{"type": str(), "name": str(), "uri": str()}),
+		"ref":      completionRef,
 		"argument": obj(map[string]*pshape{"name": str(), "value": str()}),
 		"context":  obj(map[string]*pshape{"arguments": mapOf(str())}),
 	}).req(),
@@ -178,6 +195,9 @@ func (s *pshape) check(path, key string, v []byte) string {
 			}
 			return problem == ""
 		})
+		if problem == "" && s.also != nil {
+			problem = s.also(here, v)
+		}
 		return problem
 	case s.kind == kArray && s.values != nil:
 		here := at(path, key)

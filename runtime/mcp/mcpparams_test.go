@@ -38,6 +38,8 @@ func TestMCPParamsErrorsInOurWords(t *testing.T) {
 		{"uri an array", "resources/read", `{"uri":["x"]}`},
 		{"level a number", "logging/setLevel", `{"level":3}`},
 		{"ref.type a number", "completion/complete", `{"ref":{"type":1},"argument":{"name":"a","value":"b"}}`},
+		{"ref.type none the SDK has", "completion/complete", `{"ref":{"type":"ref/zzz"},"argument":{"name":"a","value":"b"}}`},
+		{"a prompt's ref with a uri", "completion/complete", `{"ref":{"type":"ref/prompt","name":"p","uri":"x://y"},"argument":{"name":"a","value":"b"}}`},
 		{"a tool's name an object", "tools/call", `{"name":{}}`},
 		{"subscriptions/listen without params", "subscriptions/listen", ""},
 	}

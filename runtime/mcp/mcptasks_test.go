@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -578,5 +579,59 @@ func TestMCPTaskSteeredFromAnotherReplica(t *testing.T) {
 	done := b.await(id, "completed", taskStatus("completed"))
 	if got := taskText(t, done); got != "colour accept teal" {
 		t.Errorf("result %q", got)
+	}
+}
+
+// The tasks' methods are checked as the rest of the revision's requests
+// are, in the same order and words: the transport, an id, the protocol
+// version of header and _meta, the Mcp-Method header; their envelope and
+// params are read by their names as written. A -32602 is a 400, as the
+// revision maps it.
+func TestMCPTaskMethodsCheckedAsTheRevision(t *testing.T) {
+	hs := httptest.NewServer(house(runtime.NewServer(runtime.ToolList{newGate().tool("slow", runtime.TaskRequired)}, discardLog())))
+	defer hs.Close()
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	get := `{"jsonrpc":"2.0","id":5,"method":"tasks/get","params":{` + meta + `,"taskId":"nope"}}`
+	headers := func(h ...string) map[string]string {
+		m := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tasks/get"}
+		for i := 0; i+1 < len(h); i += 2 {
+			m[h[i]] = h[i+1]
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name   string
+		body   string
+		header map[string]string
+		status int
+		want   string // in the body
+	}{
+		{"a task not found", get, headers(), 400, `"code":-32602,"message":"Task not found`},
+		{"a version the server has not", strings.ReplaceAll(get, "2026-07-28", "2099-01-01"), headers("Mcp-Protocol-Version", "2099-01-01"), 400, `"error"`},
+		{"another media type", get, headers("Content-Type", "text/plain"), 415, `"error"`},
+		{"no Mcp-Method", get, headers("Mcp-Method", ""), 400, `missing required Mcp-Method header`},
+		{"_meta's version not the header's", strings.ReplaceAll(get, `protocolVersion":"2026-07-28"`, `protocolVersion":"2025-11-25"`), headers(), 400, `does not match request`},
+		{"a null id", strings.Replace(get, `"id":5`, `"id":null`, 1), headers(), 400, `"code":-32600`},
+		{"an id in another case", strings.Replace(get, `"id":5`, `"ID":5`, 1), headers(), 400, `"code":-32600`},
+		{"taskId in another case", strings.Replace(get, `"taskId"`, `"TASKID"`, 1), headers(), 400, `params.taskId is required`},
+		{"the method in another case", strings.Replace(get, `"method":"tasks/get"`, `"method":"tools/list","METHOD":"tasks/get"`, 1), headers(), 400, `does not match body value 'tools/list'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(tc.body))
+			for k, v := range tc.header {
+				if v != "" {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.want) || strings.Contains(string(b), `"result"`) {
+				t.Errorf("%d %s, want %d with %s", resp.StatusCode, b, tc.status, tc.want)
+			}
+		})
 	}
 }

@@ -69,19 +69,10 @@ func (s *server) serveRevision(rq *httpkit.Request, info *rpcInfo) bool {
 		writeRPCError(rq.W, sdkRefusal(status, rq.R, info))
 		return true
 	}
-	if !supportedVersion(h.Get("Mcp-Protocol-Version")) {
-		return refuse(http.StatusBadRequest)
-	}
-	if !fastContentType(h.Get("Content-Type")) {
-		return refuse(http.StatusUnsupportedMediaType)
-	}
-	if !fastAccepts(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0 {
-		return refuse(http.StatusBadRequest)
+	if s.transportRefused(rq, info) {
+		return true
 	}
 	body := bytes.TrimSpace(rq.Body)
-	if len(body) == 0 || body[0] != '{' {
-		return refuse(http.StatusBadRequest) // a batch, which the revision has not
-	}
 	var msg struct {
 		ID, Params json.RawMessage
 	}
@@ -125,13 +116,8 @@ func (s *server) serveRevision(rq *httpkit.Request, info *rpcInfo) bool {
 	if header < protocol20260728 && metaVersion == "" {
 		return false // names no revision of ours (a bare server/discover): the SDK's
 	}
-	switch {
-	case header == "":
-		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header is required for requests carrying %q", metaProtocolVersion)})
-	case metaVersion == "":
-		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing or invalid _meta field %q", metaProtocolVersion)})
-	case header != metaVersion:
-		return reply(http.StatusBadRequest, &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)})
+	if e := versionProblem(header, metaVersion); e != nil {
+		return reply(http.StatusBadRequest, e)
 	}
 	if metaVersion < protocol20260728 {
 		return false // an older revision, named in both: the SDK answers it as one
@@ -168,6 +154,46 @@ func (s *server) serveRevision(rq *httpkit.Request, info *rpcInfo) bool {
 		return answer(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)})
 	}
 	return s.servePlainly(rq, id, msg.ID, method, members, params.Meta)
+}
+
+// transportRefused answers, as the SDK's transport refuses it in
+// text/plain (worded by sdkRefusal), a POST of the revision whose headers
+// or body it does not take: a protocol version it has not, another media
+// type, an Accept without JSON and an event stream, a Last-Event-ID, a
+// batch. It reports whether it answered.
+func (s *server) transportRefused(rq *httpkit.Request, info *rpcInfo) bool {
+	h := rq.R.Header
+	status := 0
+	switch body := bytes.TrimSpace(rq.Body); {
+	case !supportedVersion(h.Get("Mcp-Protocol-Version")):
+		status = http.StatusBadRequest
+	case !fastContentType(h.Get("Content-Type")):
+		status = http.StatusUnsupportedMediaType
+	case !fastAccepts(h.Values("Accept")) || len(h.Values("Last-Event-ID")) > 0:
+		status = http.StatusBadRequest
+	case len(body) == 0 || body[0] != '{':
+		status = http.StatusBadRequest // a batch, which the revision has not
+	default:
+		return false
+	}
+	s.fast.answered.Add(1)
+	writeRPCError(rq.W, sdkRefusal(status, rq.R, info))
+	return true
+}
+
+// versionProblem is the SDK's refusal of a request whose
+// Mcp-Protocol-Version header and _meta's protocol version (metaVersion)
+// are not both there and the same; nil when they are.
+func versionProblem(header, metaVersion string) *jsonrpc.Error {
+	switch {
+	case header == "":
+		return &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header is required for requests carrying %q", metaProtocolVersion)}
+	case metaVersion == "":
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("missing or invalid _meta field %q", metaProtocolVersion)}
+	case header != metaVersion:
+		return &jsonrpc.Error{Code: sdk.CodeHeaderMismatch, Message: fmt.Sprintf("Mcp-Protocol-Version header %q does not match request %s %q", header, metaProtocolVersion, metaVersion)}
+	}
+	return nil
 }
 
 // exactMembers are the members of the JSON object b by their keys as

@@ -60,28 +60,55 @@ type taskRequest struct {
 }
 
 // serveTaskMethod answers a tasks/get, tasks/update or tasks/cancel
-// request; it reports false for any other body, which goes to the SDK.
-func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
-	var m rpcMessage
+// request; it reports false for any other body, which goes on to the
+// rest of the revision or the SDK. The request is checked as the rest of
+// the revision's are (serveRevision), in the same order: the transport
+// (version, media type, Accept, a batch), an id, the protocol version of
+// header and _meta, the Mcp-Method header; its envelope and params are
+// read by their names as written.
+func (s *server) serveTaskMethod(rq *httpkit.Request, info *rpcInfo) bool {
 	b := bytes.TrimSpace(rq.Body)
-	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil || m.Method == nil || len(m.ID) == 0 {
+	if len(b) == 0 || b[0] != '{' {
 		return false
 	}
-	method := *m.Method
-	if method != "tasks/get" && method != "tasks/update" && method != "tasks/cancel" {
+	envelope := exactMembers(b)
+	var method string
+	if json.Unmarshal(envelope["method"], &method) != nil || (method != "tasks/get" && method != "tasks/update" && method != "tasks/cancel") {
 		return false
 	}
+	if s.transportRefused(rq, info) {
+		return true
+	}
+	rawID := envelope["id"]
 	reply := func(status int, result any, e *jsonrpc.Error) {
-		writeRPC(rq.W, s.log, status, m.ID, result, e)
+		if e != nil && e.Code == jsonrpc.CodeInvalidParams {
+			status = http.StatusBadRequest // as the revision maps -32602
+		}
+		writeRPC(rq.W, s.log, status, rawID, result, e)
 	}
+	if len(rawID) == 0 || string(rawID) == "null" {
+		rawID = nil
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid request: %q is a request: it needs an id.", method)})
+		return true
+	}
+	members := exactMembers(envelope["params"])
 	var p taskRequest
-	if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
-		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"})
+	var meta sdk.Meta
+	_ = json.Unmarshal(members["_meta"], &meta)
+	if json.Unmarshal(members["_meta"], &p.Meta) != nil && members["_meta"] != nil ||
+		json.Unmarshal(members["taskId"], &p.TaskID) != nil && members["taskId"] != nil ||
+		json.Unmarshal(members["inputResponses"], &p.InputResponses) != nil && members["inputResponses"] != nil {
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"})
 		return true
 	}
 	h := rq.R.Header
-	if v := strings.TrimSpace(h.Get("Mcp-Method")); v != "" && v != method {
-		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: fmt.Sprintf("Header mismatch: Mcp-Method %q does not match the method %q.", v, method)})
+	metaVersion, _ := meta[metaProtocolVersion].(string)
+	if e := versionProblem(h.Get("Mcp-Protocol-Version"), metaVersion); e != nil {
+		reply(http.StatusBadRequest, nil, e)
+		return true
+	}
+	if e := headerProblem(h, method, members); e != "" {
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: e})
 		return true
 	}
 	if v := strings.TrimSpace(h.Get("Mcp-Name")); v != "" && (p.TaskID == nil || v != *p.TaskID) {
@@ -95,7 +122,7 @@ func (s *server) serveTaskMethod(rq *httpkit.Request) bool {
 		return true
 	}
 	if p.TaskID == nil || *p.TaskID == "" {
-		reply(http.StatusOK, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
+		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.taskId is required"})
 		return true
 	}
 	caller := s.core.CallerID(rq.Ctx)
