@@ -136,7 +136,7 @@ func TestListSearchOnEveryList(t *testing.T) {
 			// one without the pair it could not parse.
 			for _, bad := range []string{"?search=order&limit=%zz", "?search=order&limit=1;x=2"} {
 				r := do(t, s, "GET", l.path+bad, "")
-				if r.status != l.status || !strings.Contains(r.body, "The query string cannot be read") {
+				if r.status != l.status || !strings.Contains(r.body, "The query string cannot be read: a bad %-escape or a ';' in it.") {
 					t.Errorf("%s: %d %s", bad, r.status, r.body)
 				}
 			}

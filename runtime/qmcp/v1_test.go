@@ -172,8 +172,8 @@ func TestV1Invocations(t *testing.T) {
 		"?limit=x":      `limit must be an integer, not \"x\"`,
 		"?offset=-1":    "offset -1 is negative",
 		"?status=weird": `unknown status \"weird\"`,
-		"?limit=%zz":    "The query string cannot be read",
-		"?limit=5;x=1":  "The query string cannot be read",
+		"?limit=%zz":    "The query string cannot be read: a bad %-escape or a ';' in it.",
+		"?limit=5;x=1":  "The query string cannot be read: a bad %-escape or a ';' in it.",
 	} {
 		if r := servertest.Do(t, house(s), "GET", "/v1/invocations"+q, ""); r.Status != 422 || !strings.HasPrefix(r.Body, `{"detail":"`+detail) {
 			t.Errorf("%s: %d %s, want 422 with a detail that starts %q", q, r.Status, r.Body, detail)

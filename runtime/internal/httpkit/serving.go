@@ -349,7 +349,7 @@ func BearerToken(r *http.Request) (string, bool) {
 func Query(r *http.Request, status int) (url.Values, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, Refuse(status, "The query string cannot be read: a bad %%-escape or a ';' in it.")
+		return nil, Refuse(status, "The query string cannot be read: a bad %-escape or a ';' in it.")
 	}
 	return q, nil
 }
