@@ -234,6 +234,11 @@ func applyTags(s *Schema, items []tagItem, path, pos string) (*bool, error) {
 		if c := contradiction(t); c != "" {
 			return fail("%s: no value could pass", c)
 		}
+		if t.Enum != nil && slices.Contains(t.Type, "null") && !slices.ContainsFunc(t.Enum, isNull) {
+			// A result's field that can be null (orNull, before the
+			// tags) stays so: an enum tag lists the values, not null.
+			t.Enum = append(t.Enum, json.RawMessage("null"))
+		}
 	}
 	if nullable {
 		makeNullable(s)
@@ -425,3 +430,5 @@ func tighter(key, min, max, n, whose string) (string, error) {
 	}
 	return n, nil
 }
+
+func isNull(v json.RawMessage) bool { return string(v) == "null" }

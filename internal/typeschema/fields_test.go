@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -200,5 +201,23 @@ func TestEmbeddedPointerRequired(t *testing.T) {
 	}
 	if !slices.Contains(in.Required, "own") || len(in.Required) < 2 {
 		t.Errorf("the input requires %v", in.Required)
+	}
+}
+
+type colour string
+
+// A result's nullable field with an enum tag can still be null:
+// encoding/json writes a nil pointer as null.
+func TestNarrowedEnumKeepsNull(t *testing.T) {
+	type result struct {
+		C *colour `json:"c" jsonschema:"enum=red,enum=green"`
+	}
+	s, err := ForOutput(Reflect(reflect.TypeFor[result]()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(s)
+	if !strings.Contains(string(b), `"enum":["red","green",null]`) {
+		t.Errorf("the schema: %s", b)
 	}
 }
