@@ -47,3 +47,43 @@ func TestOperatorApprovalExpires(t *testing.T) {
 		}
 	})
 }
+
+// A repeat that waited for the call it repeats, refused at its approval,
+// runs as a call of its own from then on: its record's time is when it
+// went on (its deadline counts from there), not when it arrived. The
+// approvals' hours pass in a synctest bubble.
+func TestRetryAfterRefusedApprovalStartsAnew(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		deploy := runtime.MustNewTool("deploy", "Deploys.", func(_ context.Context, in deployArgs) (string, error) {
+			return "deployed to " + in.Env, nil
+		})
+		deploy.Approval = runtime.ApprovalOperator
+		store := history.NewMemory(history.Retention{})
+		s := runtime.NewServer(runtime.ToolList{deploy}, &runtime.Options{
+			AuthHook:        runtime.BearerTokens("unused"),
+			ApprovalTimeout: time.Hour,
+			History:         store,
+			Logger:          discardLogger(),
+		})
+		ctx := runtime.WithPrincipal(context.Background(), &runtime.Principal{Subject: "agent"})
+		call := func() *runtime.Outcome {
+			return s.Invoke(ctx, &runtime.Call{Tool: "deploy", Arguments: []byte(`{"env":"prod"}`), Surface: runtime.SurfaceV1, IdempotencyKey: "k"})
+		}
+		start := time.Now()
+		first := make(chan *runtime.Outcome)
+		go func() { first <- call() }()
+		time.Sleep(10 * time.Minute) // the first waits for its approval
+		second := call()             // waits for the first, refused (expired), then for its own
+		a := <-first
+		if a.InvocationID == second.InvocationID || !strings.Contains(second.Result.ErrorText(), "Nobody approved") {
+			t.Fatalf("first %s %q, second %s %q", a.InvocationID, a.Result.ErrorText(), second.InvocationID, second.Result.ErrorText())
+		}
+		rec, err := store.Get(ctx, second.InvocationID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if went := rec.CreatedAt.Sub(start); went < time.Hour {
+			t.Errorf("the retry's record is of %v after the first call, want the hour it went on at", went)
+		}
+	})
+}

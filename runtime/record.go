@@ -162,10 +162,10 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 	if rc.s.approvalOf(t) == ApprovalOperator {
 		wait += rc.s.approvalTimeout() // it may wait that long first
 	}
-	rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
-	rc.rec.Deadline = &rc.deadline
 	wctx := &rc.startW
 	for {
+		rc.deadline = rc.rec.CreatedAt.Add(wait + 2*rc.s.historyTimeout())
+		rc.rec.Deadline = &rc.deadline
 		r := rc.s.redacted(&rc.rec)
 		ctx, end := rc.call.step(ctx, StepHistoryStart)
 		started := rc.s.write(ctx, wctx, time.Now(), "start", func(ctx context.Context) error {
@@ -198,6 +198,9 @@ func (rc *recording) start(ctx context.Context, t *Tool) error {
 		rc.repeat = false
 		rc.rec.ID = retryID(rc.rec.ID)
 		rc.call.InvocationID = rc.rec.ID
+		// Its time is now, not when it arrived: it may have waited for
+		// the call it repeats, and it may now wait for its own approval.
+		rc.rec.CreatedAt = milli(time.Now())
 		wctx = new(writeContext) // each write has an unused one
 	}
 }
