@@ -73,16 +73,89 @@ func foldedName(b []byte, t reflect.Type) bool {
 
 // exactNames is args, which must be JSON, without the names foldedName
 // finds: what json.Unmarshal then decodes into t is what a decoder that
-// matches names as written would.
+// matches names as written would. Every other member is kept byte for
+// byte (a json.RawMessage field gets what the client wrote); only where a
+// name is written with escapes is the JSON decoded and written again.
 func exactNames(args []byte, t reflect.Type) ([]byte, bool) {
+	if b, ok := spliceFolded(nil, args, t); ok {
+		return b, true
+	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber() // numbers are written back as they came
 	var tree any
 	if dec.Decode(&tree) != nil {
 		return nil, false
 	}
-	b, err := json.Marshal(dropFolded(tree, t))
-	return b, err == nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(dropFolded(tree, t)) != nil {
+		return nil, false
+	}
+	return bytes.TrimSpace(buf.Bytes()), true
+}
+
+// spliceFolded appends b, JSON to be decoded into t, to out without the
+// names foldedName finds, the rest as written; false where a name is
+// written with escapes (not read here).
+func spliceFolded(out, b []byte, t reflect.Type) ([]byte, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || !mayHoldStruct(t) {
+		return append(out, b...), true
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		if !startsWith(b, '{') {
+			return append(out, b...), true // not an object: json.Unmarshal says so
+		}
+		var fs *jsonFields
+		if t.Kind() == reflect.Struct {
+			fs = fieldsOf(t)
+		}
+		out = append(out, '{')
+		n, ok := 0, true
+		walked := jsonscan.MemberBytes(b, func(k, v []byte) bool {
+			var et reflect.Type // nil: another property, kept as written
+			switch {
+			case fs == nil:
+				et = t.Elem() // a map's value
+			case fs.names[string(k)] != nil:
+				et = fs.names[string(k)]
+			case fs.folds(string(k)):
+				return true // dropped
+			}
+			if n > 0 {
+				out = append(out, ',')
+			}
+			n++
+			out = append(append(append(out, '"'), k...), '"', ':')
+			if et == nil {
+				out = append(out, v...)
+				return true
+			}
+			out, ok = spliceFolded(out, v, et)
+			return ok
+		})
+		return append(out, '}'), walked && ok
+	case reflect.Slice, reflect.Array:
+		if !startsWith(b, '[') {
+			return append(out, b...), true
+		}
+		out = append(out, '[')
+		n, ok := 0, true
+		walked := jsonscan.Elements(b, func(v []byte) bool {
+			if n > 0 {
+				out = append(out, ',')
+			}
+			n++
+			out, ok = spliceFolded(out, v, t.Elem())
+			return ok
+		})
+		return append(out, ']'), walked && ok
+	}
+	return append(out, b...), true
 }
 
 // dropFolded removes from v, JSON decoded into a tree, the names that

@@ -55,6 +55,12 @@ func TestDecodeArgsExactNames(t *testing.T) {
 		{`{"raw":{"K":1},"any":{"K":2}}`, argsOf{Raw: json.RawMessage(`{"K":1}`), Any: map[string]any{"K": 2.0}}},
 		// Numbers come through the rewrite as written.
 		{`{"E":1,"any":12345678901234567890}`, argsOf{Any: 1.2345678901234567e19}},
+		// So does every other member, byte for byte.
+		{`{"e":"ok","raw":{"b":1, "a":"<x>"},"E":"z"}`, argsOf{E: "ok", Raw: json.RawMessage(`{"b":1, "a":"<x>"}`)}},
+		{`{"by_key":{"a":{"K":"no","k":"<y>"}},"raw":[ 1 ,2]}`, argsOf{ByKey: map[string]argInner{"a": {K: "<y>"}}, Raw: json.RawMessage(`[ 1 ,2]`)}},
+		// A name written with escapes: the whole rewritten, names as
+		// they are read, HTML left alone.
+		{`{"\u0045":"z","e":"a","raw":{"x":"<&>"}}`, argsOf{E: "a", Raw: json.RawMessage(`{"x":"<&>"}`)}},
 	} {
 		var got argsOf
 		if err := DecodeArgs(json.RawMessage(tc.in), &got); err != nil {
@@ -105,5 +111,53 @@ func TestArgumentErrorsInWords(t *testing.T) {
 		if out.Status != StatusInvalid || !strings.Contains(text, want) || strings.Contains(text, "json:") || strings.Contains(text, "parsing time") {
 			t.Errorf("%s: %s %q, want %q", args, out.Status, text, want)
 		}
+	}
+}
+
+// A record's value is read back as content blocks only when it is exactly
+// what a result's blocks are written as; a structured array stays one.
+func TestRecordedResultBlocks(t *testing.T) {
+	for in, blocks := range map[string]bool{
+		`[{"type":"image","data":"iVBO","mimeType":"image/png"},{"type":"text","text":"a"}]`: true,
+		`[{"type":"text","text":"x","id":7}]`:                                                false,
+		`[{"type":"row","n":1}]`:                                                             false,
+		`[]`:                                                                                 false,
+	} {
+		r := recordedResult(json.RawMessage(in), false)
+		if got := r.StructuredContent == nil; got != blocks {
+			t.Errorf("%s: read as blocks %v, want %v (%+v)", in, got, blocks, r)
+		}
+	}
+}
+
+// ymd is a date of its own, parsed with time.Parse: its errors are its
+// own words.
+type ymd struct{ time.Time }
+
+func (d *ymd) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	t, err := time.Parse("2006-01-02", s)
+	d.Time = t
+	return err
+}
+
+func TestOwnTypesKeepTheirWords(t *testing.T) {
+	tool := Tool{Name: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"d":{"type":"string"}}}`),
+		Handler: func(_ context.Context, args json.RawMessage) (*Result, error) {
+			var in struct {
+				D ymd `json:"d"`
+			}
+			if err := DecodeArgs(args, &in); err != nil {
+				return nil, err
+			}
+			return TextResult("ok"), nil
+		}}
+	s := NewServer(ToolList{tool}, &Options{Logger: discard()})
+	out := s.Invoke(context.Background(), &Call{Tool: "d", Arguments: json.RawMessage(`{"d":"2024-13-01"}`)})
+	if text := out.Result.ErrorText(); !strings.Contains(text, "month out of range") || strings.Contains(text, "RFC 3339") {
+		t.Errorf("%s %q", out.Status, text)
 	}
 }

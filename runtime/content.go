@@ -324,7 +324,9 @@ func (e *ArgumentError) issue() ValidationIssue {
 		is.Message = fmt.Sprintf("expected %s, but got %s", jsonKind(te.Type), te.Value)
 	case errors.As(e.Err, &be):
 		is.Message = fmt.Sprintf("a value is not base64-encoded data (at its byte %d)", int64(be))
-	case errors.As(e.Err, &pe):
+	case errors.As(e.Err, &pe) && pe.Layout == time.RFC3339:
+		// time.Time's own decoding (another type that parses times
+		// keeps its words, below)
 		is.Message = fmt.Sprintf("%q is not a date-time as Go reads RFC 3339 (2006-01-02T15:04:05Z, with an upper-case T and Z, and no leap second)", pe.Value)
 	case strings.HasPrefix(is.Message, "json: invalid use of ,string struct tag"):
 		// "..., trying to unmarshal "abc" into int"

@@ -148,13 +148,16 @@ func equalJSON(a, b json.RawMessage) bool {
 }
 
 // contentBlocks reads v as a list of content blocks of the kinds a result
-// has; false for anything else.
+// has, written as a result's blocks are and nothing else (a structured
+// array of objects with a "type" and more members is not one); false for
+// anything else, an empty list included (it is as likely an empty
+// structured result).
 func contentBlocks(v json.RawMessage) ([]Content, bool) {
 	if b := bytes.TrimSpace(v); len(b) == 0 || b[0] != '[' {
 		return nil, false
 	}
 	var blocks []Content
-	if json.Unmarshal(v, &blocks) != nil {
+	if json.Unmarshal(v, &blocks) != nil || len(blocks) == 0 {
 		return nil, false
 	}
 	for _, c := range blocks {
@@ -163,6 +166,10 @@ func contentBlocks(v json.RawMessage) ([]Content, bool) {
 		default:
 			return nil, false
 		}
+	}
+	again, err := json.Marshal(blocks)
+	if err != nil || !bytes.Equal(jsoncheck.Canonical(again), jsoncheck.Canonical(v)) {
+		return nil, false
 	}
 	return blocks, true
 }
