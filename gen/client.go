@@ -79,16 +79,7 @@ func renderClient(u *unit) ([]byte, error) {
 	f.NoFormat = true
 	f.HeaderComment(header)
 	f.HeaderComment("Source: " + u.source)
-	f.ImportName(runtimePath, "runtime")
-	f.ImportName("context", "context")
-	f.ImportName("encoding/json", "json")
-	for path, in := range u.imports {
-		if in.alias {
-			f.ImportAlias(path, in.name)
-		} else {
-			f.ImportName(path, in.name)
-		}
-	}
+	nameImports(f, u)
 
 	comment(f, "Client calls the tools of "+u.source+" through a runtime.Caller, with their own Go types. A tool's failure comes back as a *runtime.ToolError, arguments it refused as a *runtime.ValidationError.")
 	f.Type().Id("Client").Struct(jen.Id("caller").Qual(runtimePath, "Caller"))

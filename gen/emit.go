@@ -39,6 +39,22 @@ func formatFile(src []byte) ([]byte, error) {
 	return groupImports(out), nil
 }
 
+// nameImports gives f the names u's files import packages by: the fixed
+// imports' own, then u's (its types' packages, and aliases where the
+// package declares a name itself: aliasFixedImports).
+func nameImports(f *jen.File, u *unit) {
+	for _, fi := range fixedImports {
+		f.ImportName(fi.path, fi.name)
+	}
+	for path, in := range u.imports {
+		if in.alias {
+			f.ImportAlias(path, in.name)
+		} else {
+			f.ImportName(path, in.name)
+		}
+	}
+}
+
 // render renders a unit's file with jennifer, unformatted; formatFile
 // makes it gofmt-clean, and for the same model the same bytes every time.
 //
@@ -56,16 +72,7 @@ func render(u *unit) ([]byte, *textPieces, error) {
 	f.NoFormat = true
 	f.HeaderComment(header)
 	f.HeaderComment("Source: " + u.source)
-	f.ImportName(runtimePath, "runtime")
-	f.ImportName("context", "context")
-	f.ImportName("encoding/json", "json")
-	for path, in := range u.imports {
-		if in.alias {
-			f.ImportAlias(path, in.name)
-		} else {
-			f.ImportName(path, in.name)
-		}
-	}
+	nameImports(f, u)
 	emitGuards(f, filepath.Base(u.path), u.guards)
 	if u.handlers {
 		for _, d := range u.decls {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolgen-go/toolgen/internal/jsonscan"
+	"github.com/toolgen-go/toolgen/internal/typeschema"
 )
 
 // Names match as written. encoding/json matches an object's names to a
@@ -239,61 +240,18 @@ func (fs *jsonFields) folds(k string) bool {
 
 var fieldsCache sync.Map // reflect.Type → *jsonFields
 
-// fieldsOf returns the JSON names of struct t's fields, those of its
-// embedded structs promoted as encoding/json promotes them (a shallower
-// name first; the rare tie encoding/json drops is kept here, which only
-// means such a name is not taken for another property).
+// fieldsOf returns the JSON names of struct t's fields, as encoding/json
+// (and the schemas, typeschema.JSONFields) resolves them.
 func fieldsOf(t reflect.Type) *jsonFields {
 	if fs, ok := fieldsCache.Load(t); ok {
 		return fs.(*jsonFields)
 	}
 	fs := &jsonFields{names: map[string]reflect.Type{}}
-	level := []reflect.Type{t}
-	seen := map[reflect.Type]bool{t: true}
-	for len(level) > 0 {
-		var next []reflect.Type
-		found := map[string]reflect.Type{}
-		for _, st := range level {
-			for i := range st.NumField() {
-				f := st.Field(i)
-				tag := f.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, _, _ := strings.Cut(tag, ",")
-				ft := f.Type
-				if f.Anonymous && name == "" {
-					et := ft
-					if et.Kind() == reflect.Pointer {
-						et = et.Elem()
-					}
-					if et.Kind() == reflect.Struct {
-						if !seen[et] {
-							seen[et] = true
-							next = append(next, et)
-						}
-						continue
-					}
-				}
-				if !f.IsExported() {
-					continue
-				}
-				tagged := name != ""
-				if !tagged {
-					name = f.Name
-				}
-				if _, ok := fs.names[name]; !ok {
-					found[name] = ft
-					if tagged {
-						fs.tagged = append(fs.tagged, name)
-					}
-				}
-			}
+	for _, f := range typeschema.JSONFields(typeschema.Reflect(t)) {
+		fs.names[f.Name] = t.FieldByIndex(f.Index).Type
+		if f.Tagged {
+			fs.tagged = append(fs.tagged, f.Name)
 		}
-		for name, ft := range found {
-			fs.names[name] = ft
-		}
-		level = next
 	}
 	got, _ := fieldsCache.LoadOrStore(t, fs)
 	return got.(*jsonFields)

@@ -120,3 +120,23 @@ func jsonFields(t Type) []jsonField {
 	slices.SortFunc(out, func(a, b jsonField) int { return slices.Compare(a.index, b.index) })
 	return out
 }
+
+// JSONField is a property encoding/json decodes a struct's field from:
+// its name, whether a json tag gave it, and the field's index path from
+// the struct (through the embedded structs it is promoted from).
+type JSONField struct {
+	Name   string
+	Tagged bool
+	Index  []int
+}
+
+// JSONFields lists the properties of struct type t by encoding/json's
+// rules, as its schema's are (jsonFields).
+func JSONFields(t Type) []JSONField {
+	fs := jsonFields(t)
+	out := make([]JSONField, len(fs))
+	for i, f := range fs {
+		out[i] = JSONField{Name: f.name, Tagged: f.tagged, Index: f.index}
+	}
+	return out
+}

@@ -91,16 +91,14 @@ func (s *server) serveTaskMethod(rq *httpkit.Request, info *rpcInfo) bool {
 		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("Invalid request: %q is a request: it needs an id.", method)})
 		return true
 	}
-	members := exactMembers(envelope["params"])
 	var p taskRequest
-	var meta sdk.Meta
-	_ = json.Unmarshal(members["_meta"], &meta)
-	if json.Unmarshal(members["_meta"], &p.Meta) != nil && members["_meta"] != nil ||
-		json.Unmarshal(members["taskId"], &p.TaskID) != nil && members["taskId"] != nil ||
-		json.Unmarshal(members["inputResponses"], &p.InputResponses) != nil && members["inputResponses"] != nil {
+	if httpkit.DecodeEnvelope(envelope["params"], &p, false) != nil {
 		reply(http.StatusBadRequest, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"})
 		return true
 	}
+	members := exactMembers(envelope["params"])
+	var meta sdk.Meta
+	_ = json.Unmarshal(members["_meta"], &meta)
 	h := rq.R.Header
 	metaVersion, _ := meta[metaProtocolVersion].(string)
 	if e := versionProblem(h.Get("Mcp-Protocol-Version"), metaVersion); e != nil {
